@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ConferenceConfig(AppConfig):
+    name = "conference"
+    default_auto_field = "django.db.models.BigAutoField"

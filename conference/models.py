@@ -1,0 +1,173 @@
+import datetime
+import zoneinfo
+from functools import cached_property
+
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+
+
+def validate_time_zone(value: str) -> None:
+    """Accept only IANA zone names ("Europe/Paris"), never abbreviations like "CEST"."""
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(
+            "“%(value)s” is not an IANA time zone name such as Europe/Paris.",
+            code="invalid_time_zone",
+            params={"value": value},
+        )
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+
+
+class ConferenceQuerySet(models.QuerySet):
+    def published(self):
+        """Conferences the public may see."""
+        return self.filter(is_published=True)
+
+    def get_by_natural_key(self, slug):
+        return self.get(slug=slug)
+
+
+class Conference(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True, help_text="Used in every public URL of the conference.")
+    starts_on = models.DateField("first day")
+    ends_on = models.DateField("last day")
+    time_zone = models.CharField(
+        max_length=64,
+        choices=time_zone_choices,
+        validators=[validate_time_zone],
+        help_text="IANA zone of the venue. Times are entered and shown in it.",
+    )
+    venue = models.CharField(max_length=200, blank=True)
+    city = models.CharField(max_length=100, blank=True)
+    description = models.TextField(blank=True, help_text="Markdown.")
+    registration_url = models.URLField("registration URL", blank=True)
+    help_url = models.URLField("help URL", blank=True, help_text="Where attendees get help with the event.")
+    contact_email = models.EmailField(blank=True)
+    is_published = models.BooleanField("published", default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ConferenceQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=F("starts_on")),
+                name="conference_ends_on_or_after_it_starts",
+                violation_error_message="The last day cannot be before the first day.",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def natural_key(self):
+        return (self.slug,)
+
+    def get_absolute_url(self):
+        return reverse("conference:conference-detail", kwargs={"conference_slug": self.slug})
+
+    @cached_property
+    def tz(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone)
+
+    @property
+    def days(self) -> list[datetime.date]:
+        count = (self.ends_on - self.starts_on).days + 1
+        return [self.starts_on + datetime.timedelta(days=offset) for offset in range(count)]
+
+    def day_bounds(self, day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
+        """The aware start and end of a local day: 23 or 25 hours long on DST days."""
+        start = datetime.datetime.combine(day, datetime.time.min, tzinfo=self.tz)
+        end = datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time.min, tzinfo=self.tz)
+        return start, end
+
+    @property
+    def opens_at(self) -> datetime.datetime:
+        return self.day_bounds(self.starts_on)[0]
+
+    @property
+    def closes_at(self) -> datetime.datetime:
+        return self.day_bounds(self.ends_on)[1]
+
+
+class ConferencePartQuerySet(models.QuerySet):
+    """Rooms and tracks: looked up by conference slug and their own slug."""
+
+    def get_by_natural_key(self, conference_slug, slug):
+        return self.get(conference__slug=conference_slug, slug=slug)
+
+
+class Room(models.Model):
+    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="rooms")
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100)
+    capacity = models.PositiveIntegerField(null=True, blank=True, help_text="Seats; leave empty if unknown.")
+    position = models.PositiveSmallIntegerField(
+        "display order", default=0, help_text="Rooms are shown in this order, lowest first."
+    )
+
+    objects = ConferencePartQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["conference", "position", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conference", "slug"],
+                name="room_slug_unique_per_conference",
+                violation_error_message="This conference already has a room with this slug.",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def natural_key(self):
+        return (self.conference.slug, self.slug)
+
+    natural_key.dependencies = ["conference.conference"]
+
+
+class Track(models.Model):
+    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="tracks")
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100)
+    colour = models.CharField(
+        max_length=7,
+        default="#5b6b7f",
+        validators=[RegexValidator(r"^#[0-9a-fA-F]{6}$", "Enter a colour as #rrggbb, for example #ee4c2c.")],
+        help_text="Hex colour, #rrggbb.",
+    )
+    description = models.TextField(blank=True)
+
+    objects = ConferencePartQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["conference", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conference", "slug"],
+                name="track_slug_unique_per_conference",
+                violation_error_message="This conference already has a track with this slug.",
+            ),
+            models.CheckConstraint(
+                condition=Q(colour__regex=r"^#[0-9a-fA-F]{6}$"),
+                name="track_colour_is_hex",
+                violation_error_message="Enter a colour as #rrggbb, for example #ee4c2c.",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def natural_key(self):
+        return (self.conference.slug, self.slug)
+
+    natural_key.dependencies = ["conference.conference"]

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class SessionsConfig(AppConfig):
+    name = "sessions"
+    # django.contrib.sessions already owns the label "sessions".
+    label = "schedule"
+    verbose_name = "Sessions"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,283 @@
+import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Prefetch, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from conference.models import Conference, Room, Track
+from speakers.models import Speaker
+
+
+def local_time_range(conference: Conference, starts_at: datetime.datetime, ends_at: datetime.datetime) -> str:
+    """“Wednesday 8 April 2026 10:35–10:45 CEST”: how an organizer or attendee reads a slot."""
+    start = timezone.localtime(starts_at, conference.tz)
+    end = timezone.localtime(ends_at, conference.tz)
+    day = date_format(start, "l j F Y")
+    return f"{day} {start:%H:%M}–{end:%H:%M} {end.tzname()}"
+
+
+class SessionQuerySet(models.QuerySet):
+    def get_by_natural_key(self, conference_slug, slug):
+        return self.get(conference__slug=conference_slug, slug=slug)
+
+    def public(self):
+        """Sessions attendees may see: published or cancelled (shown as such), of a published conference."""
+        return self.filter(
+            status__in=[Session.Status.PUBLISHED, Session.Status.CANCELLED],
+            conference__is_published=True,
+        )
+
+    def scheduled(self):
+        """Sessions that take up their room and speakers: every one not cancelled."""
+        return self.exclude(status=Session.Status.CANCELLED)
+
+    def overlapping(self, starts_at: datetime.datetime, ends_at: datetime.datetime):
+        return self.filter(starts_at__lt=ends_at, ends_at__gt=starts_at)
+
+    def clashing_in_room(self, room: Room, starts_at, ends_at):
+        """Sessions that would double-book ``room`` between these instants."""
+        return self.scheduled().filter(room=room).overlapping(starts_at, ends_at).order_by("starts_at")
+
+    def clashing_for_speaker(self, speaker: Speaker, starts_at, ends_at):
+        """Sessions that ``speaker`` already gives between these instants."""
+        return self.scheduled().filter(speakers=speaker).overlapping(starts_at, ends_at).order_by("starts_at")
+
+    def for_listing(self):
+        """Everything a schedule row shows, in a fixed number of queries."""
+        return self.select_related("conference", "room", "track").prefetch_related(
+            ordered_speakers_prefetch(), "attachments"
+        )
+
+
+def ordered_speakers_prefetch() -> Prefetch:
+    """The session's speakers in billing order, with one query for any number of sessions."""
+    return Prefetch(
+        "session_speakers",
+        queryset=SessionSpeaker.objects.select_related("speaker").order_by("position", "pk"),
+    )
+
+
+class Session(models.Model):
+    class Kind(models.TextChoices):
+        KEYNOTE = "keynote", "Keynote"
+        TALK = "talk", "Talk"
+        LIGHTNING_TALK = "lightning-talk", "Lightning Talk"
+        PANEL = "panel", "Panel"
+        WORKSHOP = "workshop", "Workshop"
+        BREAK = "break", "Break"
+
+    class AudienceLevel(models.TextChoices):
+        ANY = "any", "Any"
+        BEGINNER = "beginner", "Beginner"
+        INTERMEDIATE = "intermediate", "Intermediate"
+        ADVANCED = "advanced", "Advanced"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        PUBLISHED = "published", "Published"
+        CANCELLED = "cancelled", "Cancelled"
+
+    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="sessions")
+    title = models.CharField(max_length=300)
+    slug = models.SlugField(max_length=300)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TALK)
+    # RESTRICT, not CASCADE: deleting a room or track alone never takes its sessions with it,
+    # while deleting a whole conference still removes everything in it.
+    track = models.ForeignKey(Track, on_delete=models.RESTRICT, null=True, blank=True, related_name="sessions")
+    room = models.ForeignKey(
+        Room,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="sessions",
+        help_text="A break without a room is for the whole venue.",
+    )
+    starts_at = models.DateTimeField("starts")
+    ends_at = models.DateTimeField("ends")
+    description = models.TextField(blank=True, help_text="Markdown.")
+    audience_level = models.CharField(max_length=20, choices=AudienceLevel.choices, default=AudienceLevel.ANY)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    speakers = models.ManyToManyField(Speaker, through="SessionSpeaker", related_name="sessions", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = SessionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["starts_at", "room__position", "title"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=F("starts_at")),
+                name="session_ends_after_it_starts",
+                violation_error_message="A session must end after it starts.",
+            ),
+            models.UniqueConstraint(
+                fields=["conference", "slug"],
+                name="session_slug_unique_per_conference",
+                violation_error_message="This conference already has a session with this slug.",
+            ),
+        ]
+        indexes = [models.Index(fields=["conference", "starts_at"])]
+
+    def __str__(self):
+        return self.title
+
+    def natural_key(self):
+        return (self.conference.slug, self.slug)
+
+    natural_key.dependencies = ["conference.conference"]
+
+    def get_absolute_url(self):
+        return reverse("sessions:session-detail", kwargs={"conference_slug": self.conference.slug, "slug": self.slug})
+
+    def clean(self):
+        if not (self.conference_id and self.starts_at and self.ends_at):
+            return  # the missing field reports itself
+        conference = self.conference
+        errors = {}
+        if self.room_id and self.room.conference_id != conference.pk:
+            errors["room"] = f"{self.room} is a room of another conference."
+        if self.track_id and self.track.conference_id != conference.pk:
+            errors["track"] = f"{self.track} is a track of another conference."
+        if self.ends_at <= self.starts_at:
+            errors["ends_at"] = "A session must end after it starts."
+        elif self.starts_at < conference.opens_at or self.ends_at > conference.closes_at:
+            first, last = (date_format(day, "l j F Y") for day in (conference.starts_on, conference.ends_on))
+            errors["starts_at"] = (
+                f"{conference} runs from {first} to {last} ({conference.time_zone}); "
+                f"this session must lie within those days."
+            )
+        if errors:
+            raise ValidationError(errors)
+        if self.status != self.Status.CANCELLED:
+            self.check_room_is_free()
+            self.check_speakers_are_free()
+
+    def check_room_is_free(self):
+        if not self.room_id:
+            return
+        clash = Session.objects.clashing_in_room(self.room, self.starts_at, self.ends_at).exclude(pk=self.pk).first()
+        if clash:
+            raise ValidationError(
+                {"room": f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."},
+                code="room_double_booked",
+            )
+
+    def check_speakers_are_free(self):
+        """Speakers already on this session must be free at its (possibly new) time."""
+        if self.pk is None:
+            return
+        for speaker in Speaker.objects.filter(sessions=self).distinct():
+            SessionSpeaker(session=self, speaker=speaker).check_speaker_is_free(field="starts_at")
+
+    @property
+    def local_starts_at(self) -> datetime.datetime:
+        return timezone.localtime(self.starts_at, self.conference.tz)
+
+    @property
+    def local_ends_at(self) -> datetime.datetime:
+        return timezone.localtime(self.ends_at, self.conference.tz)
+
+    @property
+    def local_time_range(self) -> str:
+        return local_time_range(self.conference, self.starts_at, self.ends_at)
+
+    @property
+    def duration(self) -> datetime.timedelta:
+        return self.ends_at - self.starts_at
+
+    @property
+    def display_title(self) -> str:
+        """The title as schedules print it: “Lightning Talk: …”, “Keynote: …”."""
+        if self.kind in (self.Kind.TALK, self.Kind.BREAK):
+            return self.title
+        return f"{self.get_kind_display()}: {self.title}"
+
+    @property
+    def is_break(self) -> bool:
+        return self.kind == self.Kind.BREAK
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.status == self.Status.CANCELLED
+
+    @property
+    def ordered_speakers(self) -> list[Speaker]:
+        """Speakers in billing order; uses ``for_listing()``'s prefetch when present."""
+        return [link.speaker for link in self.session_speakers.all()]
+
+
+class SessionSpeaker(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="session_speakers")
+    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="session_links")
+    position = models.PositiveSmallIntegerField(default=0, help_text="Billing order, lowest first.")
+
+    class Meta:
+        ordering = ["position", "pk"]
+        verbose_name = "speaker"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "speaker"],
+                name="session_speaker_once",
+                violation_error_message="This speaker is already on this session.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.speaker} on {self.session}"
+
+    def clean(self):
+        if not (self.session_id or self.session) or not self.speaker_id:
+            return
+        session = self.session
+        if session.conference_id and self.speaker.conference_id != session.conference_id:
+            raise ValidationError({"speaker": f"{self.speaker} is a speaker of another conference."})
+        if session.starts_at and session.ends_at and session.status != Session.Status.CANCELLED:
+            self.check_speaker_is_free(field="speaker")
+
+    def check_speaker_is_free(self, field: str) -> None:
+        session = self.session
+        clashes = Session.objects.clashing_for_speaker(self.speaker, session.starts_at, session.ends_at)
+        if session.pk:
+            clashes = clashes.exclude(pk=session.pk)
+        clash = clashes.select_related("conference").first()
+        if clash:
+            raise ValidationError(
+                {field: f"{self.speaker} already gives “{clash}” then ({clash.local_time_range})."},
+                code="speaker_double_booked",
+            )
+
+
+class Attachment(models.Model):
+    """Slides and other material: an uploaded file or a link.
+
+    An attachment may be announced by name before its file arrives; it is then listed without a link.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="attachments")
+    title = models.CharField(max_length=200)
+    file = models.FileField(upload_to="attachments/", blank=True)
+    url = models.URLField("URL", blank=True, max_length=500)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(file="") | Q(url=""),
+                name="attachment_has_file_or_url_not_both",
+                violation_error_message="Give an attachment either a file or a URL, not both.",
+            ),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    @property
+    def href(self) -> str:
+        if self.file:
+            return self.file.url
+        return self.url

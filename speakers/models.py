@@ -1,0 +1,78 @@
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from conference.models import Conference
+
+
+class SpeakerQuerySet(models.QuerySet):
+    def get_by_natural_key(self, conference_slug, slug):
+        return self.get(conference__slug=conference_slug, slug=slug)
+
+
+class Speaker(models.Model):
+    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="speakers")
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=200)
+    role = models.CharField("role or title", max_length=200, blank=True, help_text="For example “Senior Software Engineer”.")
+    company = models.CharField(max_length=200, blank=True)
+    bio = models.TextField(blank=True, help_text="Markdown.")
+    photo = models.ImageField(upload_to="speakers/", blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="speaker_profiles",
+        help_text="The speaker's own account on this site, if they have one.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = SpeakerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["conference", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conference", "slug"],
+                name="speaker_slug_unique_per_conference",
+                violation_error_message="This conference already has a speaker with this slug.",
+            ),
+            models.UniqueConstraint(
+                fields=["conference", "user"],
+                name="speaker_user_once_per_conference",
+                violation_error_message="This account is already linked to another speaker of this conference.",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def natural_key(self):
+        return (self.conference.slug, self.slug)
+
+    natural_key.dependencies = ["conference.conference"]
+
+    def get_absolute_url(self):
+        return reverse(
+            "speakers:speaker-detail", kwargs={"conference_slug": self.conference.slug, "slug": self.slug}
+        )
+
+    @property
+    def affiliation(self) -> str:
+        """“Role, Company” as schedules print it under a name."""
+        return ", ".join(part for part in (self.role, self.company) if part)
+
+
+class SpeakerLink(models.Model):
+    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="links")
+    title = models.CharField(max_length=100, help_text="For example “Website”, “GitHub”, “Mastodon”.")
+    url = models.URLField("URL")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["speaker", "position", "pk"]
+
+    def __str__(self):
+        return f"{self.title}: {self.url}"
