@@ -84,10 +84,13 @@ class Conference(models.Model):
         return [self.starts_on + datetime.timedelta(days=offset) for offset in range(count)]
 
     def day_bounds(self, day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
-        """The aware start and end of a local day: 23 or 25 hours long on DST days."""
+        """The start and end of a local day, in UTC: 23 or 25 hours apart on DST days.
+
+        UTC because Python compares and subtracts two datetimes of the same zone by wall clock.
+        """
         start = datetime.datetime.combine(day, datetime.time.min, tzinfo=self.tz)
         end = datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time.min, tzinfo=self.tz)
-        return start, end
+        return start.astimezone(datetime.UTC), end.astimezone(datetime.UTC)
 
     @property
     def opens_at(self) -> datetime.datetime:

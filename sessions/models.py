@@ -1,7 +1,7 @@
 import datetime
 
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -16,6 +16,8 @@ def local_time_range(conference: Conference, starts_at: datetime.datetime, ends_
     start = timezone.localtime(starts_at, conference.tz)
     end = timezone.localtime(ends_at, conference.tz)
     day = date_format(start, "l j F Y")
+    if start.tzname() != end.tzname():  # the clocks change during the session
+        return f"{day} {start:%H:%M} {start.tzname()}–{end:%H:%M} {end.tzname()}"
     return f"{day} {start:%H:%M}–{end:%H:%M} {end.tzname()}"
 
 
@@ -44,6 +46,27 @@ class SessionQuerySet(models.QuerySet):
     def clashing_for_speaker(self, speaker: Speaker, starts_at, ends_at):
         """Sessions that ``speaker`` already gives between these instants."""
         return self.scheduled().filter(speakers=speaker).overlapping(starts_at, ends_at).order_by("starts_at")
+
+    def set_status(self, status: str) -> int:
+        """Move these sessions to ``status``, all or none: each must still pass every rule.
+
+        Re-publishing a cancelled session can double-book its room, so this validates row by row
+        instead of running one UPDATE. Raises ValidationError naming every session that fails.
+        """
+        sessions = list(self.select_related("conference", "room", "track"))
+        problems = []
+        for session in sessions:
+            session.status = status
+            try:
+                session.full_clean()
+            except ValidationError as error:
+                problems.append(f"“{session}”: {' '.join(error.messages)}")
+        if problems:
+            raise ValidationError(problems)
+        with transaction.atomic():
+            for session in sessions:
+                session.save(update_fields=["status", "updated_at"])
+        return len(sessions)
 
     def for_listing(self):
         """Everything a schedule row shows, in a fixed number of queries."""

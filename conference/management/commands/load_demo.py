@@ -1,0 +1,48 @@
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.management import BaseCommand, call_command
+from django.db import transaction
+
+from conference.models import Conference
+
+DEMO_SLUG = "pytorch-eu-2026"
+DEMO_FIXTURE = "pytorch-eu-2026"
+ORGANIZER_USERNAME = "organizer"
+
+
+class Command(BaseCommand):
+    help = (
+        "Load the demo conference (PyTorch Conference Europe 2026) unless it is already there, and "
+        "create an organizer account with a random password the first time. Safe to run repeatedly: "
+        "a second run changes nothing, so edits made to the demo in the admin survive."
+    )
+
+    def handle(self, *args, **options):
+        with transaction.atomic():
+            self.load_conference()
+            self.create_organizer()
+
+    def load_conference(self):
+        if Conference.objects.filter(slug=DEMO_SLUG).exists():
+            self.stdout.write(f"Demo conference “{DEMO_SLUG}” is already loaded; left as it is.")
+            return
+        call_command("loaddata", DEMO_FIXTURE, verbosity=0)
+        conference = Conference.objects.get(slug=DEMO_SLUG)
+        self.stdout.write(
+            self.style.SUCCESS(f"Loaded {conference} with {conference.sessions.count()} sessions.")
+        )
+
+    def create_organizer(self):
+        users = get_user_model().objects
+        if users.filter(is_staff=True).exists():
+            return
+        password = secrets.token_urlsafe(12)
+        users.create_superuser(ORGANIZER_USERNAME, email="", password=password)
+        self.stdout.write(
+            self.style.WARNING(
+                f"Created the organizer account. Log in at /admin/ as “{ORGANIZER_USERNAME}” with "
+                f"password {password}\nThis password is shown only once: note it now "
+                f"(change it with `manage.py changepassword {ORGANIZER_USERNAME}`)."
+            )
+        )

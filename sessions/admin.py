@@ -1,0 +1,126 @@
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from conference.models import Conference
+from sessions.models import Attachment, Session, SessionSpeaker, ordered_speakers_prefetch
+
+
+class SessionSpeakerInline(admin.TabularInline):
+    model = SessionSpeaker
+    extra = 1
+    autocomplete_fields = ["speaker"]
+    fields = ["speaker", "position"]
+    ordering = ["position", "pk"]
+
+
+class AttachmentInline(admin.TabularInline):
+    model = Attachment
+    extra = 0
+    fields = ["title", "file", "url", "position"]
+
+
+@admin.register(Session)
+class SessionAdmin(admin.ModelAdmin):
+    list_display = ["title", "day", "time", "room", "track", "kind", "status", "speaker_names"]
+    list_display_links = ["title"]
+    list_filter = ["conference", "status", "kind", "track", "room", "audience_level"]
+    list_select_related = ["conference", "room", "track"]
+    search_fields = ["title", "speakers__name", "speakers__company"]
+    ordering = ["conference", "starts_at", "room__position"]
+    prepopulated_fields = {"slug": ("title",)}
+    inlines = [SessionSpeakerInline, AttachmentInline]
+    actions = ["publish", "unpublish", "cancel"]
+    readonly_fields = ["created_at", "updated_at"]
+    fieldsets = [
+        (None, {"fields": ["conference", "title", "slug", "kind", "status"]}),
+        ("When and where", {"fields": ["starts_at", "ends_at", "room", "track"]}),
+        ("Content", {"fields": ["description", "audience_level"]}),
+        ("History", {"fields": ["created_at", "updated_at"], "classes": ["collapse"]}),
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related(ordered_speakers_prefetch())
+
+    # Times are entered and shown in the conference's zone, whatever the server's zone.
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        conference = self.conference_for(request, object_id)
+        if conference is None:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        with timezone.override(conference.tz):
+            return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def conference_for(self, request, object_id):
+        """The conference whose zone this form speaks: the posted one, the session's, or the only one."""
+        chosen = request.POST.get("conference") or request.GET.get("conference")
+        if chosen:
+            return Conference.objects.filter(pk=chosen).first() if chosen.isdigit() else None
+        if object_id:
+            session = self.get_object(request, object_id)
+            return session.conference if session else None
+        conferences = list(Conference.objects.all()[:2])
+        return conferences[0] if len(conferences) == 1 else None
+
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        if "conference" not in initial:
+            conference = self.conference_for(request, None)
+            if conference:
+                initial["conference"] = conference.pk
+        return initial
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        conference = self.conference_for(request, None) or (obj.conference if obj else None)
+        if conference:
+            note = f"In {conference.time_zone}, the conference's time zone."
+        else:
+            note = "In the time zone of the chosen conference."
+        for name in ("starts_at", "ends_at"):
+            form.base_fields[name].help_text = note
+        return form
+
+    @admin.display(description="day", ordering="starts_at")
+    def day(self, session):
+        return date_format(session.local_starts_at, "D j M Y")
+
+    @admin.display(description="time", ordering="starts_at")
+    def time(self, session):
+        return f"{session.local_starts_at:%H:%M}–{session.local_ends_at:%H:%M} {session.local_ends_at.tzname()}"
+
+    @admin.display(description="speakers")
+    def speaker_names(self, session):
+        return ", ".join(speaker.name for speaker in session.ordered_speakers)
+
+    def change_status(self, request, queryset, status, verb):
+        try:
+            count = queryset.set_status(status)
+        except ValidationError as error:
+            self.message_user(
+                request,
+                f"Nothing was {verb}: " + " ".join(error.messages),
+                level=messages.ERROR,
+            )
+            return
+        self.message_user(request, f"{count} session(s) {verb}.", level=messages.SUCCESS)
+
+    @admin.action(description="Publish selected sessions", permissions=["change"])
+    def publish(self, request, queryset):
+        self.change_status(request, queryset, Session.Status.PUBLISHED, "published")
+
+    @admin.action(description="Unpublish selected sessions (back to draft)", permissions=["change"])
+    def unpublish(self, request, queryset):
+        self.change_status(request, queryset, Session.Status.DRAFT, "unpublished")
+
+    @admin.action(description="Cancel selected sessions", permissions=["change"])
+    def cancel(self, request, queryset):
+        self.change_status(request, queryset, Session.Status.CANCELLED, "cancelled")
+
+
+@admin.register(Attachment)
+class AttachmentAdmin(admin.ModelAdmin):
+    list_display = ["title", "session", "file", "url"]
+    list_select_related = ["session"]
+    search_fields = ["title", "session__title"]
+    autocomplete_fields = ["session"]

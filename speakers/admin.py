@@ -1,0 +1,29 @@
+from django.contrib import admin
+from django.db.models import Count
+
+from speakers.models import Speaker, SpeakerLink
+
+
+class SpeakerLinkInline(admin.TabularInline):
+    model = SpeakerLink
+    extra = 0
+    fields = ["title", "url", "position"]
+
+
+@admin.register(Speaker)
+class SpeakerAdmin(admin.ModelAdmin):
+    list_display = ["name", "role", "company", "conference", "session_count"]
+    list_filter = ["conference"]
+    list_select_related = ["conference"]
+    search_fields = ["name", "company", "role"]
+    prepopulated_fields = {"slug": ("name",)}
+    autocomplete_fields = ["user"]
+    inlines = [SpeakerLinkInline]
+    fields = ["conference", "name", "slug", "role", "company", "bio", "photo", "user"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))
+
+    @admin.display(description="sessions", ordering="session_count")
+    def session_count(self, speaker):
+        return speaker.session_count

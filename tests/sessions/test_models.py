@@ -1,0 +1,209 @@
+import datetime
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+
+from sessions.models import Session, SessionSpeaker
+from tests.builders import make_conference, make_room, make_session, make_speaker, paris
+
+pytestmark = pytest.mark.django_db
+
+
+def unsaved_session(conference, **fields):
+    defaults = {
+        "title": "New talk",
+        "slug": "new-talk",
+        "starts_at": paris(8, 10),
+        "ends_at": paris(8, 10, 30),
+        "status": Session.Status.PUBLISHED,
+    }
+    return Session(conference=conference, **{**defaults, **fields})
+
+
+def test_session_clean_rejects_ending_before_it_starts():
+    session = unsaved_session(make_conference(), starts_at=paris(8, 11), ends_at=paris(8, 10))
+    with pytest.raises(ValidationError) as error:
+        session.full_clean()
+    assert error.value.message_dict["ends_at"] == ["A session must end after it starts."]
+
+
+def test_database_refuses_a_session_ending_before_it_starts():
+    with pytest.raises(IntegrityError), transaction.atomic():
+        make_session(starts_at=paris(8, 11), ends_at=paris(8, 10))
+
+
+def test_session_clean_rejects_a_day_outside_the_conference():
+    session = unsaved_session(make_conference(), starts_at=paris(9, 10), ends_at=paris(9, 11))
+    with pytest.raises(ValidationError) as error:
+        session.full_clean()
+    assert error.value.message_dict["starts_at"] == [
+        f"{session.conference} runs from Tuesday 7 April 2026 to Wednesday 8 April 2026 (Europe/Paris); "
+        "this session must lie within those days."
+    ]
+
+
+def test_session_clean_uses_local_days_not_utc_days():
+    # 00:30 in Paris on the first day is still the day before in UTC.
+    session = unsaved_session(make_conference(), starts_at=paris(7, 0, 30), ends_at=paris(7, 1, 0))
+    session.full_clean()
+    assert session.starts_at.astimezone(datetime.UTC).date() == datetime.date(2026, 4, 6)
+
+
+def test_session_clean_rejects_room_double_booking_naming_the_clash():
+    booked = make_session(title="Scaling Inference", room=make_room(name="Central Room"))
+    session = unsaved_session(booked.conference, room=booked.room, starts_at=paris(8, 10, 15), ends_at=paris(8, 11))
+    with pytest.raises(ValidationError) as error:
+        session.full_clean()
+    assert error.value.message_dict["room"] == [
+        "Central Room already hosts “Scaling Inference” then (Wednesday 8 April 2026 10:00–10:30 CEST)."
+    ]
+
+
+def test_session_clean_allows_back_to_back_sessions_in_one_room():
+    booked = make_session(room=make_room())
+    unsaved_session(booked.conference, room=booked.room, starts_at=booked.ends_at, ends_at=paris(8, 11)).full_clean()
+
+
+def test_session_clean_allows_a_cancelled_session_to_be_overlapped():
+    booked = make_session(room=make_room(), status=Session.Status.CANCELLED)
+    unsaved_session(booked.conference, room=booked.room).full_clean()
+
+
+def test_session_clean_lets_a_cancelled_session_keep_its_clashing_slot():
+    booked = make_session(room=make_room())
+    unsaved_session(booked.conference, room=booked.room, status=Session.Status.CANCELLED).full_clean()
+
+
+def test_session_clean_lets_a_venue_wide_break_overlap_talks():
+    booked = make_session(room=make_room())
+    unsaved_session(booked.conference, kind=Session.Kind.BREAK, title="Coffee", slug="coffee").full_clean()
+
+
+def test_session_clean_lets_a_session_keep_its_own_slot_when_edited():
+    session = make_session(room=make_room())
+    session.title = "Renamed"
+    session.full_clean()
+
+
+def test_session_clean_rejects_a_room_of_another_conference():
+    session = unsaved_session(make_conference(), room=make_room(make_conference(), name="Elsewhere"))
+    with pytest.raises(ValidationError) as error:
+        session.full_clean()
+    assert error.value.message_dict["room"] == ["Elsewhere is a room of another conference."]
+
+
+def test_adding_a_busy_speaker_is_rejected_naming_the_clash():
+    conference = make_conference()
+    speaker = make_speaker(conference, name="Ada Lovelace")
+    make_session(conference, title="Engines", speakers=[speaker])
+    other = make_session(conference, title="Looms", starts_at=paris(8, 10, 15))
+    with pytest.raises(ValidationError) as error:
+        SessionSpeaker(session=other, speaker=speaker).full_clean()
+    assert error.value.message_dict["speaker"] == [
+        "Ada Lovelace already gives “Engines” then (Wednesday 8 April 2026 10:00–10:30 CEST)."
+    ]
+
+
+def test_moving_a_session_onto_its_speakers_other_session_is_rejected():
+    conference = make_conference()
+    speaker = make_speaker(conference, name="Ada Lovelace")
+    make_session(conference, title="Engines", speakers=[speaker])
+    later = make_session(conference, title="Looms", starts_at=paris(8, 14), speakers=[speaker])
+    later.starts_at, later.ends_at = paris(8, 10, 15), paris(8, 10, 45)
+    with pytest.raises(ValidationError) as error:
+        later.full_clean()
+    assert error.value.message_dict["starts_at"] == [
+        "Ada Lovelace already gives “Engines” then (Wednesday 8 April 2026 10:00–10:30 CEST)."
+    ]
+
+
+def test_a_speaker_may_give_a_session_when_the_other_is_cancelled():
+    conference = make_conference()
+    speaker = make_speaker(conference)
+    make_session(conference, speakers=[speaker], status=Session.Status.CANCELLED)
+    SessionSpeaker(session=make_session(conference), speaker=speaker).full_clean()
+
+
+def test_a_speaker_of_another_conference_is_rejected():
+    session = make_session()
+    speaker = make_speaker(make_conference(), name="Grace Hopper")
+    with pytest.raises(ValidationError) as error:
+        SessionSpeaker(session=session, speaker=speaker).full_clean()
+    assert error.value.message_dict["speaker"] == ["Grace Hopper is a speaker of another conference."]
+
+
+def test_session_times_across_the_autumn_dst_change_keep_their_real_length():
+    # On 25 October 2026 Paris clocks go from 03:00 CEST back to 02:00 CET.
+    conference = make_conference(starts_on=datetime.date(2026, 10, 24), ends_on=datetime.date(2026, 10, 25))
+    starts_at = datetime.datetime(2026, 10, 25, 0, 30, tzinfo=datetime.UTC)  # 02:30 CEST
+    session = unsaved_session(conference, starts_at=starts_at, ends_at=starts_at + datetime.timedelta(hours=1))
+    session.full_clean()
+    assert session.local_time_range == "Sunday 25 October 2026 02:30 CEST–02:30 CET"
+    assert session.duration == datetime.timedelta(hours=1)
+
+
+def test_ordered_speakers_follow_billing_order():
+    conference = make_conference()
+    second, first = make_speaker(conference, name="Second"), make_speaker(conference, name="First")
+    session = make_session(conference)
+    SessionSpeaker.objects.create(session=session, speaker=second, position=1)
+    SessionSpeaker.objects.create(session=session, speaker=first, position=0)
+    loaded = Session.objects.for_listing().get(pk=session.pk)
+    assert loaded.ordered_speakers == [first, second]
+
+
+def test_display_title_prefixes_the_kind_as_schedules_print_it():
+    session = Session(title="Debugging the Undebuggable", kind=Session.Kind.LIGHTNING_TALK)
+    assert session.display_title == "Lightning Talk: Debugging the Undebuggable"
+
+
+def test_set_status_refuses_republishing_a_cancelled_session_into_a_taken_room():
+    cancelled = make_session(title="Old slot", room=make_room(), status=Session.Status.CANCELLED)
+    make_session(cancelled.conference, title="New slot", room=cancelled.room)
+    with pytest.raises(ValidationError):
+        Session.objects.filter(pk=cancelled.pk).set_status(Session.Status.PUBLISHED)
+    cancelled.refresh_from_db()
+    assert cancelled.status == Session.Status.CANCELLED
+
+
+def test_set_status_changes_nothing_when_one_of_several_fails():
+    conference = make_conference()
+    room = make_room(conference)
+    fine = make_session(conference, title="Fine", status=Session.Status.DRAFT, starts_at=paris(8, 14))
+    blocked = make_session(conference, title="Blocked", room=room, status=Session.Status.CANCELLED)
+    make_session(conference, title="Taken", room=room)
+    with pytest.raises(ValidationError):
+        Session.objects.filter(pk__in=[fine.pk, blocked.pk]).set_status(Session.Status.PUBLISHED)
+    fine.refresh_from_db()
+    assert fine.status == Session.Status.DRAFT
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="exclusion constraints exist on PostgreSQL only")
+def test_postgresql_refuses_an_overlapping_room_booking_that_skips_validation():
+    booked = make_session(room=make_room())
+    with pytest.raises(IntegrityError, match="session_room_not_double_booked"), transaction.atomic():
+        Session.objects.create(
+            conference=booked.conference,
+            title="Sneaked in",
+            slug="sneaked-in",
+            room=booked.room,
+            starts_at=paris(8, 10, 15),
+            ends_at=paris(8, 10, 45),
+            status=Session.Status.PUBLISHED,
+        )
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="exclusion constraints exist on PostgreSQL only")
+def test_postgresql_allows_a_cancelled_session_in_a_booked_slot():
+    booked = make_session(room=make_room())
+    Session.objects.create(
+        conference=booked.conference,
+        title="Called off",
+        slug="called-off",
+        room=booked.room,
+        starts_at=booked.starts_at,
+        ends_at=booked.ends_at,
+        status=Session.Status.CANCELLED,
+    )
+    assert Session.objects.filter(room=booked.room).count() == 2
