@@ -20,19 +20,44 @@ class TrackInline(admin.TabularInline):
 
 @admin.register(Conference)
 class ConferenceAdmin(admin.ModelAdmin):
-    list_display = ["name", "starts_on", "ends_on", "city", "time_zone", "is_published", "session_count"]
+    list_display = [
+        "name",
+        "starts_on",
+        "ends_on",
+        "city",
+        "time_zone",
+        "is_published",
+        "session_count",
+    ]
     list_filter = ["is_published"]
     search_fields = ["name", "slug", "city", "venue"]
     prepopulated_fields = {"slug": ("name",)}
     inlines = [RoomInline, TrackInline]
     fieldsets = [
         (None, {"fields": ["name", "slug", "is_published"]}),
-        ("When and where", {"fields": ["starts_on", "ends_on", "time_zone", "venue", "city"]}),
-        ("For attendees", {"fields": ["description", "registration_url", "help_url", "contact_email"]}),
+        (
+            "When and where",
+            {"fields": ["starts_on", "ends_on", "time_zone", "venue", "city"]},
+        ),
+        (
+            "For attendees",
+            {
+                "fields": [
+                    "description",
+                    "registration_url",
+                    "help_url",
+                    "contact_email",
+                ]
+            },
+        ),
     ]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(session_count=Count("sessions", distinct=True))
+        )
 
     @admin.display(description="sessions", ordering="session_count")
     def session_count(self, conference):
@@ -48,7 +73,11 @@ class ConferencePartAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ("name",)}
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(session_count=Count("sessions", distinct=True))
+        )
 
     @admin.display(description="sessions", ordering="session_count")
     def session_count(self, part):

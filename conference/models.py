@@ -34,7 +34,11 @@ class ConferenceQuerySet(models.QuerySet):
 
 class Conference(models.Model):
     name = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=100, unique=True, help_text="Used in every public URL of the conference.")
+    slug = models.SlugField(
+        max_length=100,
+        unique=True,
+        help_text="Used in every public URL of the conference.",
+    )
     starts_on = models.DateField("first day")
     ends_on = models.DateField("last day")
     time_zone = models.CharField(
@@ -47,7 +51,9 @@ class Conference(models.Model):
     city = models.CharField(max_length=100, blank=True)
     description = models.TextField(blank=True, help_text="Markdown.")
     registration_url = models.URLField("registration URL", blank=True)
-    help_url = models.URLField("help URL", blank=True, help_text="Where attendees get help with the event.")
+    help_url = models.URLField(
+        "help URL", blank=True, help_text="Where attendees get help with the event."
+    )
     contact_email = models.EmailField(blank=True)
     is_published = models.BooleanField("published", default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -68,11 +74,13 @@ class Conference(models.Model):
     def __str__(self):
         return self.name
 
+    def get_absolute_url(self):
+        return reverse(
+            "conference:conference-detail", kwargs={"conference_slug": self.slug}
+        )
+
     def natural_key(self):
         return (self.slug,)
-
-    def get_absolute_url(self):
-        return reverse("conference:conference-detail", kwargs={"conference_slug": self.slug})
 
     @cached_property
     def tz(self) -> zoneinfo.ZoneInfo:
@@ -81,15 +89,21 @@ class Conference(models.Model):
     @property
     def days(self) -> list[datetime.date]:
         count = (self.ends_on - self.starts_on).days + 1
-        return [self.starts_on + datetime.timedelta(days=offset) for offset in range(count)]
+        return [
+            self.starts_on + datetime.timedelta(days=offset) for offset in range(count)
+        ]
 
-    def day_bounds(self, day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
+    def day_bounds(
+        self, day: datetime.date
+    ) -> tuple[datetime.datetime, datetime.datetime]:
         """The start and end of a local day, in UTC: 23 or 25 hours apart on DST days.
 
         UTC because Python compares and subtracts two datetimes of the same zone by wall clock.
         """
         start = datetime.datetime.combine(day, datetime.time.min, tzinfo=self.tz)
-        end = datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time.min, tzinfo=self.tz)
+        end = datetime.datetime.combine(
+            day + datetime.timedelta(days=1), datetime.time.min, tzinfo=self.tz
+        )
         return start.astimezone(datetime.UTC), end.astimezone(datetime.UTC)
 
     @property
@@ -109,12 +123,18 @@ class ConferencePartQuerySet(models.QuerySet):
 
 
 class Room(models.Model):
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="rooms")
+    conference = models.ForeignKey(
+        Conference, on_delete=models.CASCADE, related_name="rooms"
+    )
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)
-    capacity = models.PositiveIntegerField(null=True, blank=True, help_text="Seats; leave empty if unknown.")
+    capacity = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Seats; leave empty if unknown."
+    )
     position = models.PositiveSmallIntegerField(
-        "display order", default=0, help_text="Rooms are shown in this order, lowest first."
+        "display order",
+        default=0,
+        help_text="Rooms are shown in this order, lowest first.",
     )
 
     objects = ConferencePartQuerySet.as_manager()
@@ -139,13 +159,19 @@ class Room(models.Model):
 
 
 class Track(models.Model):
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="tracks")
+    conference = models.ForeignKey(
+        Conference, on_delete=models.CASCADE, related_name="tracks"
+    )
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)
     colour = models.CharField(
         max_length=7,
         default="#5b6b7f",
-        validators=[RegexValidator(r"^#[0-9a-fA-F]{6}$", "Enter a colour as #rrggbb, for example #ee4c2c.")],
+        validators=[
+            RegexValidator(
+                r"^#[0-9a-fA-F]{6}$", "Enter a colour as #rrggbb, for example #ee4c2c."
+            )
+        ],
         help_text="Hex colour, #rrggbb.",
     )
     description = models.TextField(blank=True)

@@ -4,7 +4,12 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from conference.models import Conference
-from sessions.models import Attachment, Session, SessionSpeaker, ordered_speakers_prefetch
+from sessions.models import (
+    Attachment,
+    Session,
+    SessionSpeaker,
+    ordered_speakers_prefetch,
+)
 
 
 class SessionSpeakerInline(admin.TabularInline):
@@ -23,7 +28,16 @@ class AttachmentInline(admin.TabularInline):
 
 @admin.register(Session)
 class SessionAdmin(admin.ModelAdmin):
-    list_display = ["title", "day", "time", "room", "track", "kind", "status", "speaker_names"]
+    list_display = [
+        "title",
+        "day",
+        "time",
+        "room",
+        "track",
+        "kind",
+        "status",
+        "speaker_names",
+    ]
     list_display_links = ["title"]
     list_filter = ["conference", "status", "kind", "track", "room", "audience_level"]
     list_select_related = ["conference", "room", "track"]
@@ -41,7 +55,9 @@ class SessionAdmin(admin.ModelAdmin):
     ]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related(ordered_speakers_prefetch())
+        return (
+            super().get_queryset(request).prefetch_related(ordered_speakers_prefetch())
+        )
 
     # Times are entered and shown in the conference's zone, whatever the server's zone.
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
@@ -49,13 +65,23 @@ class SessionAdmin(admin.ModelAdmin):
         if conference is None:
             return super().changeform_view(request, object_id, form_url, extra_context)
         with timezone.override(conference.tz):
-            return super().changeform_view(request, object_id, form_url, extra_context)
+            response = super().changeform_view(
+                request, object_id, form_url, extra_context
+            )
+            # Render inside the override: widgets format their times at render time.
+            if hasattr(response, "render"):
+                response.render()
+            return response
 
     def conference_for(self, request, object_id):
         """The conference whose zone this form speaks: the posted one, the session's, or the only one."""
         chosen = request.POST.get("conference") or request.GET.get("conference")
         if chosen:
-            return Conference.objects.filter(pk=chosen).first() if chosen.isdigit() else None
+            return (
+                Conference.objects.filter(pk=chosen).first()
+                if chosen.isdigit()
+                else None
+            )
         if object_id:
             session = self.get_object(request, object_id)
             return session.conference if session else None
@@ -72,7 +98,9 @@ class SessionAdmin(admin.ModelAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
-        conference = self.conference_for(request, None) or (obj.conference if obj else None)
+        conference = self.conference_for(request, None) or (
+            obj.conference if obj else None
+        )
         if conference:
             note = f"In {conference.time_zone}, the conference's time zone."
         else:
@@ -103,13 +131,18 @@ class SessionAdmin(admin.ModelAdmin):
                 level=messages.ERROR,
             )
             return
-        self.message_user(request, f"{count} session(s) {verb}.", level=messages.SUCCESS)
+        self.message_user(
+            request, f"{count} session(s) {verb}.", level=messages.SUCCESS
+        )
 
     @admin.action(description="Publish selected sessions", permissions=["change"])
     def publish(self, request, queryset):
         self.change_status(request, queryset, Session.Status.PUBLISHED, "published")
 
-    @admin.action(description="Unpublish selected sessions (back to draft)", permissions=["change"])
+    @admin.action(
+        description="Unpublish selected sessions (back to draft)",
+        permissions=["change"],
+    )
     def unpublish(self, request, queryset):
         self.change_status(request, queryset, Session.Status.DRAFT, "unpublished")
 

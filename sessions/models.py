@@ -11,7 +11,9 @@ from conference.models import Conference, Room, Track
 from speakers.models import Speaker
 
 
-def local_time_range(conference: Conference, starts_at: datetime.datetime, ends_at: datetime.datetime) -> str:
+def local_time_range(
+    conference: Conference, starts_at: datetime.datetime, ends_at: datetime.datetime
+) -> str:
     """“Wednesday 8 April 2026 10:35–10:45 CEST”: how an organizer or attendee reads a slot."""
     start = timezone.localtime(starts_at, conference.tz)
     end = timezone.localtime(ends_at, conference.tz)
@@ -41,11 +43,21 @@ class SessionQuerySet(models.QuerySet):
 
     def clashing_in_room(self, room: Room, starts_at, ends_at):
         """Sessions that would double-book ``room`` between these instants."""
-        return self.scheduled().filter(room=room).overlapping(starts_at, ends_at).order_by("starts_at")
+        return (
+            self.scheduled()
+            .filter(room=room)
+            .overlapping(starts_at, ends_at)
+            .order_by("starts_at")
+        )
 
     def clashing_for_speaker(self, speaker: Speaker, starts_at, ends_at):
         """Sessions that ``speaker`` already gives between these instants."""
-        return self.scheduled().filter(speakers=speaker).overlapping(starts_at, ends_at).order_by("starts_at")
+        return (
+            self.scheduled()
+            .filter(speakers=speaker)
+            .overlapping(starts_at, ends_at)
+            .order_by("starts_at")
+        )
 
     def set_status(self, status: str) -> int:
         """Move these sessions to ``status``, all or none: each must still pass every rule.
@@ -79,7 +91,9 @@ def ordered_speakers_prefetch() -> Prefetch:
     """The session's speakers in billing order, with one query for any number of sessions."""
     return Prefetch(
         "session_speakers",
-        queryset=SessionSpeaker.objects.select_related("speaker").order_by("position", "pk"),
+        queryset=SessionSpeaker.objects.select_related("speaker").order_by(
+            "position", "pk"
+        ),
     )
 
 
@@ -103,13 +117,17 @@ class Session(models.Model):
         PUBLISHED = "published", "Published"
         CANCELLED = "cancelled", "Cancelled"
 
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="sessions")
+    conference = models.ForeignKey(
+        Conference, on_delete=models.CASCADE, related_name="sessions"
+    )
     title = models.CharField(max_length=300)
     slug = models.SlugField(max_length=300)
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TALK)
     # RESTRICT, not CASCADE: deleting a room or track alone never takes its sessions with it,
     # while deleting a whole conference still removes everything in it.
-    track = models.ForeignKey(Track, on_delete=models.RESTRICT, null=True, blank=True, related_name="sessions")
+    track = models.ForeignKey(
+        Track, on_delete=models.RESTRICT, null=True, blank=True, related_name="sessions"
+    )
     room = models.ForeignKey(
         Room,
         on_delete=models.RESTRICT,
@@ -121,9 +139,15 @@ class Session(models.Model):
     starts_at = models.DateTimeField("starts")
     ends_at = models.DateTimeField("ends")
     description = models.TextField(blank=True, help_text="Markdown.")
-    audience_level = models.CharField(max_length=20, choices=AudienceLevel.choices, default=AudienceLevel.ANY)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
-    speakers = models.ManyToManyField(Speaker, through="SessionSpeaker", related_name="sessions", blank=True)
+    audience_level = models.CharField(
+        max_length=20, choices=AudienceLevel.choices, default=AudienceLevel.ANY
+    )
+    status = models.CharField(
+        max_length=20, choices=Status.choices, default=Status.DRAFT
+    )
+    speakers = models.ManyToManyField(
+        Speaker, through="SessionSpeaker", related_name="sessions", blank=True
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -148,13 +172,16 @@ class Session(models.Model):
     def __str__(self):
         return self.title
 
+    def get_absolute_url(self):
+        return reverse(
+            "sessions:session-detail",
+            kwargs={"conference_slug": self.conference.slug, "slug": self.slug},
+        )
+
     def natural_key(self):
         return (self.conference.slug, self.slug)
 
     natural_key.dependencies = ["conference.conference"]
-
-    def get_absolute_url(self):
-        return reverse("sessions:session-detail", kwargs={"conference_slug": self.conference.slug, "slug": self.slug})
 
     def clean(self):
         if not (self.conference_id and self.starts_at and self.ends_at):
@@ -167,8 +194,13 @@ class Session(models.Model):
             errors["track"] = f"{self.track} is a track of another conference."
         if self.ends_at <= self.starts_at:
             errors["ends_at"] = "A session must end after it starts."
-        elif self.starts_at < conference.opens_at or self.ends_at > conference.closes_at:
-            first, last = (date_format(day, "l j F Y") for day in (conference.starts_on, conference.ends_on))
+        elif (
+            self.starts_at < conference.opens_at or self.ends_at > conference.closes_at
+        ):
+            first, last = (
+                date_format(day, "l j F Y")
+                for day in (conference.starts_on, conference.ends_on)
+            )
             errors["starts_at"] = (
                 f"{conference} runs from {first} to {last} ({conference.time_zone}); "
                 f"this session must lie within those days."
@@ -182,10 +214,16 @@ class Session(models.Model):
     def check_room_is_free(self):
         if not self.room_id:
             return
-        clash = Session.objects.clashing_in_room(self.room, self.starts_at, self.ends_at).exclude(pk=self.pk).first()
+        clash = (
+            Session.objects.clashing_in_room(self.room, self.starts_at, self.ends_at)
+            .exclude(pk=self.pk)
+            .first()
+        )
         if clash:
             raise ValidationError(
-                {"room": f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."},
+                {
+                    "room": f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."
+                },
                 code="room_double_booked",
             )
 
@@ -194,7 +232,9 @@ class Session(models.Model):
         if self.pk is None:
             return
         for speaker in Speaker.objects.filter(sessions=self).distinct():
-            SessionSpeaker(session=self, speaker=speaker).check_speaker_is_free(field="starts_at")
+            SessionSpeaker(session=self, speaker=speaker).check_speaker_is_free(
+                field="starts_at"
+            )
 
     @property
     def local_starts_at(self) -> datetime.datetime:
@@ -234,9 +274,15 @@ class Session(models.Model):
 
 
 class SessionSpeaker(models.Model):
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="session_speakers")
-    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="session_links")
-    position = models.PositiveSmallIntegerField(default=0, help_text="Billing order, lowest first.")
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="session_speakers"
+    )
+    speaker = models.ForeignKey(
+        Speaker, on_delete=models.CASCADE, related_name="session_links"
+    )
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text="Billing order, lowest first."
+    )
 
     class Meta:
         ordering = ["position", "pk"]
@@ -256,20 +302,33 @@ class SessionSpeaker(models.Model):
         if not (self.session_id or self.session) or not self.speaker_id:
             return
         session = self.session
-        if session.conference_id and self.speaker.conference_id != session.conference_id:
-            raise ValidationError({"speaker": f"{self.speaker} is a speaker of another conference."})
-        if session.starts_at and session.ends_at and session.status != Session.Status.CANCELLED:
+        if (
+            session.conference_id
+            and self.speaker.conference_id != session.conference_id
+        ):
+            raise ValidationError(
+                {"speaker": f"{self.speaker} is a speaker of another conference."}
+            )
+        if (
+            session.starts_at
+            and session.ends_at
+            and session.status != Session.Status.CANCELLED
+        ):
             self.check_speaker_is_free(field="speaker")
 
     def check_speaker_is_free(self, field: str) -> None:
         session = self.session
-        clashes = Session.objects.clashing_for_speaker(self.speaker, session.starts_at, session.ends_at)
+        clashes = Session.objects.clashing_for_speaker(
+            self.speaker, session.starts_at, session.ends_at
+        )
         if session.pk:
             clashes = clashes.exclude(pk=session.pk)
         clash = clashes.select_related("conference").first()
         if clash:
             raise ValidationError(
-                {field: f"{self.speaker} already gives “{clash}” then ({clash.local_time_range})."},
+                {
+                    field: f"{self.speaker} already gives “{clash}” then ({clash.local_time_range})."
+                },
                 code="speaker_double_booked",
             )
 
@@ -280,7 +339,9 @@ class Attachment(models.Model):
     An attachment may be announced by name before its file arrives; it is then listed without a link.
     """
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="attachments")
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="attachments"
+    )
     title = models.CharField(max_length=200)
     file = models.FileField(upload_to="attachments/", blank=True)
     url = models.URLField("URL", blank=True, max_length=500)

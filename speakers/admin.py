@@ -22,7 +22,11 @@ class SpeakerAdmin(admin.ModelAdmin):
     fields = ["conference", "name", "slug", "role", "company", "bio", "photo", "user"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(session_count=Count("sessions", distinct=True))
+        )
 
     @admin.display(description="sessions", ordering="session_count")
     def session_count(self, speaker):

@@ -11,10 +11,17 @@ class SpeakerQuerySet(models.QuerySet):
 
 
 class Speaker(models.Model):
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="speakers")
+    conference = models.ForeignKey(
+        Conference, on_delete=models.CASCADE, related_name="speakers"
+    )
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=200)
-    role = models.CharField("role or title", max_length=200, blank=True, help_text="For example “Senior Software Engineer”.")
+    role = models.CharField(
+        "role or title",
+        max_length=200,
+        blank=True,
+        help_text="For example “Senior Software Engineer”.",
+    )
     company = models.CharField(max_length=200, blank=True)
     bio = models.TextField(blank=True, help_text="Markdown.")
     photo = models.ImageField(upload_to="speakers/", blank=True)
@@ -49,15 +56,16 @@ class Speaker(models.Model):
     def __str__(self):
         return self.name
 
+    def get_absolute_url(self):
+        return reverse(
+            "speakers:speaker-detail",
+            kwargs={"conference_slug": self.conference.slug, "slug": self.slug},
+        )
+
     def natural_key(self):
         return (self.conference.slug, self.slug)
 
     natural_key.dependencies = ["conference.conference"]
-
-    def get_absolute_url(self):
-        return reverse(
-            "speakers:speaker-detail", kwargs={"conference_slug": self.conference.slug, "slug": self.slug}
-        )
 
     @property
     def affiliation(self) -> str:
@@ -67,7 +75,9 @@ class Speaker(models.Model):
 
 class SpeakerLink(models.Model):
     speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="links")
-    title = models.CharField(max_length=100, help_text="For example “Website”, “GitHub”, “Mastodon”.")
+    title = models.CharField(
+        max_length=100, help_text="For example “Website”, “GitHub”, “Mastodon”."
+    )
     url = models.URLField("URL")
     position = models.PositiveSmallIntegerField(default=0)
 

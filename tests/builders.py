@@ -14,7 +14,9 @@ PARIS = zoneinfo.ZoneInfo("Europe/Paris")
 _counter = itertools.count(1)
 
 
-def paris(day: int, hour: int, minute: int = 0, month: int = 4, year: int = 2026) -> datetime.datetime:
+def paris(
+    day: int, hour: int, minute: int = 0, month: int = 4, year: int = 2026
+) -> datetime.datetime:
     return datetime.datetime(year, month, day, hour, minute, tzinfo=PARIS)
 
 
@@ -35,21 +37,38 @@ def make_conference(**fields) -> Conference:
 def make_room(conference: Conference | None = None, **fields) -> Room:
     conference = conference or make_conference()
     name = fields.pop("name", f"Room {next(_counter)}")
-    return Room.objects.create(conference=conference, name=name, slug=fields.pop("slug", slugify(name)), **fields)
+    return Room.objects.create(
+        conference=conference,
+        name=name,
+        slug=fields.pop("slug", slugify(name)),
+        **fields,
+    )
 
 
 def make_track(conference: Conference | None = None, **fields) -> Track:
     conference = conference or make_conference()
     name = fields.pop("name", f"Track {next(_counter)}")
-    return Track.objects.create(conference=conference, name=name, slug=fields.pop("slug", slugify(name)), **fields)
+    return Track.objects.create(
+        conference=conference,
+        name=name,
+        slug=fields.pop("slug", slugify(name)),
+        **fields,
+    )
 
 
 def make_speaker(conference: Conference | None = None, **fields) -> Speaker:
     conference = conference or make_conference()
     name = fields.pop("name", f"Speaker {next(_counter)}")
-    defaults = {"role": "Engineer", "company": "Example Labs", "bio": f"{name} builds things."}
+    defaults = {
+        "role": "Engineer",
+        "company": "Example Labs",
+        "bio": f"{name} builds things.",
+    }
     return Speaker.objects.create(
-        conference=conference, name=name, slug=fields.pop("slug", slugify(name)), **{**defaults, **fields}
+        conference=conference,
+        name=name,
+        slug=fields.pop("slug", slugify(name)),
+        **{**defaults, **fields},
     )
 
 
@@ -61,9 +80,17 @@ def make_session(
 ) -> Session:
     """A published talk, 10:00–10:30 Paris time on 8 April 2026, unless told otherwise."""
     if conference is None:
-        conference = next(
-            (value.conference for value in (fields.get("room"), fields.get("track")) if value is not None), None
-        ) or make_conference()
+        conference = (
+            next(
+                (
+                    value.conference
+                    for value in (fields.get("room"), fields.get("track"))
+                    if value is not None
+                ),
+                None,
+            )
+            or make_conference()
+        )
     title = fields.pop("title", f"Session {next(_counter)}")
     starts_at = fields.pop("starts_at", paris(8, 10))
     defaults = {
@@ -73,8 +100,13 @@ def make_session(
         "kind": Session.Kind.TALK,
     }
     session = Session.objects.create(
-        conference=conference, title=title, starts_at=starts_at, **{**defaults, **fields}
+        conference=conference,
+        title=title,
+        starts_at=starts_at,
+        **{**defaults, **fields},
     )
     for position, speaker in enumerate(speakers):
-        SessionSpeaker.objects.create(session=session, speaker=speaker, position=position)
+        SessionSpeaker.objects.create(
+            session=session, speaker=speaker, position=position
+        )
     return session

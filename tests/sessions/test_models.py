@@ -22,10 +22,14 @@ def unsaved_session(conference, **fields):
 
 
 def test_session_clean_rejects_ending_before_it_starts():
-    session = unsaved_session(make_conference(), starts_at=paris(8, 11), ends_at=paris(8, 10))
+    session = unsaved_session(
+        make_conference(), starts_at=paris(8, 11), ends_at=paris(8, 10)
+    )
     with pytest.raises(ValidationError) as error:
         session.full_clean()
-    assert error.value.message_dict["ends_at"] == ["A session must end after it starts."]
+    assert error.value.message_dict["ends_at"] == [
+        "A session must end after it starts."
+    ]
 
 
 def test_database_refuses_a_session_ending_before_it_starts():
@@ -34,7 +38,9 @@ def test_database_refuses_a_session_ending_before_it_starts():
 
 
 def test_session_clean_rejects_a_day_outside_the_conference():
-    session = unsaved_session(make_conference(), starts_at=paris(9, 10), ends_at=paris(9, 11))
+    session = unsaved_session(
+        make_conference(), starts_at=paris(9, 10), ends_at=paris(9, 11)
+    )
     with pytest.raises(ValidationError) as error:
         session.full_clean()
     assert error.value.message_dict["starts_at"] == [
@@ -45,14 +51,25 @@ def test_session_clean_rejects_a_day_outside_the_conference():
 
 def test_session_clean_uses_local_days_not_utc_days():
     # 00:30 in Paris on the first day is still the day before in UTC.
-    session = unsaved_session(make_conference(), starts_at=paris(7, 0, 30), ends_at=paris(7, 1, 0))
+    session = unsaved_session(
+        make_conference(), starts_at=paris(7, 0, 30), ends_at=paris(7, 1, 0)
+    )
     session.full_clean()
-    assert session.starts_at.astimezone(datetime.UTC).date() == datetime.date(2026, 4, 6)
+    assert session.starts_at.astimezone(datetime.UTC).date() == datetime.date(
+        2026, 4, 6
+    )
 
 
 def test_session_clean_rejects_room_double_booking_naming_the_clash():
-    booked = make_session(title="Scaling Inference", room=make_room(name="Central Room"))
-    session = unsaved_session(booked.conference, room=booked.room, starts_at=paris(8, 10, 15), ends_at=paris(8, 11))
+    booked = make_session(
+        title="Scaling Inference", room=make_room(name="Central Room")
+    )
+    session = unsaved_session(
+        booked.conference,
+        room=booked.room,
+        starts_at=paris(8, 10, 15),
+        ends_at=paris(8, 11),
+    )
     with pytest.raises(ValidationError) as error:
         session.full_clean()
     assert error.value.message_dict["room"] == [
@@ -62,7 +79,12 @@ def test_session_clean_rejects_room_double_booking_naming_the_clash():
 
 def test_session_clean_allows_back_to_back_sessions_in_one_room():
     booked = make_session(room=make_room())
-    unsaved_session(booked.conference, room=booked.room, starts_at=booked.ends_at, ends_at=paris(8, 11)).full_clean()
+    unsaved_session(
+        booked.conference,
+        room=booked.room,
+        starts_at=booked.ends_at,
+        ends_at=paris(8, 11),
+    ).full_clean()
 
 
 def test_session_clean_allows_a_cancelled_session_to_be_overlapped():
@@ -72,12 +94,16 @@ def test_session_clean_allows_a_cancelled_session_to_be_overlapped():
 
 def test_session_clean_lets_a_cancelled_session_keep_its_clashing_slot():
     booked = make_session(room=make_room())
-    unsaved_session(booked.conference, room=booked.room, status=Session.Status.CANCELLED).full_clean()
+    unsaved_session(
+        booked.conference, room=booked.room, status=Session.Status.CANCELLED
+    ).full_clean()
 
 
 def test_session_clean_lets_a_venue_wide_break_overlap_talks():
     booked = make_session(room=make_room())
-    unsaved_session(booked.conference, kind=Session.Kind.BREAK, title="Coffee", slug="coffee").full_clean()
+    unsaved_session(
+        booked.conference, kind=Session.Kind.BREAK, title="Coffee", slug="coffee"
+    ).full_clean()
 
 
 def test_session_clean_lets_a_session_keep_its_own_slot_when_edited():
@@ -87,10 +113,14 @@ def test_session_clean_lets_a_session_keep_its_own_slot_when_edited():
 
 
 def test_session_clean_rejects_a_room_of_another_conference():
-    session = unsaved_session(make_conference(), room=make_room(make_conference(), name="Elsewhere"))
+    session = unsaved_session(
+        make_conference(), room=make_room(make_conference(), name="Elsewhere")
+    )
     with pytest.raises(ValidationError) as error:
         session.full_clean()
-    assert error.value.message_dict["room"] == ["Elsewhere is a room of another conference."]
+    assert error.value.message_dict["room"] == [
+        "Elsewhere is a room of another conference."
+    ]
 
 
 def test_adding_a_busy_speaker_is_rejected_naming_the_clash():
@@ -109,7 +139,9 @@ def test_moving_a_session_onto_its_speakers_other_session_is_rejected():
     conference = make_conference()
     speaker = make_speaker(conference, name="Ada Lovelace")
     make_session(conference, title="Engines", speakers=[speaker])
-    later = make_session(conference, title="Looms", starts_at=paris(8, 14), speakers=[speaker])
+    later = make_session(
+        conference, title="Looms", starts_at=paris(8, 14), speakers=[speaker]
+    )
     later.starts_at, later.ends_at = paris(8, 10, 15), paris(8, 10, 45)
     with pytest.raises(ValidationError) as error:
         later.full_clean()
@@ -130,14 +162,22 @@ def test_a_speaker_of_another_conference_is_rejected():
     speaker = make_speaker(make_conference(), name="Grace Hopper")
     with pytest.raises(ValidationError) as error:
         SessionSpeaker(session=session, speaker=speaker).full_clean()
-    assert error.value.message_dict["speaker"] == ["Grace Hopper is a speaker of another conference."]
+    assert error.value.message_dict["speaker"] == [
+        "Grace Hopper is a speaker of another conference."
+    ]
 
 
 def test_session_times_across_the_autumn_dst_change_keep_their_real_length():
     # On 25 October 2026 Paris clocks go from 03:00 CEST back to 02:00 CET.
-    conference = make_conference(starts_on=datetime.date(2026, 10, 24), ends_on=datetime.date(2026, 10, 25))
-    starts_at = datetime.datetime(2026, 10, 25, 0, 30, tzinfo=datetime.UTC)  # 02:30 CEST
-    session = unsaved_session(conference, starts_at=starts_at, ends_at=starts_at + datetime.timedelta(hours=1))
+    conference = make_conference(
+        starts_on=datetime.date(2026, 10, 24), ends_on=datetime.date(2026, 10, 25)
+    )
+    starts_at = datetime.datetime(
+        2026, 10, 25, 0, 30, tzinfo=datetime.UTC
+    )  # 02:30 CEST
+    session = unsaved_session(
+        conference, starts_at=starts_at, ends_at=starts_at + datetime.timedelta(hours=1)
+    )
     session.full_clean()
     assert session.local_time_range == "Sunday 25 October 2026 02:30 CEST–02:30 CET"
     assert session.duration == datetime.timedelta(hours=1)
@@ -145,7 +185,10 @@ def test_session_times_across_the_autumn_dst_change_keep_their_real_length():
 
 def test_ordered_speakers_follow_billing_order():
     conference = make_conference()
-    second, first = make_speaker(conference, name="Second"), make_speaker(conference, name="First")
+    second, first = (
+        make_speaker(conference, name="Second"),
+        make_speaker(conference, name="First"),
+    )
     session = make_session(conference)
     SessionSpeaker.objects.create(session=session, speaker=second, position=1)
     SessionSpeaker.objects.create(session=session, speaker=first, position=0)
@@ -154,12 +197,16 @@ def test_ordered_speakers_follow_billing_order():
 
 
 def test_display_title_prefixes_the_kind_as_schedules_print_it():
-    session = Session(title="Debugging the Undebuggable", kind=Session.Kind.LIGHTNING_TALK)
+    session = Session(
+        title="Debugging the Undebuggable", kind=Session.Kind.LIGHTNING_TALK
+    )
     assert session.display_title == "Lightning Talk: Debugging the Undebuggable"
 
 
 def test_set_status_refuses_republishing_a_cancelled_session_into_a_taken_room():
-    cancelled = make_session(title="Old slot", room=make_room(), status=Session.Status.CANCELLED)
+    cancelled = make_session(
+        title="Old slot", room=make_room(), status=Session.Status.CANCELLED
+    )
     make_session(cancelled.conference, title="New slot", room=cancelled.room)
     with pytest.raises(ValidationError):
         Session.objects.filter(pk=cancelled.pk).set_status(Session.Status.PUBLISHED)
@@ -170,19 +217,31 @@ def test_set_status_refuses_republishing_a_cancelled_session_into_a_taken_room()
 def test_set_status_changes_nothing_when_one_of_several_fails():
     conference = make_conference()
     room = make_room(conference)
-    fine = make_session(conference, title="Fine", status=Session.Status.DRAFT, starts_at=paris(8, 14))
-    blocked = make_session(conference, title="Blocked", room=room, status=Session.Status.CANCELLED)
+    fine = make_session(
+        conference, title="Fine", status=Session.Status.DRAFT, starts_at=paris(8, 14)
+    )
+    blocked = make_session(
+        conference, title="Blocked", room=room, status=Session.Status.CANCELLED
+    )
     make_session(conference, title="Taken", room=room)
     with pytest.raises(ValidationError):
-        Session.objects.filter(pk__in=[fine.pk, blocked.pk]).set_status(Session.Status.PUBLISHED)
+        Session.objects.filter(pk__in=[fine.pk, blocked.pk]).set_status(
+            Session.Status.PUBLISHED
+        )
     fine.refresh_from_db()
     assert fine.status == Session.Status.DRAFT
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="exclusion constraints exist on PostgreSQL only")
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="exclusion constraints exist on PostgreSQL only",
+)
 def test_postgresql_refuses_an_overlapping_room_booking_that_skips_validation():
     booked = make_session(room=make_room())
-    with pytest.raises(IntegrityError, match="session_room_not_double_booked"), transaction.atomic():
+    with (
+        pytest.raises(IntegrityError, match="session_room_not_double_booked"),
+        transaction.atomic(),
+    ):
         Session.objects.create(
             conference=booked.conference,
             title="Sneaked in",
@@ -194,7 +253,10 @@ def test_postgresql_refuses_an_overlapping_room_booking_that_skips_validation():
         )
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="exclusion constraints exist on PostgreSQL only")
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="exclusion constraints exist on PostgreSQL only",
+)
 def test_postgresql_allows_a_cancelled_session_in_a_booked_slot():
     booked = make_session(room=make_room())
     Session.objects.create(

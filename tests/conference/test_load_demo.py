@@ -1,0 +1,81 @@
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from conference.models import Conference
+from sessions.models import Session, SessionSpeaker
+from speakers.models import Speaker
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def load_demo() -> str:
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+def row_counts():
+    return (
+        Conference.objects.count(),
+        Session.objects.count(),
+        Speaker.objects.count(),
+        SessionSpeaker.objects.count(),
+        get_user_model().objects.count(),
+    )
+
+
+def test_load_demo_twice_duplicates_nothing():
+    load_demo()
+    first = row_counts()
+    load_demo()
+    assert row_counts() == first
+    assert first[:2] == (1, 29)
+
+
+def test_load_demo_leaves_an_organizers_edits_alone():
+    load_demo()
+    Session.objects.filter(slug__startswith="live-migration").update(
+        title="Edited by an organizer"
+    )
+    load_demo()
+    assert Session.objects.filter(title="Edited by an organizer").count() == 1
+
+
+def test_load_demo_creates_the_organizer_once_with_a_random_password():
+    first_output = load_demo()
+    organizer = get_user_model().objects.get(username="organizer")
+    password = first_output.split("with password ")[1].split()[0]
+    assert organizer.is_staff
+    assert organizer.check_password(password)
+    assert len(password) >= 16
+    assert "password" not in load_demo()
+
+
+def test_load_demo_passwords_differ_between_sites():
+    first = load_demo().split("with password ")[1].split()[0]
+    get_user_model().objects.all().delete()
+    second = load_demo().split("with password ")[1].split()[0]
+    assert first != second
+
+
+def test_start_up_without_secret_key_fails_clearly_when_debug_is_off():
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DJANGO_SECRET_KEY", "DJANGO_DEBUG"}
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in result.stderr
