@@ -1,8 +1,9 @@
 import datetime
+import uuid
 
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.db.models import F, Prefetch, Q
+from django.db.models import Exists, F, OuterRef, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -59,6 +60,29 @@ class SessionQuerySet(models.QuerySet):
             .order_by("starts_at")
         )
 
+    def on_day(self, conference: Conference, day: datetime.date):
+        """Sessions starting on ``day`` as the conference's clocks count days."""
+        start, end = conference.day_bounds(day)
+        return self.filter(starts_at__gte=start, starts_at__lt=end)
+
+    def search(self, text: str):
+        """Sessions whose title, description, speaker name or company contains ``text``."""
+        by_speaker = SessionSpeaker.objects.filter(session=OuterRef("pk")).filter(
+            Q(speaker__name__icontains=text) | Q(speaker__company__icontains=text)
+        )
+        return self.filter(
+            Q(title__icontains=text)
+            | Q(description__icontains=text)
+            | Exists(by_speaker)
+        )
+
+    def with_speaker(self, speaker: Speaker):
+        return self.filter(
+            Exists(
+                SessionSpeaker.objects.filter(session=OuterRef("pk"), speaker=speaker)
+            )
+        )
+
     def set_status(self, status: str) -> int:
         """Move these sessions to ``status``, all or none: each must still pass every rule.
 
@@ -97,6 +121,10 @@ def ordered_speakers_prefetch() -> Prefetch:
     )
 
 
+def new_guid() -> str:
+    return str(uuid.uuid4())
+
+
 class Session(models.Model):
     class Kind(models.TextChoices):
         KEYNOTE = "keynote", "Keynote"
@@ -120,6 +148,9 @@ class Session(models.Model):
     conference = models.ForeignKey(
         Conference, on_delete=models.CASCADE, related_name="sessions"
     )
+    # Exports publish it and importers match on it, so it never changes. Imported schedules may
+    # carry legacy non-UUID guids, hence a string.
+    guid = models.CharField("GUID", max_length=64, default=new_guid, editable=False)
     title = models.CharField(max_length=300)
     slug = models.SlugField(max_length=300)
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TALK)
@@ -165,6 +196,11 @@ class Session(models.Model):
                 fields=["conference", "slug"],
                 name="session_slug_unique_per_conference",
                 violation_error_message="This conference already has a session with this slug.",
+            ),
+            models.UniqueConstraint(
+                fields=["conference", "guid"],
+                name="session_guid_unique_per_conference",
+                violation_error_message="This conference already has a session with this GUID.",
             ),
         ]
         indexes = [models.Index(fields=["conference", "starts_at"])]

@@ -1,3 +1,5 @@
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -10,10 +12,16 @@ class SpeakerQuerySet(models.QuerySet):
         return self.get(conference__slug=conference_slug, slug=slug)
 
 
+def new_guid() -> str:
+    return str(uuid.uuid4())
+
+
 class Speaker(models.Model):
     conference = models.ForeignKey(
         Conference, on_delete=models.CASCADE, related_name="speakers"
     )
+    # Published in exports and matched by importers; never changes.
+    guid = models.CharField("GUID", max_length=64, default=new_guid, editable=False)
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=200)
     role = models.CharField(
@@ -45,6 +53,11 @@ class Speaker(models.Model):
                 fields=["conference", "slug"],
                 name="speaker_slug_unique_per_conference",
                 violation_error_message="This conference already has a speaker with this slug.",
+            ),
+            models.UniqueConstraint(
+                fields=["conference", "guid"],
+                name="speaker_guid_unique_per_conference",
+                violation_error_message="This conference already has a speaker with this GUID.",
             ),
             models.UniqueConstraint(
                 fields=["conference", "user"],

@@ -25,6 +25,6 @@ def on_postgresql(sql):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("schedule", "0001_initial")]
+    dependencies = [("schedule", "0002_initial")]
 
     operations = [migrations.RunPython(on_postgresql(CREATE), on_postgresql(DROP), elidable=False)]

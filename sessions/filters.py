@@ -1,0 +1,70 @@
+"""One FilterSet for the schedule pages, the exports and the API: they parse the same query strings."""
+
+import django_filters
+from django import forms
+
+from conference.models import Conference, Room, Track
+from sessions.models import Session
+from speakers.models import Speaker
+
+
+class SessionFilter(django_filters.FilterSet):
+    day = django_filters.DateFilter(
+        method="filter_day", label="Day", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    track = django_filters.ModelMultipleChoiceFilter(
+        field_name="track",
+        to_field_name="slug",
+        queryset=Track.objects.none(),
+        label="Track",
+    )
+    room = django_filters.ModelMultipleChoiceFilter(
+        field_name="room",
+        to_field_name="slug",
+        queryset=Room.objects.none(),
+        label="Room",
+    )
+    kind = django_filters.ChoiceFilter(
+        field_name="kind", choices=Session.Kind.choices, label="Type"
+    )
+    level = django_filters.ChoiceFilter(
+        field_name="audience_level",
+        choices=Session.AudienceLevel.choices,
+        label="Audience level",
+    )
+    speaker = django_filters.ModelChoiceFilter(
+        method="filter_speaker",
+        to_field_name="slug",
+        queryset=Speaker.objects.none(),
+        label="Speaker",
+    )
+    q = django_filters.CharFilter(method="filter_q", label="Search", max_length=200)
+
+    class Meta:
+        model = Session
+        fields = ["day", "track", "room", "kind", "level", "speaker", "q"]
+
+    def __init__(
+        self,
+        data=None,
+        queryset=None,
+        *,
+        conference: Conference,
+        request=None,
+        prefix=None,
+    ):
+        super().__init__(data, queryset, request=request, prefix=prefix)
+        self.conference = conference
+        self.filters["track"].queryset = conference.tracks.all()
+        self.filters["room"].queryset = conference.rooms.all()
+        self.filters["speaker"].queryset = conference.speakers.all()
+
+    def filter_day(self, queryset, name, value):
+        return queryset.on_day(self.conference, value)
+
+    def filter_speaker(self, queryset, name, value):
+        return queryset.with_speaker(value)
+
+    def filter_q(self, queryset, name, value):
+        value = value.strip()
+        return queryset.search(value) if value else queryset
