@@ -54,9 +54,7 @@ class ConferenceAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return (
-            super()
-            .get_queryset(request)
-            .annotate(session_count=Count("sessions", distinct=True))
+            super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))
         )
 
     @admin.display(description="sessions", ordering="session_count")
@@ -74,9 +72,7 @@ class ConferencePartAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return (
-            super()
-            .get_queryset(request)
-            .annotate(session_count=Count("sessions", distinct=True))
+            super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))
         )
 
     @admin.display(description="sessions", ordering="session_count")

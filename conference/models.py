@@ -75,9 +75,7 @@ class Conference(models.Model):
         return self.name
 
     def get_absolute_url(self):
-        return reverse(
-            "conference:conference-detail", kwargs={"conference_slug": self.slug}
-        )
+        return reverse("conference:conference-detail", kwargs={"conference_slug": self.slug})
 
     def natural_key(self):
         return (self.slug,)
@@ -89,13 +87,9 @@ class Conference(models.Model):
     @property
     def days(self) -> list[datetime.date]:
         count = (self.ends_on - self.starts_on).days + 1
-        return [
-            self.starts_on + datetime.timedelta(days=offset) for offset in range(count)
-        ]
+        return [self.starts_on + datetime.timedelta(days=offset) for offset in range(count)]
 
-    def day_bounds(
-        self, day: datetime.date
-    ) -> tuple[datetime.datetime, datetime.datetime]:
+    def day_bounds(self, day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
         """The start and end of a local day, in UTC: 23 or 25 hours apart on DST days.
 
         UTC because Python compares and subtracts two datetimes of the same zone by wall clock.
@@ -123,9 +117,7 @@ class ConferencePartQuerySet(models.QuerySet):
 
 
 class Room(models.Model):
-    conference = models.ForeignKey(
-        Conference, on_delete=models.CASCADE, related_name="rooms"
-    )
+    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="rooms")
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)
     capacity = models.PositiveIntegerField(
@@ -159,18 +151,14 @@ class Room(models.Model):
 
 
 class Track(models.Model):
-    conference = models.ForeignKey(
-        Conference, on_delete=models.CASCADE, related_name="tracks"
-    )
+    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="tracks")
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)
     colour = models.CharField(
         max_length=7,
         default="#5b6b7f",
         validators=[
-            RegexValidator(
-                r"^#[0-9a-fA-F]{6}$", "Enter a colour as #rrggbb, for example #ee4c2c."
-            )
+            RegexValidator(r"^#[0-9a-fA-F]{6}$", "Enter a colour as #rrggbb, for example #ee4c2c.")
         ],
         help_text="Hex colour, #rrggbb.",
     )

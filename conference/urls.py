@@ -1,6 +1,28 @@
+"""Root URLs. Every public page lives under its conference's slug: /<conference>/..."""
+
+from django.conf import settings
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+
+from conference import views
+
+conference_patterns = (
+    [
+        path("", views.ConferenceDetailView.as_view(), name="conference-detail"),
+        path("tracks.css", views.TrackStylesView.as_view(), name="track-styles"),
+    ],
+    "conference",
+)
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("", views.ConferenceListView.as_view(), name="conference-list"),
+    path("<slug:conference_slug>/", include(conference_patterns)),
+    path("<slug:conference_slug>/", include("sessions.urls")),
+    path("<slug:conference_slug>/", include("speakers.urls")),
 ]
+
+if settings.DEBUG:
+    from django.conf.urls.static import static
+
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

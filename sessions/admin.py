@@ -55,9 +55,7 @@ class SessionAdmin(admin.ModelAdmin):
     ]
 
     def get_queryset(self, request):
-        return (
-            super().get_queryset(request).prefetch_related(ordered_speakers_prefetch())
-        )
+        return super().get_queryset(request).prefetch_related(ordered_speakers_prefetch())
 
     # Times are entered and shown in the conference's zone, whatever the server's zone.
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
@@ -65,9 +63,7 @@ class SessionAdmin(admin.ModelAdmin):
         if conference is None:
             return super().changeform_view(request, object_id, form_url, extra_context)
         with timezone.override(conference.tz):
-            response = super().changeform_view(
-                request, object_id, form_url, extra_context
-            )
+            response = super().changeform_view(request, object_id, form_url, extra_context)
             # Render inside the override: widgets format their times at render time.
             if hasattr(response, "render"):
                 response.render()
@@ -77,11 +73,7 @@ class SessionAdmin(admin.ModelAdmin):
         """The conference whose zone this form speaks: the posted one, the session's, or the only one."""
         chosen = request.POST.get("conference") or request.GET.get("conference")
         if chosen:
-            return (
-                Conference.objects.filter(pk=chosen).first()
-                if chosen.isdigit()
-                else None
-            )
+            return Conference.objects.filter(pk=chosen).first() if chosen.isdigit() else None
         if object_id:
             session = self.get_object(request, object_id)
             return session.conference if session else None
@@ -98,9 +90,7 @@ class SessionAdmin(admin.ModelAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
-        conference = self.conference_for(request, None) or (
-            obj.conference if obj else None
-        )
+        conference = self.conference_for(request, None) or (obj.conference if obj else None)
         if conference:
             note = f"In {conference.time_zone}, the conference's time zone."
         else:
@@ -131,9 +121,7 @@ class SessionAdmin(admin.ModelAdmin):
                 level=messages.ERROR,
             )
             return
-        self.message_user(
-            request, f"{count} session(s) {verb}.", level=messages.SUCCESS
-        )
+        self.message_user(request, f"{count} session(s) {verb}.", level=messages.SUCCESS)
 
     @admin.action(description="Publish selected sessions", permissions=["change"])
     def publish(self, request, queryset):

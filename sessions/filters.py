@@ -13,19 +13,22 @@ class SessionFilter(django_filters.FilterSet):
         method="filter_day", label="Day", widget=forms.DateInput(attrs={"type": "date"})
     )
     track = django_filters.ModelMultipleChoiceFilter(
-        field_name="track",
+        field_name="track__slug",
         to_field_name="slug",
         queryset=Track.objects.none(),
         label="Track",
     )
     room = django_filters.ModelMultipleChoiceFilter(
-        field_name="room",
+        field_name="room__slug",
         to_field_name="slug",
         queryset=Room.objects.none(),
         label="Room",
     )
     kind = django_filters.ChoiceFilter(
-        field_name="kind", choices=Session.Kind.choices, label="Type"
+        field_name="kind",
+        choices=Session.Kind.choices,
+        label="Type",
+        empty_label="Any type",
     )
     level = django_filters.ChoiceFilter(
         field_name="audience_level",

@@ -35,6 +35,10 @@ class SessionQuerySet(models.QuerySet):
             conference__is_published=True,
         )
 
+    def visible_to(self, user):
+        """What ``user`` may read: staff preview drafts, everyone else sees public sessions."""
+        return self.all() if user.is_staff else self.public()
+
     def scheduled(self):
         """Sessions that take up their room and speakers: every one not cancelled."""
         return self.exclude(status=Session.Status.CANCELLED)
@@ -45,10 +49,7 @@ class SessionQuerySet(models.QuerySet):
     def clashing_in_room(self, room: Room, starts_at, ends_at):
         """Sessions that would double-book ``room`` between these instants."""
         return (
-            self.scheduled()
-            .filter(room=room)
-            .overlapping(starts_at, ends_at)
-            .order_by("starts_at")
+            self.scheduled().filter(room=room).overlapping(starts_at, ends_at).order_by("starts_at")
         )
 
     def clashing_for_speaker(self, speaker: Speaker, starts_at, ends_at):
@@ -71,16 +72,12 @@ class SessionQuerySet(models.QuerySet):
             Q(speaker__name__icontains=text) | Q(speaker__company__icontains=text)
         )
         return self.filter(
-            Q(title__icontains=text)
-            | Q(description__icontains=text)
-            | Exists(by_speaker)
+            Q(title__icontains=text) | Q(description__icontains=text) | Exists(by_speaker)
         )
 
     def with_speaker(self, speaker: Speaker):
         return self.filter(
-            Exists(
-                SessionSpeaker.objects.filter(session=OuterRef("pk"), speaker=speaker)
-            )
+            Exists(SessionSpeaker.objects.filter(session=OuterRef("pk"), speaker=speaker))
         )
 
     def set_status(self, status: str) -> int:
@@ -115,9 +112,7 @@ def ordered_speakers_prefetch() -> Prefetch:
     """The session's speakers in billing order, with one query for any number of sessions."""
     return Prefetch(
         "session_speakers",
-        queryset=SessionSpeaker.objects.select_related("speaker").order_by(
-            "position", "pk"
-        ),
+        queryset=SessionSpeaker.objects.select_related("speaker").order_by("position", "pk"),
     )
 
 
@@ -145,9 +140,7 @@ class Session(models.Model):
         PUBLISHED = "published", "Published"
         CANCELLED = "cancelled", "Cancelled"
 
-    conference = models.ForeignKey(
-        Conference, on_delete=models.CASCADE, related_name="sessions"
-    )
+    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="sessions")
     # Exports publish it and importers match on it, so it never changes. Imported schedules may
     # carry legacy non-UUID guids, hence a string.
     guid = models.CharField("GUID", max_length=64, default=new_guid, editable=False)
@@ -173,9 +166,7 @@ class Session(models.Model):
     audience_level = models.CharField(
         max_length=20, choices=AudienceLevel.choices, default=AudienceLevel.ANY
     )
-    status = models.CharField(
-        max_length=20, choices=Status.choices, default=Status.DRAFT
-    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     speakers = models.ManyToManyField(
         Speaker, through="SessionSpeaker", related_name="sessions", blank=True
     )
@@ -230,12 +221,9 @@ class Session(models.Model):
             errors["track"] = f"{self.track} is a track of another conference."
         if self.ends_at <= self.starts_at:
             errors["ends_at"] = "A session must end after it starts."
-        elif (
-            self.starts_at < conference.opens_at or self.ends_at > conference.closes_at
-        ):
+        elif self.starts_at < conference.opens_at or self.ends_at > conference.closes_at:
             first, last = (
-                date_format(day, "l j F Y")
-                for day in (conference.starts_on, conference.ends_on)
+                date_format(day, "l j F Y") for day in (conference.starts_on, conference.ends_on)
             )
             errors["starts_at"] = (
                 f"{conference} runs from {first} to {last} ({conference.time_zone}); "
@@ -257,9 +245,7 @@ class Session(models.Model):
         )
         if clash:
             raise ValidationError(
-                {
-                    "room": f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."
-                },
+                {"room": f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."},
                 code="room_double_booked",
             )
 
@@ -268,9 +254,7 @@ class Session(models.Model):
         if self.pk is None:
             return
         for speaker in Speaker.objects.filter(sessions=self).distinct():
-            SessionSpeaker(session=self, speaker=speaker).check_speaker_is_free(
-                field="starts_at"
-            )
+            SessionSpeaker(session=self, speaker=speaker).check_speaker_is_free(field="starts_at")
 
     @property
     def local_starts_at(self) -> datetime.datetime:
@@ -310,15 +294,9 @@ class Session(models.Model):
 
 
 class SessionSpeaker(models.Model):
-    session = models.ForeignKey(
-        Session, on_delete=models.CASCADE, related_name="session_speakers"
-    )
-    speaker = models.ForeignKey(
-        Speaker, on_delete=models.CASCADE, related_name="session_links"
-    )
-    position = models.PositiveSmallIntegerField(
-        default=0, help_text="Billing order, lowest first."
-    )
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="session_speakers")
+    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="session_links")
+    position = models.PositiveSmallIntegerField(default=0, help_text="Billing order, lowest first.")
 
     class Meta:
         ordering = ["position", "pk"]
@@ -338,18 +316,11 @@ class SessionSpeaker(models.Model):
         if not (self.session_id or self.session) or not self.speaker_id:
             return
         session = self.session
-        if (
-            session.conference_id
-            and self.speaker.conference_id != session.conference_id
-        ):
+        if session.conference_id and self.speaker.conference_id != session.conference_id:
             raise ValidationError(
                 {"speaker": f"{self.speaker} is a speaker of another conference."}
             )
-        if (
-            session.starts_at
-            and session.ends_at
-            and session.status != Session.Status.CANCELLED
-        ):
+        if session.starts_at and session.ends_at and session.status != Session.Status.CANCELLED:
             self.check_speaker_is_free(field="speaker")
 
     def check_speaker_is_free(self, field: str) -> None:
@@ -362,9 +333,7 @@ class SessionSpeaker(models.Model):
         clash = clashes.select_related("conference").first()
         if clash:
             raise ValidationError(
-                {
-                    field: f"{self.speaker} already gives “{clash}” then ({clash.local_time_range})."
-                },
+                {field: f"{self.speaker} already gives “{clash}” then ({clash.local_time_range})."},
                 code="speaker_double_booked",
             )
 
@@ -375,9 +344,7 @@ class Attachment(models.Model):
     An attachment may be announced by name before its file arrives; it is then listed without a link.
     """
 
-    session = models.ForeignKey(
-        Session, on_delete=models.CASCADE, related_name="attachments"
-    )
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="attachments")
     title = models.CharField(max_length=200)
     file = models.FileField(upload_to="attachments/", blank=True)
     url = models.URLField("URL", blank=True, max_length=500)

@@ -23,9 +23,7 @@ class SpeakerAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return (
-            super()
-            .get_queryset(request)
-            .annotate(session_count=Count("sessions", distinct=True))
+            super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))
         )
 
     @admin.display(description="sessions", ordering="session_count")

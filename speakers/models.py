@@ -11,15 +11,21 @@ class SpeakerQuerySet(models.QuerySet):
     def get_by_natural_key(self, conference_slug, slug):
         return self.get(conference__slug=conference_slug, slug=slug)
 
+    def search(self, text: str):
+        """Speakers whose name, company or role contains ``text``."""
+        return self.filter(
+            models.Q(name__icontains=text)
+            | models.Q(company__icontains=text)
+            | models.Q(role__icontains=text)
+        )
+
 
 def new_guid() -> str:
     return str(uuid.uuid4())
 
 
 class Speaker(models.Model):
-    conference = models.ForeignKey(
-        Conference, on_delete=models.CASCADE, related_name="speakers"
-    )
+    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="speakers")
     # Published in exports and matched by importers; never changes.
     guid = models.CharField("GUID", max_length=64, default=new_guid, editable=False)
     name = models.CharField(max_length=200)

@@ -106,7 +106,5 @@ def make_session(
         **{**defaults, **fields},
     )
     for position, speaker in enumerate(speakers):
-        SessionSpeaker.objects.create(
-            session=session, speaker=speaker, position=position
-        )
+        SessionSpeaker.objects.create(session=session, speaker=speaker, position=position)
     return session

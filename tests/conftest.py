@@ -6,7 +6,5 @@ def plain_static_files(settings):
     """Production settings use hashed static files, which need collectstatic; tests use plain names."""
     settings.STORAGES = {
         **settings.STORAGES,
-        "staticfiles": {
-            "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        },
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }

@@ -67,9 +67,7 @@ def test_demo_fixture_sessions_all_fall_on_8_april_2026_in_paris(demo):
         for session in demo.sessions.all()
     }
     assert days == {(APRIL_8, APRIL_8)}
-    assert {session.local_starts_at.tzname() for session in demo.sessions.all()} == {
-        "CEST"
-    }
+    assert {session.local_starts_at.tzname() for session in demo.sessions.all()} == {"CEST"}
 
 
 @pytest.mark.django_db
@@ -101,9 +99,7 @@ def test_demo_fixture_has_every_seed_track(demo):
 
 @pytest.mark.django_db
 def test_demo_fixture_track_colours_are_distinct_and_readable_on_white(demo):
-    colours = list(
-        Track.objects.filter(conference=demo).values_list("colour", flat=True)
-    )
+    colours = list(Track.objects.filter(conference=demo).values_list("colour", flat=True))
     assert len(set(colours)) == 8
     assert [colour for colour in colours if contrast_with_white(colour) < 4.5] == []
 
@@ -138,10 +134,7 @@ def test_demo_fixture_transcribes_the_live_migration_lightning_talk(demo):
     session = demo.sessions.get(
         title="Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
     )
-    assert (
-        session.slug
-        == "live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
-    )
+    assert session.slug == "live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
     assert session.kind == "lightning-talk"
     assert local_slot(session) == "10:35-10:45"
     assert (session.room.name, session.track.name) == (
@@ -227,13 +220,9 @@ def test_demo_fixture_keeps_dashes_that_belong_to_the_title(demo):
 
 @pytest.mark.django_db
 def test_demo_fixture_cuts_the_byline_where_a_company_contains_a_dash(demo):
-    session = demo.sessions.get(
-        slug="building-a-pytorch-native-vllm-plugin-for-ibm-spyre"
-    )
+    session = demo.sessions.get(slug="building-a-pytorch-native-vllm-plugin-for-ibm-spyre")
     assert session.title == "Building a PyTorch\u2011native VLLM Plugin for IBM Spyre"
-    assert [
-        (speaker.name, speaker.company) for speaker in session.ordered_speakers
-    ] == [
+    assert [(speaker.name, speaker.company) for speaker in session.ordered_speakers] == [
         ("Thomas Parnell", "IBM Research"),
         ("Thomas Ortner", "IBM Research Europe - Zurich"),
     ]
@@ -250,9 +239,7 @@ def test_demo_fixture_splits_role_and_company_and_keeps_the_bio(demo):
     assert speaker.bio.startswith(
         "Hameer Abbasi is a Senior Software Developer at OpenTeams, Inc. As part of"
     )
-    assert speaker.bio.endswith(
-        "He is also the lead maintainer of PyData/Sparse, a library for..."
-    )
+    assert speaker.bio.endswith("He is also the lead maintainer of PyData/Sparse, a library for...")
     assert "Read More" not in speaker.bio
 
 
@@ -273,17 +260,13 @@ def test_demo_fixture_keeps_a_multi_paragraph_bio(demo):
     assert speaker.bio.startswith(
         "Alpha is an Associate Cloud Engineer in Kollab and a CS undergraduate"
     )
-    assert (
-        "AWS Tranium.\n\nFor 5 months, he pushed Google Cloud TPUs v4s" in speaker.bio
-    )
+    assert "AWS Tranium.\n\nFor 5 months, he pushed Google Cloud TPUs v4s" in speaker.bio
     assert speaker.bio.endswith("sludge videos with 92% accuracy...")
 
 
 @pytest.mark.django_db
 def test_demo_fixture_gives_speakers_without_a_bio_an_empty_one(demo):
-    without_bio = Speaker.objects.filter(conference=demo, bio="").values_list(
-        "name", flat=True
-    )
+    without_bio = Speaker.objects.filter(conference=demo, bio="").values_list("name", flat=True)
     assert sorted(without_bio) == ["Ashesh Vidyut", "Maen Suleiman", "Sahana Venkatesh"]
 
 
@@ -309,21 +292,14 @@ def test_demo_fixture_links_a_speaker_of_two_sessions_once_to_both(demo):
         "Distributed AI Without the Infrastructure Tax",
     ]
     assert speaker.bio.startswith("Yahav Biran is a Principal Architect at AWS")
-    assert (
-        Speaker.objects.filter(conference=demo, name="Maen Suleiman")
-        .get()
-        .sessions.count()
-        == 2
-    )
+    assert Speaker.objects.filter(conference=demo, name="Maen Suleiman").get().sessions.count() == 2
 
 
 @pytest.mark.django_db
 def test_demo_fixture_names_attachments_without_links(demo):
     attachments = Attachment.objects.filter(session__conference=demo)
     assert attachments.count() == 19
-    assert {(attachment.file.name, attachment.url) for attachment in attachments} == {
-        ("", "")
-    }
+    assert {(attachment.file.name, attachment.url) for attachment in attachments} == {("", "")}
     live_migration = demo.sessions.get(
         slug="live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
     )

@@ -40,9 +40,7 @@ def test_load_demo_twice_duplicates_nothing():
 
 def test_load_demo_leaves_an_organizers_edits_alone():
     load_demo()
-    Session.objects.filter(slug__startswith="live-migration").update(
-        title="Edited by an organizer"
-    )
+    Session.objects.filter(slug__startswith="live-migration").update(title="Edited by an organizer")
     load_demo()
     assert Session.objects.filter(title="Edited by an organizer").count() == 1
 

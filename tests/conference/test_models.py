@@ -66,19 +66,13 @@ def test_conference_day_bounds_are_23_hours_on_the_spring_dst_change():
 def test_room_slug_is_unique_within_a_conference():
     room = make_room(name="Master Stage")
     with pytest.raises(ValidationError) as error:
-        Room(
-            conference=room.conference, name="Master Stage 2", slug="master-stage"
-        ).full_clean()
-    assert error.value.messages == [
-        "This conference already has a room with this slug."
-    ]
+        Room(conference=room.conference, name="Master Stage 2", slug="master-stage").full_clean()
+    assert error.value.messages == ["This conference already has a room with this slug."]
 
 
 def test_room_slug_may_repeat_in_another_conference():
     make_room(name="Master Stage")
-    Room(
-        conference=make_conference(), name="Master Stage", slug="master-stage"
-    ).full_clean()
+    Room(conference=make_conference(), name="Master Stage", slug="master-stage").full_clean()
 
 
 def test_track_rejects_a_colour_that_is_not_hex():

@@ -48,9 +48,7 @@ def test_admin_add_reads_typed_times_in_the_conference_zone(admin_client):
     )
     assert response.status_code == 302
     session = Session.objects.get(slug="fresh-talk")
-    assert session.starts_at == datetime.datetime(
-        2026, 4, 8, 8, 35, tzinfo=datetime.UTC
-    )
+    assert session.starts_at == datetime.datetime(2026, 4, 8, 8, 35, tzinfo=datetime.UTC)
 
 
 def test_admin_add_reads_times_in_the_chosen_conference_zone_among_several(
@@ -58,9 +56,7 @@ def test_admin_add_reads_times_in_the_chosen_conference_zone_among_several(
 ):
     make_conference(time_zone="Europe/Paris")
     new_york = make_conference(time_zone="America/New_York")
-    response = admin_client.post(
-        reverse("admin:schedule_session_add"), session_form_data(new_york)
-    )
+    response = admin_client.post(reverse("admin:schedule_session_add"), session_form_data(new_york))
     assert response.status_code == 302
     assert Session.objects.get().starts_at == datetime.datetime(
         2026, 4, 8, 14, 35, tzinfo=datetime.UTC
@@ -69,9 +65,7 @@ def test_admin_add_reads_times_in_the_chosen_conference_zone_among_several(
 
 def test_admin_change_form_shows_times_in_the_conference_zone(admin_client):
     session = make_session(starts_at=paris(8, 10, 35))
-    response = admin_client.get(
-        reverse("admin:schedule_session_change", args=[session.pk])
-    )
+    response = admin_client.get(reverse("admin:schedule_session_change", args=[session.pk]))
     assert response.context["adminform"].form["starts_at"].value() == session.starts_at
     html = response.content.decode()
     assert 'name="starts_at_1" value="10:35:00"' in html
@@ -113,9 +107,7 @@ def test_admin_add_rejects_a_local_time_that_does_not_exist(admin_client):
 def test_admin_change_shows_the_speaker_clash_and_saves_nothing(admin_client):
     conference = make_conference()
     speaker = make_speaker(conference, name="Ada Lovelace")
-    make_session(
-        conference, title="Engines", speakers=[speaker], starts_at=paris(8, 10, 30)
-    )
+    make_session(conference, title="Engines", speakers=[speaker], starts_at=paris(8, 10, 30))
     session = make_session(conference, title="Looms", starts_at=paris(8, 14))
     data = session_form_data(
         session,
@@ -127,9 +119,7 @@ def test_admin_change_shows_the_speaker_clash_and_saves_nothing(admin_client):
             "session_speakers-0-position": "0",
         },
     )
-    response = admin_client.post(
-        reverse("admin:schedule_session_change", args=[session.pk]), data
-    )
+    response = admin_client.post(reverse("admin:schedule_session_change", args=[session.pk]), data)
     assert response.status_code == 200
     assert "Ada Lovelace already gives “Engines” then" in response.content.decode()
     session.refresh_from_db()
@@ -154,9 +144,7 @@ def test_admin_change_saves_ordered_speakers(admin_client):
             "session_speakers-1-position": "0",
         },
     )
-    response = admin_client.post(
-        reverse("admin:schedule_session_change", args=[session.pk]), data
-    )
+    response = admin_client.post(reverse("admin:schedule_session_change", args=[session.pk]), data)
     assert response.status_code == 302
     assert Session.objects.for_listing().get(pk=session.pk).ordered_speakers == [
         first,
@@ -203,21 +191,15 @@ def test_admin_changelist_shows_day_and_time_in_the_conference_zone(admin_client
 
 def test_admin_changelist_search_finds_sessions_by_speaker_company(admin_client):
     conference = make_conference()
-    make_session(
-        conference, title="By Meta", speakers=[make_speaker(conference, company="Meta")]
-    )
+    make_session(conference, title="By Meta", speakers=[make_speaker(conference, company="Meta")])
     make_session(
         conference,
         title="By Google",
         starts_at=paris(8, 14),
         speakers=[make_speaker(conference, company="Google")],
     )
-    response = admin_client.get(
-        reverse("admin:schedule_session_changelist"), {"q": "meta"}
-    )
-    assert [session.title for session in response.context["cl"].result_list] == [
-        "By Meta"
-    ]
+    response = admin_client.get(reverse("admin:schedule_session_changelist"), {"q": "meta"})
+    assert [session.title for session in response.context["cl"].result_list] == ["By Meta"]
 
 
 def test_admin_refuses_to_delete_a_room_that_has_sessions(admin_client):

@@ -22,14 +22,10 @@ def unsaved_session(conference, **fields):
 
 
 def test_session_clean_rejects_ending_before_it_starts():
-    session = unsaved_session(
-        make_conference(), starts_at=paris(8, 11), ends_at=paris(8, 10)
-    )
+    session = unsaved_session(make_conference(), starts_at=paris(8, 11), ends_at=paris(8, 10))
     with pytest.raises(ValidationError) as error:
         session.full_clean()
-    assert error.value.message_dict["ends_at"] == [
-        "A session must end after it starts."
-    ]
+    assert error.value.message_dict["ends_at"] == ["A session must end after it starts."]
 
 
 def test_database_refuses_a_session_ending_before_it_starts():
@@ -38,9 +34,7 @@ def test_database_refuses_a_session_ending_before_it_starts():
 
 
 def test_session_clean_rejects_a_day_outside_the_conference():
-    session = unsaved_session(
-        make_conference(), starts_at=paris(9, 10), ends_at=paris(9, 11)
-    )
+    session = unsaved_session(make_conference(), starts_at=paris(9, 10), ends_at=paris(9, 11))
     with pytest.raises(ValidationError) as error:
         session.full_clean()
     assert error.value.message_dict["starts_at"] == [
@@ -51,19 +45,13 @@ def test_session_clean_rejects_a_day_outside_the_conference():
 
 def test_session_clean_uses_local_days_not_utc_days():
     # 00:30 in Paris on the first day is still the day before in UTC.
-    session = unsaved_session(
-        make_conference(), starts_at=paris(7, 0, 30), ends_at=paris(7, 1, 0)
-    )
+    session = unsaved_session(make_conference(), starts_at=paris(7, 0, 30), ends_at=paris(7, 1, 0))
     session.full_clean()
-    assert session.starts_at.astimezone(datetime.UTC).date() == datetime.date(
-        2026, 4, 6
-    )
+    assert session.starts_at.astimezone(datetime.UTC).date() == datetime.date(2026, 4, 6)
 
 
 def test_session_clean_rejects_room_double_booking_naming_the_clash():
-    booked = make_session(
-        title="Scaling Inference", room=make_room(name="Central Room")
-    )
+    booked = make_session(title="Scaling Inference", room=make_room(name="Central Room"))
     session = unsaved_session(
         booked.conference,
         room=booked.room,
@@ -118,9 +106,7 @@ def test_session_clean_rejects_a_room_of_another_conference():
     )
     with pytest.raises(ValidationError) as error:
         session.full_clean()
-    assert error.value.message_dict["room"] == [
-        "Elsewhere is a room of another conference."
-    ]
+    assert error.value.message_dict["room"] == ["Elsewhere is a room of another conference."]
 
 
 def test_adding_a_busy_speaker_is_rejected_naming_the_clash():
@@ -139,9 +125,7 @@ def test_moving_a_session_onto_its_speakers_other_session_is_rejected():
     conference = make_conference()
     speaker = make_speaker(conference, name="Ada Lovelace")
     make_session(conference, title="Engines", speakers=[speaker])
-    later = make_session(
-        conference, title="Looms", starts_at=paris(8, 14), speakers=[speaker]
-    )
+    later = make_session(conference, title="Looms", starts_at=paris(8, 14), speakers=[speaker])
     later.starts_at, later.ends_at = paris(8, 10, 15), paris(8, 10, 45)
     with pytest.raises(ValidationError) as error:
         later.full_clean()
@@ -172,9 +156,7 @@ def test_session_times_across_the_autumn_dst_change_keep_their_real_length():
     conference = make_conference(
         starts_on=datetime.date(2026, 10, 24), ends_on=datetime.date(2026, 10, 25)
     )
-    starts_at = datetime.datetime(
-        2026, 10, 25, 0, 30, tzinfo=datetime.UTC
-    )  # 02:30 CEST
+    starts_at = datetime.datetime(2026, 10, 25, 0, 30, tzinfo=datetime.UTC)  # 02:30 CEST
     session = unsaved_session(
         conference, starts_at=starts_at, ends_at=starts_at + datetime.timedelta(hours=1)
     )
@@ -197,16 +179,12 @@ def test_ordered_speakers_follow_billing_order():
 
 
 def test_display_title_prefixes_the_kind_as_schedules_print_it():
-    session = Session(
-        title="Debugging the Undebuggable", kind=Session.Kind.LIGHTNING_TALK
-    )
+    session = Session(title="Debugging the Undebuggable", kind=Session.Kind.LIGHTNING_TALK)
     assert session.display_title == "Lightning Talk: Debugging the Undebuggable"
 
 
 def test_set_status_refuses_republishing_a_cancelled_session_into_a_taken_room():
-    cancelled = make_session(
-        title="Old slot", room=make_room(), status=Session.Status.CANCELLED
-    )
+    cancelled = make_session(title="Old slot", room=make_room(), status=Session.Status.CANCELLED)
     make_session(cancelled.conference, title="New slot", room=cancelled.room)
     with pytest.raises(ValidationError):
         Session.objects.filter(pk=cancelled.pk).set_status(Session.Status.PUBLISHED)
@@ -220,14 +198,10 @@ def test_set_status_changes_nothing_when_one_of_several_fails():
     fine = make_session(
         conference, title="Fine", status=Session.Status.DRAFT, starts_at=paris(8, 14)
     )
-    blocked = make_session(
-        conference, title="Blocked", room=room, status=Session.Status.CANCELLED
-    )
+    blocked = make_session(conference, title="Blocked", room=room, status=Session.Status.CANCELLED)
     make_session(conference, title="Taken", room=room)
     with pytest.raises(ValidationError):
-        Session.objects.filter(pk__in=[fine.pk, blocked.pk]).set_status(
-            Session.Status.PUBLISHED
-        )
+        Session.objects.filter(pk__in=[fine.pk, blocked.pk]).set_status(Session.Status.PUBLISHED)
     fine.refresh_from_db()
     assert fine.status == Session.Status.DRAFT
 

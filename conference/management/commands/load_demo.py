@@ -25,16 +25,12 @@ class Command(BaseCommand):
 
     def load_conference(self):
         if Conference.objects.filter(slug=DEMO_SLUG).exists():
-            self.stdout.write(
-                f"Demo conference “{DEMO_SLUG}” is already loaded; left as it is."
-            )
+            self.stdout.write(f"Demo conference “{DEMO_SLUG}” is already loaded; left as it is.")
             return
         call_command("loaddata", DEMO_FIXTURE, verbosity=0)
         conference = Conference.objects.get(slug=DEMO_SLUG)
         self.stdout.write(
-            self.style.SUCCESS(
-                f"Loaded {conference} with {conference.sessions.count()} sessions."
-            )
+            self.style.SUCCESS(f"Loaded {conference} with {conference.sessions.count()} sessions.")
         )
 
     def create_organizer(self):

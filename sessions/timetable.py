@@ -1,0 +1,91 @@
+"""Shapes a list of loaded sessions into what the schedule pages draw, in the active time zone."""
+
+import datetime
+from dataclasses import dataclass, field
+from itertools import groupby
+
+from django.utils import timezone
+
+from conference.models import Room
+from sessions.models import Session
+
+
+@dataclass
+class TimeSlot:
+    starts_at: datetime.datetime
+    sessions: list[Session]
+
+
+@dataclass
+class Day:
+    date: datetime.date
+    slots: list[TimeSlot]
+
+
+def group_by_day_and_slot(sessions: list[Session]) -> list[Day]:
+    """Days, then start times, as the schedule list shows them; sessions must be ordered by start."""
+    days = []
+    by_day = groupby(sessions, key=lambda session: timezone.localtime(session.starts_at).date())
+    for date, day_sessions in by_day:
+        slots = [
+            TimeSlot(starts_at=starts_at, sessions=list(slot_sessions))
+            for starts_at, slot_sessions in groupby(
+                day_sessions, key=lambda session: session.starts_at
+            )
+        ]
+        days.append(Day(date=date, slots=slots))
+    return days
+
+
+@dataclass
+class GridCell:
+    session: Session | None = None
+    rows: int = 1
+
+
+@dataclass
+class GridRow:
+    starts_at: datetime.datetime
+    cells: list[GridCell] = field(default_factory=list)
+
+
+@dataclass
+class Grid:
+    columns: list[Room | None]
+    rows: list[GridRow]
+
+
+def build_grid(sessions: list[Session], rooms: list[Room]) -> Grid:
+    """A table with rooms as columns and time as rows; a session spans the rows of its duration.
+
+    Rows run between consecutive start or end instants, so any slot length lays out exactly.
+    Sessions without a room (venue-wide breaks) get a first column of their own when present.
+    Overlapping sessions in one room cannot exist (the model forbids it) except cancelled
+    ones; those are skipped here and still shown in the list view.
+    """
+    columns: list[Room | None] = list(rooms)
+    if any(session.room_id is None for session in sessions):
+        columns.insert(0, None)
+    column_of = {room.pk if room else None: index for index, room in enumerate(columns)}
+    instants = sorted(
+        {session.starts_at for session in sessions} | {session.ends_at for session in sessions}
+    )
+    row_of = {instant: index for index, instant in enumerate(instants)}
+    rows = [GridRow(starts_at=instant) for instant in instants[:-1]]
+    placed: dict[tuple[int, int], GridCell] = {}
+    covered: set[tuple[int, int]] = set()
+    for session in sessions:
+        column = column_of.get(session.room_id)
+        first, last = row_of[session.starts_at], row_of[session.ends_at]
+        span = {(row, column) for row in range(first, last)}
+        if column is None or span & covered:
+            continue
+        placed[(first, column)] = GridCell(session=session, rows=last - first)
+        covered |= span
+    for index, row in enumerate(rows):
+        for column in range(len(columns)):
+            if (index, column) in placed:
+                row.cells.append(placed[(index, column)])
+            elif (index, column) not in covered:
+                row.cells.append(GridCell())
+    return Grid(columns=columns, rows=rows)

@@ -1,0 +1,116 @@
+import datetime
+
+from django.db.models import QuerySet
+from django.http import QueryDict
+from django.shortcuts import get_object_or_404
+from django.utils.formats import date_format
+from django.views.generic import DetailView, TemplateView
+
+from conference.views import ConferenceMixin
+from sessions.filters import SessionFilter
+from sessions.models import Session
+from sessions.timetable import build_grid, group_by_day_and_slot
+
+
+def active_filter_chips(filterset: SessionFilter, query: QueryDict) -> list[tuple[str, str]]:
+    """(label, link without it) for each valid filter value in use, so each can be removed alone."""
+    if not filterset.is_bound:
+        return []
+    filterset.errors  # noqa: B018 -- validates the form, filling cleaned_data for the valid fields
+    chips = []
+    for name, value in filterset.form.cleaned_data.items():
+        field = filterset.form.fields[name]
+        for item in value if isinstance(value, QuerySet | list) else [value]:
+            if item in (None, ""):
+                continue
+            raw = getattr(item, "slug", None) or (
+                item.isoformat() if hasattr(item, "isoformat") else item
+            )
+            remaining = query.copy()
+            remaining.setlist(name, [kept for kept in remaining.getlist(name) if kept != raw])
+            if isinstance(item, datetime.date):
+                label = date_format(item, "l j F")
+            elif isinstance(item, str) and name != "q":
+                label = dict(field.choices).get(item, item)
+            else:
+                label = item
+            chips.append((f"{field.label}: {label}", f"?{remaining.urlencode()}"))
+    return chips
+
+
+class SessionListMixin(ConferenceMixin):
+    """Filtered, loaded sessions of the conference, shared by the list and the grid."""
+
+    def get_filterset(self):
+        queryset = (
+            Session.objects.visible_to(self.request.user)
+            .filter(conference=self.conference)
+            .for_listing()
+            .order_by("starts_at", "room__position", "title")
+        )
+        return SessionFilter(
+            self.request.GET or None,
+            queryset=queryset,
+            conference=self.conference,
+            request=self.request,
+        )
+
+    def get_context_data(self, **kwargs):
+        filterset = self.get_filterset()
+        sessions = list(filterset.qs)
+        return super().get_context_data(
+            filterset=filterset,
+            sessions=sessions,
+            filter_chips=active_filter_chips(filterset, self.request.GET),
+            filters_in_use=bool(self.request.GET.keys() - {"tz"}),
+            **kwargs,
+        )
+
+
+class ScheduleView(SessionListMixin, TemplateView):
+    template_name = "sessions/schedule.html"
+    extra_context = {"nav": "schedule"}
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["days"] = group_by_day_and_slot(context["sessions"])
+        return context
+
+
+class ScheduleGridView(SessionListMixin, TemplateView):
+    """One day at a time: the chosen ?day=, else the first day that has sessions."""
+
+    template_name = "sessions/schedule_grid.html"
+    extra_context = {"nav": "grid"}
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        sessions = context["sessions"]
+        filterset = context["filterset"]
+        day = filterset.form.cleaned_data.get("day") if filterset.is_bound else None
+        if day is None:
+            day = sessions[0].local_starts_at.date() if sessions else self.conference.starts_on
+            start, end = self.conference.day_bounds(day)
+            sessions = [session for session in sessions if start <= session.starts_at < end]
+        context.update(day=day, grid=build_grid(sessions, list(self.conference.rooms.all())))
+        return context
+
+
+class SessionDetailView(ConferenceMixin, DetailView):
+    template_name = "sessions/session_detail.html"
+    context_object_name = "session"
+
+    def get_object(self, queryset=None):
+        sessions = Session.objects.visible_to(self.request.user).filter(conference=self.conference)
+        return get_object_or_404(sessions.for_listing(), slug=self.kwargs["slug"])
+
+    def get_context_data(self, **kwargs):
+        session = self.object
+        parallel = (
+            Session.objects.visible_to(self.request.user)
+            .filter(conference=self.conference)
+            .overlapping(session.starts_at, session.ends_at)
+            .exclude(pk=session.pk)
+            .for_listing()
+        )
+        return super().get_context_data(parallel_sessions=list(parallel), **kwargs)

@@ -1,0 +1,52 @@
+from django.db.models import Prefetch
+from django.db.models.functions import Lower
+from django.shortcuts import get_object_or_404
+from django.views.generic import DetailView, ListView
+
+from conference.views import ConferenceMixin
+from sessions.models import Session
+from speakers.models import Speaker
+
+
+class SpeakerSessionsMixin(ConferenceMixin):
+    """Speakers of the conference who give at least one session the visitor may see."""
+
+    def speakers(self):
+        sessions = Session.objects.visible_to(self.request.user).filter(conference=self.conference)
+        return (
+            Speaker.objects.filter(conference=self.conference, sessions__in=sessions)
+            .distinct()
+            .prefetch_related(
+                Prefetch(
+                    "sessions",
+                    queryset=sessions.for_listing(),
+                    to_attr="visible_sessions",
+                )
+            )
+        )
+
+
+class SpeakerListView(SpeakerSessionsMixin, ListView):
+    """Alphabetical, searchable with ?q=."""
+
+    template_name = "speakers/speaker_list.html"
+    extra_context = {"nav": "speakers"}
+    context_object_name = "speakers"
+
+    def get_queryset(self):
+        speakers = self.speakers().order_by(Lower("name"), "pk")
+        query = self.request.GET.get("q", "").strip()[:200]
+        return speakers.search(query) if query else speakers
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(query=self.request.GET.get("q", "").strip()[:200], **kwargs)
+
+
+class SpeakerDetailView(SpeakerSessionsMixin, DetailView):
+    template_name = "speakers/speaker_detail.html"
+    context_object_name = "speaker"
+
+    def get_object(self, queryset=None):
+        return get_object_or_404(
+            self.speakers().prefetch_related("links"), slug=self.kwargs["slug"]
+        )
