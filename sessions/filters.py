@@ -17,12 +17,14 @@ class SessionFilter(django_filters.FilterSet):
         to_field_name="slug",
         queryset=Track.objects.none(),
         label="Track",
+        widget=forms.CheckboxSelectMultiple,
     )
     room = django_filters.ModelMultipleChoiceFilter(
         field_name="room__slug",
         to_field_name="slug",
         queryset=Room.objects.none(),
         label="Room",
+        widget=forms.CheckboxSelectMultiple,
     )
     kind = django_filters.ChoiceFilter(
         field_name="kind",
@@ -34,6 +36,7 @@ class SessionFilter(django_filters.FilterSet):
         field_name="audience_level",
         choices=Session.AudienceLevel.choices,
         label="Audience level",
+        empty_label="Any level",
     )
     speaker = django_filters.ModelChoiceFilter(
         method="filter_speaker",

@@ -112,7 +112,9 @@ def ordered_speakers_prefetch() -> Prefetch:
     """The session's speakers in billing order, with one query for any number of sessions."""
     return Prefetch(
         "session_speakers",
-        queryset=SessionSpeaker.objects.select_related("speaker").order_by("position", "pk"),
+        queryset=SessionSpeaker.objects.select_related("speaker__conference").order_by(
+            "position", "pk"
+        ),
     )
 
 

@@ -11,18 +11,16 @@ from speakers.models import Speaker
 class SpeakerSessionsMixin(ConferenceMixin):
     """Speakers of the conference who give at least one session the visitor may see."""
 
-    def speakers(self):
-        sessions = Session.objects.visible_to(self.request.user).filter(conference=self.conference)
+    def visible_sessions(self):
+        return Session.objects.visible_to(self.request.user).filter(conference=self.conference)
+
+    def speakers(self, sessions):
+        """Speakers with ``sessions`` (a loading shape of visible_sessions()) prefetched."""
         return (
-            Speaker.objects.filter(conference=self.conference, sessions__in=sessions)
+            Speaker.objects.filter(conference=self.conference, sessions__in=self.visible_sessions())
             .distinct()
-            .prefetch_related(
-                Prefetch(
-                    "sessions",
-                    queryset=sessions.for_listing(),
-                    to_attr="visible_sessions",
-                )
-            )
+            .select_related("conference")
+            .prefetch_related(Prefetch("sessions", queryset=sessions, to_attr="visible_sessions"))
         )
 
 
@@ -34,7 +32,8 @@ class SpeakerListView(SpeakerSessionsMixin, ListView):
     context_object_name = "speakers"
 
     def get_queryset(self):
-        speakers = self.speakers().order_by(Lower("name"), "pk")
+        sessions = self.visible_sessions().select_related("conference")
+        speakers = self.speakers(sessions).order_by(Lower("name"), "pk")
         query = self.request.GET.get("q", "").strip()[:200]
         return speakers.search(query) if query else speakers
 
@@ -48,5 +47,6 @@ class SpeakerDetailView(SpeakerSessionsMixin, DetailView):
 
     def get_object(self, queryset=None):
         return get_object_or_404(
-            self.speakers().prefetch_related("links"), slug=self.kwargs["slug"]
+            self.speakers(self.visible_sessions().for_listing()).prefetch_related("links"),
+            slug=self.kwargs["slug"],
         )

@@ -1,0 +1,24 @@
+"""Clock times in the visitor's active zone, with the abbreviation that was in force then.
+
+Django's ``time:"T"`` prints nothing during the repeated hour when clocks go back, and that
+is exactly when attendees need to know whether 02:30 is CEST or CET.
+"""
+
+import datetime
+
+from django import template
+from django.utils import timezone
+
+register = template.Library()
+
+
+@register.filter
+def clock(value: datetime.datetime | None) -> str:
+    """10:35"""
+    return timezone.localtime(value).strftime("%H:%M") if value else ""
+
+
+@register.filter
+def clock_zone(value: datetime.datetime | None) -> str:
+    """10:35 CEST"""
+    return timezone.localtime(value).strftime("%H:%M %Z") if value else ""

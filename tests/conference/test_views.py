@@ -1,0 +1,82 @@
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from tests.builders import make_conference, make_room, make_track
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_redirects_to_the_only_published_conference(client):
+    make_conference(slug="pycon")
+    make_conference(is_published=False)
+    response = client.get("/")
+    assert response.status_code == 302
+    assert response.url == "/pycon/"
+
+
+def test_home_lists_published_conferences_when_there_are_several(client):
+    make_conference(name="Alpha Conf", starts_on=datetime.date(2026, 4, 7))
+    make_conference(
+        name="Beta Conf", starts_on=datetime.date(2026, 5, 7), ends_on=datetime.date(2026, 5, 8)
+    )
+    response = client.get("/")
+    assert [conference.name for conference in response.context["object_list"]] == [
+        "Beta Conf",
+        "Alpha Conf",
+    ]
+
+
+def test_conference_page_shows_dates_links_tracks_and_rooms(client):
+    conference = make_conference(
+        name="PyData Paris",
+        registration_url="https://example.org/tickets",
+        help_url="https://example.org/help",
+    )
+    make_track(conference, name="Data Engineering")
+    make_room(conference, name="Master Stage", capacity=500)
+    html = client.get(conference.get_absolute_url()).content.decode()
+    assert "Tuesday 7 April – Wednesday 8 April 2026" in html
+    assert 'href="https://example.org/tickets"' in html
+    assert 'href="https://example.org/help"' in html
+    assert "Data Engineering" in html
+    assert "Master Stage</a> (500 seats)" in html
+
+
+def test_unpublished_conference_is_a_404_for_the_public(client):
+    conference = make_conference(is_published=False)
+    assert client.get(conference.get_absolute_url()).status_code == 404
+
+
+def test_unpublished_conference_is_previewed_by_staff_with_a_draft_banner(admin_client):
+    conference = make_conference(is_published=False)
+    response = admin_client.get(conference.get_absolute_url())
+    assert "Draft: this conference is not published" in response.content.decode()
+
+
+def test_unknown_conference_gets_the_404_page(client):
+    response = client.get("/no-such-conference/")
+    assert response.status_code == 404
+    assert "Page not found" in response.content.decode()
+
+
+def test_track_stylesheet_gives_each_track_its_colour(client):
+    conference = make_conference()
+    make_track(conference, name="Security", colour="#0b6e4f")
+    response = client.get(
+        reverse("conference:track-styles", kwargs={"conference_slug": conference.slug})
+    )
+    assert response["Content-Type"] == "text/css; charset=utf-8"
+    assert ".track-security { --track-colour: #0b6e4f; }" in response.content.decode()
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_conference_page_query_count_does_not_grow(client, django_assert_max_num_queries, count):
+    conference = make_conference()
+    for _ in range(count):
+        make_room(conference)
+        make_track(conference)
+    with django_assert_max_num_queries(4):
+        response = client.get(conference.get_absolute_url())
+    assert len(response.context["rooms"]) == count

@@ -1,0 +1,433 @@
+import datetime
+import re
+
+import pytest
+from django.urls import reverse
+
+from sessions.models import Attachment, Session
+from tests.builders import (
+    make_conference,
+    make_room,
+    make_session,
+    make_speaker,
+    make_track,
+    paris,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def schedule_url(conference, view="sessions:schedule"):
+    return reverse(view, kwargs={"conference_slug": conference.slug})
+
+
+def titles(response):
+    return [session.title for session in response.context["sessions"]]
+
+
+@pytest.fixture
+def conference():
+    return make_conference(slug="pycon")
+
+
+def test_schedule_groups_sessions_by_day_then_start_time(client, conference):
+    make_session(conference, title="Opening", starts_at=paris(7, 9))
+    make_session(
+        conference, title="Room A talk", starts_at=paris(8, 10, 35), room=make_room(conference)
+    )
+    make_session(
+        conference, title="Room B talk", starts_at=paris(8, 10, 35), room=make_room(conference)
+    )
+    response = client.get(schedule_url(conference))
+    days = response.context["days"]
+    assert [day.date for day in days] == [datetime.date(2026, 4, 7), datetime.date(2026, 4, 8)]
+    assert [[s.title for s in slot.sessions] for slot in days[1].slots] == [
+        ["Room A talk", "Room B talk"]
+    ]
+    html = response.content.decode()
+    assert "Wednesday 8 April 2026" in html
+    assert ">10:35 CEST</time>" in html
+
+
+def test_schedule_card_shows_what_the_seed_shows(client, conference):
+    speaker = make_speaker(conference, name="Mike Krom", company="ACF Cybersolutions")
+    session = make_session(
+        conference,
+        title="Live Migration",
+        kind=Session.Kind.LIGHTNING_TALK,
+        starts_at=paris(8, 10, 35),
+        ends_at=paris(8, 10, 45),
+        room=make_room(conference, name="Central Room"),
+        track=make_track(conference, name="Security & Privacy"),
+        audience_level=Session.AudienceLevel.INTERMEDIATE,
+        speakers=[speaker],
+    )
+    Attachment.objects.create(session=session, title="slides")
+    html = client.get(schedule_url(conference)).content.decode()
+    assert "Lightning Talk: Live Migration</a>" in html
+    assert ">Mike Krom</a>, ACF Cybersolutions" in html
+    assert ">10:35</time>–<time" in html
+    assert ">10:45 CEST</time>" in html
+    assert '<span class="room">Central Room</span>' in html
+    assert '<span class="track track-security-privacy">Security &amp; Privacy</span>' in html
+    assert "Audience level: Intermediate" in html
+    assert "Slides attached" in html
+
+
+def test_schedule_shows_breaks_as_breaks_without_a_link(client, conference):
+    make_session(conference, title="Coffee break", kind=Session.Kind.BREAK, slug="coffee")
+    html = client.get(schedule_url(conference)).content.decode()
+    assert re.search(
+        r'<article class="session session-break[^"]*">\s*<h3 class="session-title">\s*Coffee break',
+        html,
+    )
+    assert "/sessions/coffee/" not in html
+
+
+def test_schedule_hides_drafts_from_the_public(client, conference):
+    make_session(conference, title="Public")
+    make_session(conference, title="Secret", status=Session.Status.DRAFT, starts_at=paris(8, 14))
+    assert titles(client.get(schedule_url(conference))) == ["Public"]
+
+
+def test_schedule_shows_drafts_to_staff_marked_as_draft(admin_client, conference):
+    make_session(conference, title="Secret", status=Session.Status.DRAFT)
+    response = admin_client.get(schedule_url(conference))
+    assert titles(response) == ["Secret"]
+    assert '<span class="badge badge-draft">Draft</span>' in response.content.decode()
+
+
+def test_schedule_shows_cancelled_sessions_as_cancelled(client, conference):
+    make_session(conference, title="Called off", status=Session.Status.CANCELLED)
+    html = client.get(schedule_url(conference)).content.decode()
+    assert '<span class="badge badge-cancelled">Cancelled</span>' in html
+
+
+def test_schedule_filters_by_several_tracks(client, conference):
+    data, ml, web = (make_track(conference, name=name) for name in ("Data", "ML", "Web"))
+    make_session(conference, title="Data talk", track=data)
+    make_session(conference, title="ML talk", track=ml, starts_at=paris(8, 11))
+    make_session(conference, title="Web talk", track=web, starts_at=paris(8, 12))
+    response = client.get(schedule_url(conference), {"track": ["data", "ml"]})
+    assert titles(response) == ["Data talk", "ML talk"]
+
+
+def test_schedule_filters_by_room_kind_and_level_together(client, conference):
+    room = make_room(conference, name="Hall")
+    make_session(conference, title="Match", room=room, kind="workshop", audience_level="beginner")
+    make_session(
+        conference, title="Wrong kind", room=room, starts_at=paris(8, 11), audience_level="beginner"
+    )
+    make_session(
+        conference,
+        title="Elsewhere",
+        kind="workshop",
+        audience_level="beginner",
+        starts_at=paris(8, 12),
+    )
+    response = client.get(
+        schedule_url(conference), {"room": "hall", "kind": "workshop", "level": "beginner"}
+    )
+    assert titles(response) == ["Match"]
+
+
+def test_schedule_filters_by_speaker(client, conference):
+    ada = make_speaker(conference, name="Ada")
+    make_session(conference, title="Ada's talk", speakers=[ada])
+    make_session(
+        conference, title="Other talk", starts_at=paris(8, 11), speakers=[make_speaker(conference)]
+    )
+    assert titles(client.get(schedule_url(conference), {"speaker": "ada"})) == ["Ada's talk"]
+
+
+def test_schedule_filters_by_day_in_the_conference_zone(client, conference):
+    make_session(conference, title="Early on day one", starts_at=paris(7, 0, 30))
+    make_session(conference, title="Day two", starts_at=paris(8, 10))
+    assert titles(client.get(schedule_url(conference), {"day": "2026-04-07"})) == [
+        "Early on day one"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("gemm", ["Fast GEMM"]),
+        ("blackwell", ["Fast GEMM"]),
+        ("grace", ["Compilers"]),
+        ("navy", ["Compilers"]),
+    ],
+)
+def test_schedule_search_matches_title_description_speaker_and_company(
+    client, conference, query, expected
+):
+    make_session(conference, title="Fast GEMM", description="Kernels for Blackwell.")
+    grace = make_speaker(conference, name="Grace Hopper", company="US Navy")
+    make_session(conference, title="Compilers", starts_at=paris(8, 11), speakers=[grace])
+    assert titles(client.get(schedule_url(conference), {"q": query})) == expected
+
+
+def test_schedule_search_lists_a_session_once_when_several_speakers_match(client, conference):
+    speakers = [make_speaker(conference, company="Meta"), make_speaker(conference, company="Meta")]
+    make_session(conference, title="Joint talk", speakers=speakers)
+    assert titles(client.get(schedule_url(conference), {"q": "meta"})) == ["Joint talk"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"day": "not-a-date"},
+        {"track": "no-such-track"},
+        {"kind": "rave"},
+        {"level": "guru"},
+        {"speaker": "nobody"},
+        {"q": "x" * 10_000},
+    ],
+)
+def test_schedule_shows_a_bad_filter_value_as_a_message_not_an_error(client, conference, query):
+    make_session(conference, title="Still listed")
+    response = client.get(schedule_url(conference), query)
+    assert response.status_code == 200
+    assert "Some filters could not be used, so they were ignored" in response.content.decode()
+    assert titles(response) == ["Still listed"]
+
+
+def test_schedule_offers_each_active_filter_for_removal(client, conference):
+    make_track(conference, name="Data")
+    make_track(conference, name="ML")
+    response = client.get(schedule_url(conference), {"track": ["data", "ml"], "q": "gpu"})
+    assert response.context["filter_chips"] == [
+        ("Track: Data", "?track=ml&q=gpu"),
+        ("Track: ML", "?track=data&q=gpu"),
+        ("Search: gpu", "?track=data&track=ml"),
+    ]
+
+
+def test_schedule_without_matches_explains_and_offers_the_whole_schedule(client, conference):
+    make_session(conference, title="Something")
+    html = client.get(schedule_url(conference), {"q": "nothing matches this"}).content.decode()
+    assert "No session matches these filters." in html
+    assert '<a href="?">Show the whole schedule</a>' in html
+
+
+def test_schedule_offers_view_all_dates_when_a_day_is_chosen(client, conference):
+    html = client.get(schedule_url(conference), {"day": "2026-04-08", "q": "x"}).content.decode()
+    assert '<a href="?q=x">View all dates</a>' in html
+
+
+def test_schedule_shows_times_in_a_zone_from_the_link(client, conference):
+    make_session(conference, starts_at=paris(8, 10, 35))
+    html = client.get(schedule_url(conference), {"tz": "America/New_York"}).content.decode()
+    assert ">04:35 EDT</time>" in html
+
+
+def test_schedule_remembers_the_chosen_zone_in_a_cookie(client, conference):
+    make_session(conference, starts_at=paris(8, 10, 35))
+    client.get(schedule_url(conference), {"tz": "Asia/Tokyo"})
+    html = client.get(schedule_url(conference)).content.decode()
+    assert ">17:35 JST</time>" in html
+
+
+def test_schedule_explains_an_unknown_zone_and_keeps_the_conference_zone(client, conference):
+    make_session(conference, starts_at=paris(8, 10, 35))
+    response = client.get(schedule_url(conference), {"tz": "Mars/Olympus"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "“Mars/Olympus” is not a time zone we know" in html
+    assert ">10:35 CEST</time>" in html
+
+
+def test_schedule_lists_the_conference_zone_first_in_the_zone_picker(client, conference):
+    response = client.get(schedule_url(conference))
+    choices = response.context["time_zone_choices"]
+    assert choices[0] == "Europe/Paris"
+    assert "America/New_York" in choices
+    assert len(choices) == len(set(choices)) > 400
+
+
+def test_schedule_shows_the_right_times_on_the_night_clocks_go_back(client):
+    conference = make_conference(
+        starts_on=datetime.date(2026, 10, 24), ends_on=datetime.date(2026, 10, 25)
+    )
+    before = datetime.datetime(2026, 10, 25, 0, 30, tzinfo=datetime.UTC)  # 02:30 CEST
+    after = datetime.datetime(2026, 10, 25, 1, 30, tzinfo=datetime.UTC)  # 02:30 CET
+    make_session(
+        conference,
+        title="Before",
+        starts_at=before,
+        ends_at=before + datetime.timedelta(minutes=30),
+    )
+    make_session(
+        conference, title="After", starts_at=after, ends_at=after + datetime.timedelta(minutes=30)
+    )
+    html = client.get(schedule_url(conference)).content.decode()
+    assert ">02:30 CEST</time>" in html
+    assert ">02:30 CET</time>" in html
+
+
+@pytest.mark.parametrize("count", [1, 12])
+@pytest.mark.parametrize("view", ["sessions:schedule", "sessions:schedule-grid"])
+def test_schedule_query_count_does_not_grow(
+    client, django_assert_max_num_queries, conference, count, view
+):
+    rooms = [make_room(conference) for _ in range(3)]
+    track = make_track(conference)
+    for number in range(count):
+        session = make_session(
+            conference,
+            room=rooms[number % 3],
+            track=track,
+            starts_at=paris(8, 8) + datetime.timedelta(minutes=30 * (number // 3)),
+            speakers=[make_speaker(conference), make_speaker(conference)],
+        )
+        Attachment.objects.create(session=session, title="slides", url="https://example.org/s.pdf")
+    with django_assert_max_num_queries(8):
+        response = client.get(schedule_url(conference, view), {"track": track.slug})
+    assert len(response.context["sessions"]) == count
+
+
+def test_grid_puts_rooms_in_columns_and_spans_long_sessions(client, conference):
+    hall, side = (
+        make_room(conference, name="Hall", position=0),
+        make_room(conference, name="Side", position=1),
+    )
+    make_session(conference, title="Long", room=hall, starts_at=paris(8, 10), ends_at=paris(8, 11))
+    make_session(
+        conference, title="First", room=side, starts_at=paris(8, 10), ends_at=paris(8, 10, 30)
+    )
+    make_session(
+        conference, title="Second", room=side, starts_at=paris(8, 10, 30), ends_at=paris(8, 11)
+    )
+    response = client.get(schedule_url(conference, "sessions:schedule-grid"))
+    grid = response.context["grid"]
+    assert [room.name for room in grid.columns] == ["Hall", "Side"]
+    assert [
+        [(cell.session.title if cell.session else None, cell.rows) for cell in row.cells]
+        for row in grid.rows
+    ] == [
+        [("Long", 2), ("First", 1)],
+        [("Second", 1)],
+    ]
+    assert '<td rowspan="2" class="grid-session">' in response.content.decode()
+
+
+def test_grid_shows_the_first_day_with_sessions_unless_a_day_is_chosen(client, conference):
+    make_session(conference, title="Day two", starts_at=paris(8, 10), room=make_room(conference))
+    make_session(conference, title="Day one", starts_at=paris(7, 10), room=make_room(conference))
+    first = client.get(schedule_url(conference, "sessions:schedule-grid"))
+    chosen = client.get(schedule_url(conference, "sessions:schedule-grid"), {"day": "2026-04-08"})
+    assert first.context["day"] == datetime.date(2026, 4, 7)
+    shown = [
+        cell.session.title
+        for row in first.context["grid"].rows
+        for cell in row.cells
+        if cell.session
+    ]
+    assert shown == ["Day one"]
+    assert chosen.context["day"] == datetime.date(2026, 4, 8)
+
+
+def test_grid_gives_venue_wide_breaks_their_own_column(client, conference):
+    make_session(conference, title="Talk", room=make_room(conference, name="Hall"))
+    make_session(conference, title="Lunch", kind=Session.Kind.BREAK, starts_at=paris(8, 12))
+    grid = client.get(schedule_url(conference, "sessions:schedule-grid")).context["grid"]
+    assert [room.name if room else "Whole venue" for room in grid.columns] == [
+        "Whole venue",
+        "Hall",
+    ]
+
+
+def session_url(session):
+    return session.get_absolute_url()
+
+
+def test_session_page_shows_everything_about_the_session(client, conference):
+    speaker = make_speaker(
+        conference,
+        name="Bin Bao",
+        role="Software Engineer",
+        company="Meta",
+        bio="Works on **Inductor**.",
+    )
+    session = make_session(
+        conference,
+        title="C++ Wrapper Mode",
+        kind=Session.Kind.LIGHTNING_TALK,
+        description="First line\nsecond line\n\nNew paragraph with `code`.",
+        starts_at=paris(8, 11, 5),
+        ends_at=paris(8, 11, 15),
+        room=make_room(conference, name="Junior Stage"),
+        track=make_track(conference, name="Compilers"),
+        audience_level="intermediate",
+        speakers=[speaker],
+    )
+    Attachment.objects.create(session=session, title="Slides", url="https://example.org/slides.pdf")
+    html = client.get(session_url(session)).content.decode()
+    assert '<p class="kind">Lightning Talk</p>' in html
+    assert "<h1>C++ Wrapper Mode</h1>" in html
+    assert ">Wednesday 8 April 2026, 11:05</time>–<time" in html
+    assert ">11:15 CEST</time>" in html
+    assert "<dd>Junior Stage</dd>" in html
+    assert (
+        "<p>First line<br>\nsecond line</p>\n<p>New paragraph with <code>code</code>.</p>" in html
+    )
+    assert '<p class="affiliation">Software Engineer, Meta</p>' in html
+    assert "<p>Works on <strong>Inductor</strong>.</p>" in html
+    assert '<a href="https://example.org/slides.pdf" download>Slides</a>' in html
+
+
+def test_session_page_renders_hostile_markdown_inert(client, conference):
+    session = make_session(
+        conference,
+        description='<script>alert(1)</script><img src=x onerror="alert(2)"> [click](javascript:alert(3))',
+    )
+    html = client.get(session_url(session)).content.decode()
+    assert "<script>alert(1)" not in html
+    assert "onerror" not in html
+    assert "javascript:" not in html
+
+
+def test_session_page_lists_parallel_sessions(client, conference):
+    session = make_session(conference, title="Mine", room=make_room(conference))
+    make_session(
+        conference, title="Parallel", room=make_room(conference), starts_at=paris(8, 10, 15)
+    )
+    make_session(conference, title="Later", starts_at=paris(8, 11))
+    response = client.get(session_url(session))
+    assert [other.title for other in response.context["parallel_sessions"]] == ["Parallel"]
+
+
+def test_session_page_of_a_draft_is_a_404_for_the_public(client, conference):
+    session = make_session(conference, status=Session.Status.DRAFT)
+    assert client.get(session_url(session)).status_code == 404
+
+
+def test_session_page_of_a_draft_is_shown_to_staff_with_a_banner(admin_client, conference):
+    session = make_session(conference, status=Session.Status.DRAFT)
+    assert (
+        "Draft: this session is not published"
+        in admin_client.get(session_url(session)).content.decode()
+    )
+
+
+def test_unknown_session_is_a_404(client, conference):
+    url = reverse(
+        "sessions:session-detail", kwargs={"conference_slug": conference.slug, "slug": "nope"}
+    )
+    assert client.get(url).status_code == 404
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_session_page_query_count_does_not_grow(
+    client, django_assert_max_num_queries, conference, count
+):
+    session = make_session(conference, speakers=[make_speaker(conference) for _ in range(3)])
+    for number in range(count):
+        make_session(
+            conference,
+            room=make_room(conference),
+            speakers=[make_speaker(conference)],
+            title=f"Parallel {number}",
+        )
+    with django_assert_max_num_queries(9):
+        response = client.get(session_url(session))
+    assert len(response.context["parallel_sessions"]) == count

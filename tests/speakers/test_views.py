@@ -1,0 +1,131 @@
+import pytest
+from django.urls import reverse
+
+from sessions.models import Session
+from speakers.models import SpeakerLink
+from tests.builders import make_conference, make_session, make_speaker, paris
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def conference():
+    return make_conference(slug="pycon")
+
+
+def speaker_list_url(conference):
+    return reverse("speakers:speaker-list", kwargs={"conference_slug": conference.slug})
+
+
+def names(response):
+    return [speaker.name for speaker in response.context["speakers"]]
+
+
+def test_speaker_list_is_alphabetical_ignoring_case(client, conference):
+    for number, name in enumerate(["Zoe", "hyunkyun moon", "Ada"]):
+        make_session(
+            conference,
+            starts_at=paris(8, 9 + number),
+            speakers=[make_speaker(conference, name=name)],
+        )
+    assert names(client.get(speaker_list_url(conference))) == ["Ada", "hyunkyun moon", "Zoe"]
+
+
+def test_speaker_list_leaves_out_speakers_of_drafts_only(client, conference):
+    make_session(conference, speakers=[make_speaker(conference, name="Public")])
+    make_session(
+        conference,
+        status=Session.Status.DRAFT,
+        starts_at=paris(8, 14),
+        speakers=[make_speaker(conference, name="Hidden")],
+    )
+    assert names(client.get(speaker_list_url(conference))) == ["Public"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"), [("ada", ["Ada Lovelace"]), ("navy", ["Grace Hopper"])]
+)
+def test_speaker_list_search_matches_name_and_company(client, conference, query, expected):
+    make_session(
+        conference, speakers=[make_speaker(conference, name="Ada Lovelace", company="Engines")]
+    )
+    make_session(
+        conference,
+        starts_at=paris(8, 11),
+        speakers=[make_speaker(conference, name="Grace Hopper", company="US Navy")],
+    )
+    assert names(client.get(speaker_list_url(conference), {"q": query})) == expected
+
+
+def test_speaker_list_search_without_match_says_so(client, conference):
+    html = client.get(speaker_list_url(conference), {"q": "<b>nobody</b>"}).content.decode()
+    assert "No speaker matches “&lt;b&gt;nobody&lt;/b&gt;”." in html
+
+
+def test_speaker_list_shows_each_speakers_sessions(client, conference):
+    speaker = make_speaker(conference, name="Ada", role="Engineer", company="Engines")
+    make_session(conference, title="First", speakers=[speaker])
+    make_session(conference, title="Second", starts_at=paris(8, 14), speakers=[speaker])
+    response = client.get(speaker_list_url(conference))
+    html = response.content.decode()
+    assert [s.title for s in response.context["speakers"][0].visible_sessions] == [
+        "First",
+        "Second",
+    ]
+    assert '<p class="affiliation">Engineer, Engines</p>' in html
+
+
+def test_speaker_page_shows_bio_links_and_sessions(client, conference):
+    speaker = make_speaker(conference, name="Ada", bio="Wrote the *first* program.")
+    SpeakerLink.objects.create(speaker=speaker, title="Website", url="https://ada.example.org")
+    make_session(conference, title="Notes on the Engine", speakers=[speaker])
+    html = client.get(speaker.get_absolute_url()).content.decode()
+    assert "<h1>Ada</h1>" in html
+    assert "<p>Wrote the <em>first</em> program.</p>" in html
+    assert '<a href="https://ada.example.org" rel="noopener nofollow">Website</a>' in html
+    assert "Notes on the Engine</a>" in html
+
+
+def test_speaker_page_of_a_speaker_without_public_sessions_is_a_404(client, conference):
+    speaker = make_speaker(conference)
+    assert client.get(speaker.get_absolute_url()).status_code == 404
+
+
+def test_speaker_of_another_conference_is_a_404_here(client, conference):
+    other = make_speaker(make_conference(), name="Elsewhere")
+    make_session(other.conference, speakers=[other])
+    url = reverse(
+        "speakers:speaker-detail", kwargs={"conference_slug": conference.slug, "slug": other.slug}
+    )
+    assert client.get(url).status_code == 404
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_speaker_list_query_count_does_not_grow(
+    client, django_assert_max_num_queries, conference, count
+):
+    for number in range(count):
+        make_session(
+            conference,
+            starts_at=paris(8, 8, 0) + number * (paris(8, 8, 30) - paris(8, 8, 0)),
+            speakers=[make_speaker(conference), make_speaker(conference)],
+        )
+    with django_assert_max_num_queries(6):
+        response = client.get(speaker_list_url(conference))
+    assert len(response.context["speakers"]) == 2 * count
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_speaker_page_query_count_does_not_grow(
+    client, django_assert_max_num_queries, conference, count
+):
+    speaker = make_speaker(conference)
+    for number in range(count):
+        make_session(
+            conference,
+            starts_at=paris(8, 8, 0) + number * (paris(8, 8, 30) - paris(8, 8, 0)),
+            speakers=[speaker, make_speaker(conference)],
+        )
+    with django_assert_max_num_queries(7):
+        response = client.get(speaker.get_absolute_url())
+    assert len(response.context["speaker"].visible_sessions) == count
