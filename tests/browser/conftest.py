@@ -1,0 +1,64 @@
+"""Real-browser tests: Playwright driving Debian's chromium against live_server.
+
+Without Chromium they skip on a laptop; under CI=true a missing browser is a failure.
+"""
+
+import os
+import shutil
+
+import pytest
+from django.core.management import call_command
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # The machine has no outside network: stop Chromium's background calls home.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_path() -> str | None:
+    return (
+        os.environ.get("CHROMIUM_PATH")
+        or shutil.which("chromium")
+        or shutil.which("chromium-browser")
+    )
+
+
+@pytest.fixture(scope="session")
+def browser():
+    path = chromium_path()
+    if path is None:
+        message = "Chromium is not installed (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{message}: browser tests must run in CI.")
+        pytest.skip(f"{message}; browser tests skipped.")
+    # live_server runs Django in this process's thread while Playwright's sync API runs an event loop.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def demo_conference(transactional_db):
+    call_command("loaddata", "pytorch-eu-2026", verbosity=0)
+
+
+@pytest.fixture
+def page(browser, live_server, demo_conference):
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, timezone_id="Europe/Paris"
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base_url = live_server.url
+    yield page
+    context.close()

@@ -1,0 +1,89 @@
+import re
+
+from playwright.sync_api import expect
+
+SCHEDULE = "/pytorch-eu-2026/schedule/"
+LIVE_MIGRATION = "Lightning Talk: Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
+
+
+def session_titles(page):
+    return page.locator("article.session h3 a").all_inner_texts()
+
+
+def test_schedule_opens_with_the_demo_sessions(page):
+    page.goto(page.base_url + SCHEDULE)
+    expect(page.get_by_role("heading", name="Wednesday 8 April 2026")).to_be_visible()
+    expect(page.get_by_role("link", name=LIVE_MIGRATION)).to_be_visible()
+    assert len(session_titles(page)) == 29
+
+
+def test_filtering_by_a_track_keeps_only_its_sessions(page):
+    page.goto(page.base_url + SCHEDULE)
+    page.get_by_text("More filters").click()
+    page.get_by_label("Security & Privacy").check()
+    page.get_by_role("button", name="Apply filters").click()
+    expect(page).to_have_url(re.compile(r"track=security-privacy"))
+    tracks = page.locator("article.session .track").all_inner_texts()
+    assert tracks
+    assert set(tracks) == {"Security & Privacy"}
+    expect(page.get_by_role("link", name="Remove filter Track: Security & Privacy")).to_be_visible()
+
+
+def test_search_finds_a_session_by_its_words(page):
+    page.goto(page.base_url + SCHEDULE)
+    page.get_by_label("Search", exact=True).fill("gRPC")
+    page.get_by_role("button", name="Search", exact=True).click()
+    assert session_titles(page) == [
+        "Beyond JSON-RPC: Scaling Model Context Protocols With gRPC in the PyTorch Ecosystem"
+    ]
+
+
+def test_switching_to_new_york_shows_new_york_times(page):
+    page.goto(page.base_url + SCHEDULE)
+    expect(page.locator(".slot-time").first).to_have_text("10:35 CEST")
+    # With JavaScript the picker applies the choice at once.
+    page.get_by_label("Times shown in").select_option("America/New_York")
+    expect(page.locator(".slot-time").first).to_have_text("04:35 EDT")
+    page.goto(page.base_url + SCHEDULE)  # the choice is remembered
+    expect(page.locator(".slot-time").first).to_have_text("04:35 EDT")
+
+
+def test_opening_a_session_shows_its_description_and_speakers(page):
+    page.goto(page.base_url + SCHEDULE)
+    page.get_by_role("link", name=LIVE_MIGRATION).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
+    )
+    expect(
+        page.get_by_text("Why PyTorch workloads on hyperscalers raise sovereignty concerns")
+    ).to_be_visible()
+    expect(page.get_by_role("heading", name="Mike Krom")).to_be_visible()
+
+
+def test_opening_a_speaker_shows_their_bio_and_sessions(page):
+    page.goto(page.base_url + "/pytorch-eu-2026/speakers/")
+    page.get_by_role("link", name="Bin Bao").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Bin Bao")
+    expect(
+        page.get_by_text("Bin Bao is a software engineer working with the PyTorch Compiler team")
+    ).to_be_visible()
+    expect(page.get_by_role("link", name=re.compile("C\\+\\+ Wrapper Mode"))).to_be_visible()
+
+
+def test_grid_on_a_phone_needs_no_sideways_scrolling(browser, live_server, demo_conference):
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    page = context.new_page()
+    page.goto(live_server.url + "/pytorch-eu-2026/schedule/grid/?day=2026-04-08")
+    expect(page.get_by_role("link", name=LIVE_MIGRATION)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    context.close()
+
+
+def test_schedule_works_without_javascript(browser, live_server, demo_conference):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server.url + SCHEDULE)
+    page.get_by_label("Times shown in").select_option("Asia/Tokyo")
+    page.get_by_role("button", name="Show times").click()
+    expect(page.locator(".slot-time").first).to_have_text("17:35 JST")
+    context.close()
