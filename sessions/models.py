@@ -1,6 +1,7 @@
 import datetime
 import uuid
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Exists, F, OuterRef, Prefetch, Q
@@ -370,3 +371,51 @@ class Attachment(models.Model):
         if self.file:
             return self.file.url
         return self.url
+
+
+class SavedSessionQuerySet(models.QuerySet):
+    def of(self, user, conference: Conference):
+        """``user``'s saved sessions in ``conference``; none for an anonymous visitor."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(user=user, session__conference=conference)
+
+    def add(self, user, session: Session) -> tuple["SavedSession", bool]:
+        """Put ``session`` on ``user``'s schedule; saving twice, even at once, keeps one row."""
+        if session.status != Session.Status.PUBLISHED or not session.conference.is_published:
+            raise ValidationError(
+                {"session": "Only published sessions can be saved."}, code="not_published"
+            )
+        # get_or_create retries the lookup when a parallel insert hits the unique constraint.
+        return self.get_or_create(user=user, session=session)
+
+    def remove(self, user, session: Session) -> bool:
+        """Take ``session`` off ``user``'s schedule; True if it was there."""
+        deleted, _ = self.filter(user=user, session=session).delete()
+        return deleted > 0
+
+
+class SavedSession(models.Model):
+    """A session an attendee put on “my schedule”."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_sessions"
+    )
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="saves")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = SavedSessionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["session__starts_at", "pk"]
+        constraints = [
+            # Double clicks, two tabs or two requests at once still leave one row.
+            models.UniqueConstraint(
+                fields=["user", "session"],
+                name="saved_session_once_per_user",
+                violation_error_message="This session is already on your schedule.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user} saved {self.session}"
