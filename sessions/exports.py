@@ -1,0 +1,393 @@
+"""The standard schedule exports: iCalendar, frab/c3voc schedule.xml and schedule.json.
+
+Each builder takes sessions already loaded with ``Session.objects.public().for_listing()`` and only
+reads them; the frab builders add a constant number of queries (rooms, tracks, speaker links).
+"""
+
+import datetime
+import hashlib
+import json
+import re
+import uuid
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from urllib.parse import urljoin, urlsplit
+
+import icalendar
+from django.utils import timezone
+
+from conference.models import Conference, Room
+from sessions.models import Session
+from speakers.models import Speaker, SpeakerLink
+
+SCHEMA_URL = "https://c3voc.de/schedule/schema.json"
+GENERATOR = "confsched"
+# Sessions starting before 04:00 belong to the previous day, as at frab and the CCC events: a
+# party running past midnight stays on the day it began.
+DAY_CHANGE = datetime.time(4, 0)
+TIMESLOT_DURATION = "00:05"
+# schedule v1 has no cancelled flag; NOTES.md suggests marking the title. The importer reads it back.
+CANCELLED_PREFIX = "Cancelled: "
+# A break without a room is for the whole venue. frab needs a room for every event, so those
+# sessions sit in one extra room; its fixed GUID lets our importer recognise it and leave them roomless.
+VENUE_ROOM_GUID = str(uuid.uuid5(uuid.NAMESPACE_URL, "urn:confsched:room:whole-venue"))
+
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_JSON_SLUG = re.compile(r"^[a-z0-9_-]+[a-z0-9]$")
+_XML_TRACK_SLUG = re.compile(r"^[a-z][a-z0-9-]+$")
+
+
+# Identity -------------------------------------------------------------------------------------
+
+
+def export_guid(value: str) -> str:
+    """The GUID as both schemas want it: a canonical UUID.
+
+    Legacy guids (frab's 22-character base64 ids) map to a fixed uuid5 of themselves, so a
+    conference imported from an old file still exports valid, stable GUIDs.
+    """
+    try:
+        return str(uuid.UUID(value))
+    except ValueError:
+        return str(uuid.uuid5(uuid.NAMESPACE_URL, f"urn:confsched:legacy-guid:{value}"))
+
+
+def conference_guid(conference: Conference) -> uuid.UUID:
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"urn:confsched:conference:{conference.slug}")
+
+
+def room_guid(conference: Conference, room: Room) -> str:
+    """Rooms have no stored GUID; derived from the slugs, it is the same in every export."""
+    return str(uuid.uuid5(conference_guid(conference), f"room:{room.slug}"))
+
+
+def frab_acronym(conference: Conference) -> str:
+    """The slug as ``[a-z0-9_]{4,}``: the only acronym shape both the XSD and the JSON schema accept."""
+    return re.sub(r"[^a-z0-9_]", "_", conference.slug.lower()).ljust(4, "_")
+
+
+def frab_slug(acronym: str, session: Session) -> str:
+    """``<acronym>-<session slug>``: unique per file, lowercase, not ending in ``-`` or ``_``."""
+    tail = re.sub(r"[^a-z0-9_-]", "-", session.slug.lower()).strip("-_")
+    if len(tail) < 4:  # the XSD wants four characters after the dash
+        tail = f"session-{tail}".strip("-")
+    return f"{acronym}-{tail}"
+
+
+# Formatting helpers ---------------------------------------------------------------------------
+
+
+def absolute_url(base_url: str, path: str) -> str:
+    return urljoin(base_url.rstrip("/") + "/", path)
+
+
+def hours_minutes(duration: datetime.timedelta) -> str:
+    minutes = int(duration.total_seconds()) // 60
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def local_iso(moment: datetime.datetime, conference: Conference) -> str:
+    return timezone.localtime(moment, conference.tz).isoformat(timespec="seconds")
+
+
+def speakers_line(speakers: list[Speaker]) -> str:
+    names = [
+        f"{speaker.name} ({speaker.affiliation})" if speaker.affiliation else speaker.name
+        for speaker in speakers
+    ]
+    label = "Speaker" if len(names) == 1 else "Speakers"
+    return f"{label}: {', '.join(names)}" if names else ""
+
+
+# iCalendar ------------------------------------------------------------------------------------
+
+
+def build_calendar(
+    conference: Conference,
+    sessions: Iterable[Session],
+    *,
+    base_url: str,
+    name: str,
+    generated_at: datetime.datetime | None = None,
+) -> bytes:
+    """One VCALENDAR with a VEVENT per session, in the conference's zone with its VTIMEZONE."""
+    stamp = (generated_at or timezone.now()).astimezone(datetime.UTC).replace(microsecond=0)
+    host = urlsplit(base_url).hostname or "localhost"
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", f"-//{GENERATOR}//{conference.slug}//EN")
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    calendar.add("x-wr-calname", name)
+    calendar.add("x-wr-timezone", conference.time_zone)
+    for session in sessions:
+        calendar.add_component(calendar_event(conference, session, base_url, host, stamp))
+    # A VTIMEZONE covering the conference's years is enough and keeps the file small.
+    calendar.add_missing_timezones(
+        first_date=datetime.date(conference.starts_on.year, 1, 1),
+        last_date=datetime.date(conference.ends_on.year + 1, 1, 1),
+    )
+    # Some clients read a VTIMEZONE only if it comes before the events that use it.
+    calendar.subcomponents.sort(key=lambda component: component.name != "VTIMEZONE")
+    return calendar.to_ical()
+
+
+def calendar_event(
+    conference: Conference,
+    session: Session,
+    base_url: str,
+    host: str,
+    stamp: datetime.datetime,
+) -> icalendar.Event:
+    event = icalendar.Event()
+    event.add("uid", f"{session.guid}@{host}")
+    event.add("dtstamp", stamp)
+    # Local times with a TZID, never floating: clients show them right wherever they are.
+    event.add("dtstart", timezone.localtime(session.starts_at, conference.tz))
+    event.add("dtend", timezone.localtime(session.ends_at, conference.tz))
+    event.add("summary", session.display_title)
+    description = "\n\n".join(
+        part
+        for part in (session.description.strip(), speakers_line(session.ordered_speakers))
+        if part
+    )
+    if description:
+        event.add("description", description)
+    room = session.room.name if session.room else ""
+    location = ", ".join(part for part in (room, conference.venue, conference.city) if part)
+    if location:
+        event.add("location", location)
+    event.add("url", absolute_url(base_url, session.get_absolute_url()))
+    if session.track:
+        event.add("categories", [session.track.name])
+    event.add("last-modified", session.updated_at.astimezone(datetime.UTC).replace(microsecond=0))
+    # Seconds between creation and last edit: rises with every save, needs no stored counter.
+    event.add("sequence", max(0, int((session.updated_at - session.created_at).total_seconds())))
+    event.add("status", "CANCELLED" if session.is_cancelled else "CONFIRMED")
+    return event
+
+
+# frab schedule.json / schedule.xml ------------------------------------------------------------
+
+
+def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base_url: str) -> dict:
+    """The c3voc schedule.json ("v1") structure; ``build_frab_xml`` renders the same data as XML."""
+    sessions = list(sessions)
+    rooms = list(conference.rooms.all())
+    tracks = list(conference.tracks.all())
+    links = speaker_links(sessions)
+    acronym = frab_acronym(conference)
+    venue_room = conference.venue or "Venue"
+    room_list = [
+        {"name": room.name, "slug": room.slug, "guid": room_guid(conference, room)}
+        | ({"capacity": room.capacity} if room.capacity is not None else {})
+        for room in rooms
+    ]
+    if any(session.room is None for session in sessions):
+        room_list.append({"name": venue_room, "guid": VENUE_ROOM_GUID})
+    conference_data = {
+        "acronym": acronym,
+        "title": conference.name,
+        "start": conference.starts_on.isoformat(),
+        "end": conference.ends_on.isoformat(),
+        "daysCount": len(conference.days),
+        "timeslot_duration": TIMESLOT_DURATION,
+        "time_zone_name": conference.time_zone,
+        "url": absolute_url(base_url, conference.get_absolute_url()),
+        "tracks": [
+            {"name": track.name, "color": track.colour.lower()}
+            | ({"slug": track.slug} if _JSON_SLUG.match(track.slug) else {})
+            for track in tracks
+        ],
+        "rooms": room_list,
+        "days": [],
+    }
+    for index, (day, day_sessions) in enumerate(sessions_by_day(conference, sessions), start=1):
+        day_start, day_end = day_window(conference, day, day_sessions)
+        day_rooms = {room.name: [] for room in rooms}
+        for session in day_sessions:
+            room_name = session.room.name if session.room else venue_room
+            day_rooms.setdefault(room_name, []).append(
+                frab_event(conference, session, acronym, base_url, links)
+            )
+        conference_data["days"].append(
+            {
+                "index": index,
+                "date": day.isoformat(),
+                "day_start": local_iso(day_start, conference),
+                "day_end": local_iso(day_end, conference),
+                "rooms": day_rooms,
+            }
+        )
+    schedule = {
+        "version": "",
+        "base_url": absolute_url(base_url, "/"),
+        "conference": conference_data,
+    }
+    schedule["version"] = schedule_version(conference, sessions, schedule)
+    return {"$schema": SCHEMA_URL, "generator": {"name": GENERATOR}, "schedule": schedule}
+
+
+def speaker_links(sessions: list[Session]) -> dict[int, list[SpeakerLink]]:
+    """Every speaker's links in one query, keyed by speaker id."""
+    speaker_ids = {speaker.pk for session in sessions for speaker in session.ordered_speakers}
+    links: dict[int, list[SpeakerLink]] = {}
+    if speaker_ids:
+        for link in SpeakerLink.objects.filter(speaker_id__in=speaker_ids).order_by(
+            "speaker_id", "position", "pk"
+        ):
+            links.setdefault(link.speaker_id, []).append(link)
+    return links
+
+
+def sessions_by_day(
+    conference: Conference, sessions: list[Session]
+) -> list[tuple[datetime.date, list[Session]]]:
+    """Each conference day with its sessions, by start and room; days change at DAY_CHANGE."""
+    days = {day: [] for day in conference.days}
+    shift = datetime.timedelta(hours=DAY_CHANGE.hour, minutes=DAY_CHANGE.minute)
+    for session in sorted(sessions, key=lambda session: (session.starts_at, session.title)):
+        day = (timezone.localtime(session.starts_at, conference.tz) - shift).date()
+        day = min(max(day, conference.starts_on), conference.ends_on)
+        days[day].append(session)
+    return list(days.items())
+
+
+def day_window(
+    conference: Conference, day: datetime.date, sessions: list[Session]
+) -> tuple[datetime.datetime, datetime.datetime]:
+    """DAY_CHANGE to DAY_CHANGE, widened to cover the day's sessions (only ever needed on day one,
+    whose sessions may start after midnight)."""
+    start = datetime.datetime.combine(day, DAY_CHANGE, tzinfo=conference.tz)
+    end = datetime.datetime.combine(
+        day + datetime.timedelta(days=1), DAY_CHANGE, tzinfo=conference.tz
+    )
+    start = min([start, *(session.starts_at for session in sessions)])
+    end = max([end, *(session.ends_at for session in sessions)])
+    return start, end
+
+
+def frab_event(
+    conference: Conference,
+    session: Session,
+    acronym: str,
+    base_url: str,
+    links: dict[int, list[SpeakerLink]],
+) -> dict:
+    title = f"{CANCELLED_PREFIX}{session.title}" if session.is_cancelled else session.title
+    return {
+        "guid": export_guid(session.guid),
+        "id": session.pk,
+        "date": local_iso(session.starts_at, conference),
+        "start": timezone.localtime(session.starts_at, conference.tz).strftime("%H:%M"),
+        "end": local_iso(session.ends_at, conference),
+        "duration": hours_minutes(session.duration),
+        "room": session.room.name if session.room else (conference.venue or "Venue"),
+        "slug": frab_slug(acronym, session),
+        "url": absolute_url(base_url, session.get_absolute_url()),
+        "title": title,
+        "subtitle": None,
+        "track": session.track.name if session.track else None,
+        "type": session.get_kind_display(),
+        "language": None,
+        # frab's abstract is what apps show first; our one Markdown description fills it.
+        "abstract": session.description,
+        "description": None,
+        "persons": [frab_person(base_url, speaker, links) for speaker in session.ordered_speakers],
+        "links": [],
+        # An attachment announced before its file arrives has no URL; the JSON schema requires
+        # one, so such attachments are left out of both formats until they get a file or link.
+        "attachments": [
+            {"url": absolute_url(base_url, attachment.href), "title": attachment.title}
+            for attachment in session.attachments.all()
+            if attachment.href
+        ],
+    }
+
+
+def frab_person(base_url: str, speaker: Speaker, links: dict[int, list[SpeakerLink]]) -> dict:
+    # guid + name + public_name without "id": only the pretalx shape of the schema's oneOf matches.
+    return {
+        "guid": export_guid(speaker.guid),
+        "name": speaker.name,
+        "public_name": speaker.name,
+        "biography": speaker.bio,
+        "url": absolute_url(base_url, speaker.get_absolute_url()),
+        "links": [{"url": link.url, "title": link.title} for link in links.get(speaker.pk, [])],
+    }
+
+
+def schedule_version(conference: Conference, sessions: list[Session], schedule: dict) -> str:
+    """Latest edit plus a digest of the content: changes whenever anything exported changes."""
+    edits = [conference.updated_at]
+    for session in sessions:
+        edits.append(session.updated_at)
+        edits.extend(speaker.updated_at for speaker in session.ordered_speakers)
+    latest = max(edits).astimezone(datetime.UTC)
+    digest = hashlib.sha256(json.dumps(schedule, sort_keys=True).encode()).hexdigest()[:8]
+    return f"{latest:%Y-%m-%d %H:%M} {digest}"
+
+
+def build_frab_xml(conference: Conference, sessions: Iterable[Session], *, base_url: str) -> bytes:
+    """schedule.xml, rendered from the same data as schedule.json so the two never disagree."""
+    schedule = build_frab_data(conference, sessions, base_url=base_url)["schedule"]
+    data = schedule["conference"]
+    root = ET.Element("schedule")
+    ET.SubElement(root, "generator", name=GENERATOR)
+    _text(root, "version", schedule["version"])
+    element = ET.SubElement(root, "conference")
+    for tag, key in (
+        ("title", "title"),
+        ("acronym", "acronym"),
+        ("start", "start"),
+        ("end", "end"),
+        ("days", "daysCount"),
+        ("timeslot_duration", "timeslot_duration"),
+        ("time_zone_name", "time_zone_name"),
+        ("url", "url"),
+    ):
+        _text(element, tag, str(data[key]))
+    _text(element, "base_url", schedule["base_url"])
+    for track in data["tracks"]:
+        attributes = {"name": track["name"], "color": track["color"]}
+        if _XML_TRACK_SLUG.match(track.get("slug", "")):  # the XSD's slug must start with a letter
+            attributes["slug"] = track["slug"]
+        ET.SubElement(element, "track", attributes)
+    room_guids = {room["name"]: room["guid"] for room in data["rooms"]}
+    for day in data["days"]:
+        day_element = ET.SubElement(
+            root,
+            "day",
+            index=str(day["index"]),
+            date=day["date"],
+            start=day["day_start"],
+            end=day["day_end"],
+        )
+        for room_name, events in day["rooms"].items():
+            room_element = ET.SubElement(
+                day_element, "room", name=room_name, guid=room_guids[room_name]
+            )
+            for event in events:
+                xml_event(room_element, event)
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+def xml_event(parent: ET.Element, event: dict) -> None:
+    element = ET.SubElement(parent, "event", guid=event["guid"], id=str(event["id"]))
+    for tag in ("date", "start", "duration", "room", "slug", "url", "title", "type", "abstract"):
+        _text(element, tag, event[tag])
+    _text(element, "track", event["track"] or "")
+    persons = ET.SubElement(element, "persons")
+    for person in event["persons"]:
+        _text(persons, "person", person["name"], guid=person["guid"])
+    attachments = ET.SubElement(element, "attachments")
+    for attachment in event["attachments"]:
+        _text(attachments, "attachment", attachment["title"], href=attachment["url"])
+
+
+def _text(parent: ET.Element, tag: str, text: str, **attributes: str) -> ET.Element:
+    element = ET.SubElement(parent, tag, attributes)
+    # Control characters are not allowed anywhere in XML 1.0, even escaped.
+    element.text = _XML_ILLEGAL.sub("", text)
+    return element
