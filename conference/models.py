@@ -19,6 +19,19 @@ def validate_time_zone(value: str) -> None:
         )
 
 
+# Top-level paths of the site; a conference with one of these slugs could never be reached.
+RESERVED_SLUGS = frozenset({"admin", "api", "accounts", "static", "media"})
+
+
+def validate_not_reserved(value: str) -> None:
+    if value in RESERVED_SLUGS:
+        raise ValidationError(
+            "“%(value)s” is used by the site itself; choose another slug.",
+            code="reserved_slug",
+            params={"value": value},
+        )
+
+
 def time_zone_choices() -> list[tuple[str, str]]:
     return [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
@@ -37,6 +50,7 @@ class Conference(models.Model):
     slug = models.SlugField(
         max_length=100,
         unique=True,
+        validators=[validate_not_reserved],
         help_text="Used in every public URL of the conference.",
     )
     starts_on = models.DateField("first day")

@@ -136,7 +136,10 @@ EMAIL_BACKEND = os.environ.get(
     "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
 )
 
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "schedule@localhost")
 
 # The demo conference (PyTorch Conference Europe 2026) lives here; see `manage.py load_demo`.
 FIXTURE_DIRS = [BASE_DIR / "fixtures"]

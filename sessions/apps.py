@@ -7,3 +7,6 @@ class SessionsConfig(AppConfig):
     label = "schedule"
     verbose_name = "Sessions"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from sessions import signals  # noqa: F401 -- connects the receivers

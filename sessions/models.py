@@ -1,4 +1,6 @@
 import datetime
+import hmac
+import secrets
 import uuid
 
 from django.conf import settings
@@ -387,7 +389,22 @@ class SavedSessionQuerySet(models.QuerySet):
                 {"session": "Only published sessions can be saved."}, code="not_published"
             )
         # get_or_create retries the lookup when a parallel insert hits the unique constraint.
-        return self.get_or_create(user=user, session=session)
+        return self.get_or_create(
+            user=user,
+            session=session,
+            defaults={"seen_starts_at": session.starts_at, "seen_room": session.room},
+        )
+
+    def keep_only(self, user, session: Session) -> int:
+        """Resolve a clash by keeping ``session``: drop ``user``'s other saves that overlap it."""
+        clashing = self.filter(user=user, session__conference=session.conference_id).exclude(
+            session=session
+        )
+        clashing = clashing.filter(
+            session__starts_at__lt=session.ends_at, session__ends_at__gt=session.starts_at
+        )
+        deleted, _ = clashing.delete()
+        return deleted
 
     def remove(self, user, session: Session) -> bool:
         """Take ``session`` off ``user``'s schedule; True if it was there."""
@@ -403,6 +420,11 @@ class SavedSession(models.Model):
     )
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="saves")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Where and when the session was when the attendee last looked, so a move can be pointed out.
+    seen_starts_at = models.DateTimeField(null=True, blank=True)
+    seen_room = models.ForeignKey(
+        Room, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     objects = SavedSessionQuerySet.as_manager()
 
@@ -419,3 +441,79 @@ class SavedSession(models.Model):
 
     def __str__(self):
         return f"{self.user} saved {self.session}"
+
+    @property
+    def was_moved(self) -> bool:
+        """The session changed time or room since the attendee saved or last acknowledged it."""
+        session = self.session
+        return (self.seen_starts_at is not None and self.seen_starts_at != session.starts_at) or (
+            self.seen_room_id != session.room_id
+        )
+
+    def acknowledge_move(self) -> None:
+        self.seen_starts_at, self.seen_room = self.session.starts_at, self.session.room
+        self.save(update_fields=["seen_starts_at", "seen_room"])
+
+
+class CalendarFeedQuerySet(models.QuerySet):
+    def for_token(self, token: str) -> "CalendarFeed | None":
+        """The feed a secret URL token opens, compared in constant time; None if it opens nothing."""
+        selector, _, verifier = token.partition(".")
+        if not selector or not verifier or len(token) > 200:
+            return None
+        feed = self.select_related("user", "conference").filter(selector=selector).first()
+        if feed is None or not hmac.compare_digest(feed.verifier.encode(), verifier.encode()):
+            return None
+        return feed
+
+
+class CalendarFeed(models.Model):
+    """A private iCalendar subscription to one user's schedule of one conference.
+
+    The URL token is ``selector.verifier``: the selector finds the row by an index, the verifier
+    is then compared in constant time, so response timing does not leak how much of a guess was
+    right. Both are kept (the owner sees the URL again on their schedule page). Regenerating
+    replaces both, which kills the old URL at once.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feeds"
+    )
+    conference = models.ForeignKey(
+        Conference, on_delete=models.CASCADE, related_name="calendar_feeds"
+    )
+    selector = models.CharField(max_length=32, unique=True)
+    verifier = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CalendarFeedQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "conference"], name="calendar_feed_once_per_user_and_conference"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Calendar feed of {self.user} for {self.conference}"
+
+    def get_absolute_url(self):
+        return reverse(
+            "sessions:my-schedule-feed",
+            kwargs={"conference_slug": self.conference.slug, "token": self.token},
+        )
+
+    @property
+    def token(self) -> str:
+        return f"{self.selector}.{self.verifier}"
+
+    @classmethod
+    def issue(cls, user, conference: Conference) -> "CalendarFeed":
+        """Create or replace ``user``'s feed for ``conference`` with a new secret token."""
+        feed, _ = cls.objects.update_or_create(
+            user=user,
+            conference=conference,
+            defaults={"selector": secrets.token_urlsafe(12), "verifier": secrets.token_urlsafe(32)},
+        )
+        return feed

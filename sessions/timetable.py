@@ -89,3 +89,33 @@ def build_grid(sessions: list[Session], rooms: list[Room]) -> Grid:
             elif (index, column) not in covered:
                 row.cells.append(GridCell())
     return Grid(columns=columns, rows=rows)
+
+
+def mark_clashes(sessions: list[Session]) -> None:
+    """Give each session ``clashes_with``: the other (not cancelled) sessions it overlaps.
+
+    ``sessions`` are ordered by start, so each one is compared only with those starting before
+    it ends: linear for a normal schedule.
+    """
+    for session in sessions:
+        session.clashes_with = []
+    active = [session for session in sessions if not session.is_cancelled]
+    for index, session in enumerate(active):
+        for other in active[index + 1 :]:
+            if other.starts_at >= session.ends_at:
+                break
+            session.clashes_with.append(other)
+            other.clashes_with.append(session)
+
+
+def happening_now_and_next(
+    sessions: list[Session], now: datetime.datetime
+) -> tuple[list[Session], list[Session]]:
+    """Sessions running at ``now``, and those starting next (all at the same, earliest, time)."""
+    active = [session for session in sessions if not session.is_cancelled]
+    running = [session for session in active if session.starts_at <= now < session.ends_at]
+    upcoming = [session for session in active if session.starts_at > now]
+    if not upcoming:
+        return running, []
+    soonest = upcoming[0].starts_at
+    return running, [session for session in upcoming if session.starts_at == soonest]

@@ -1,15 +1,25 @@
-from django.urls import path
+from django.urls import path, re_path
 
-from sessions import views
+from sessions import my_schedule, views
 
 app_name = "sessions"
 
 urlpatterns = [
     path("schedule/", views.ScheduleView.as_view(), name="schedule"),
     path("schedule/grid/", views.ScheduleGridView.as_view(), name="schedule-grid"),
+    path("sessions/<slug:slug>/", views.SessionDetailView.as_view(), name="session-detail"),
+    path("sessions/<slug:slug>/save/", my_schedule.SaveSessionView.as_view(), name="session-save"),
+    path("my-schedule/", my_schedule.MyScheduleView.as_view(), name="my-schedule"),
+    path("my-schedule/keep/", my_schedule.KeepSessionView.as_view(), name="my-schedule-keep"),
+    path("my-schedule/seen/", my_schedule.AcknowledgeMoveView.as_view(), name="my-schedule-seen"),
     path(
-        "sessions/<slug:slug>/",
-        views.SessionDetailView.as_view(),
-        name="session-detail",
+        "my-schedule/calendar/",
+        my_schedule.CalendarLinkView.as_view(),
+        name="my-schedule-calendar",
+    ),
+    re_path(
+        r"^my-schedule/(?P<token>[A-Za-z0-9_-]{8,64}\.[A-Za-z0-9_-]{16,128})\.ics$",
+        my_schedule.my_schedule_feed,
+        name="my-schedule-feed",
     ),
 ]

@@ -8,7 +8,7 @@ from django.views.generic import DetailView, TemplateView
 
 from conference.views import ConferenceMixin
 from sessions.filters import SessionFilter
-from sessions.models import Session
+from sessions.models import SavedSession, Session
 from sessions.timetable import build_grid, group_by_day_and_slot
 
 
@@ -38,7 +38,17 @@ def active_filter_chips(filterset: SessionFilter, query: QueryDict) -> list[tupl
     return chips
 
 
-class SessionListMixin(ConferenceMixin):
+class SavedMarkersMixin:
+    """Which sessions the visitor saved: one query for the whole page, however many cards."""
+
+    def get_context_data(self, **kwargs):
+        saved = SavedSession.objects.of(self.request.user, self.conference)
+        return super().get_context_data(
+            saved_ids=set(saved.values_list("session_id", flat=True)), **kwargs
+        )
+
+
+class SessionListMixin(SavedMarkersMixin, ConferenceMixin):
     """Filtered, loaded sessions of the conference, shared by the list and the grid."""
 
     def get_filterset(self):
@@ -96,7 +106,7 @@ class ScheduleGridView(SessionListMixin, TemplateView):
         return context
 
 
-class SessionDetailView(ConferenceMixin, DetailView):
+class SessionDetailView(SavedMarkersMixin, ConferenceMixin, DetailView):
     template_name = "sessions/session_detail.html"
     context_object_name = "session"
 

@@ -5,6 +5,7 @@ from django.views.generic import DetailView, ListView
 
 from conference.views import ConferenceMixin
 from sessions.models import Session
+from sessions.views import SavedMarkersMixin
 from speakers.models import Speaker
 
 
@@ -41,7 +42,7 @@ class SpeakerListView(SpeakerSessionsMixin, ListView):
         return super().get_context_data(query=self.request.GET.get("q", "").strip()[:200], **kwargs)
 
 
-class SpeakerDetailView(SpeakerSessionsMixin, DetailView):
+class SpeakerDetailView(SavedMarkersMixin, SpeakerSessionsMixin, DetailView):
     template_name = "speakers/speaker_detail.html"
     context_object_name = "speaker"
 

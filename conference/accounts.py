@@ -1,0 +1,69 @@
+"""Sign-up and the URL set of Django's own auth views, in the site's templates."""
+
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.urls import path, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.generic import FormView
+
+from conference.forms import RateLimitedAuthenticationForm, SignupForm
+
+
+class SignupView(FormView):
+    template_name = "registration/signup.html"
+    form_class = SignupForm
+
+    def form_valid(self, form):
+        user = form.save()
+        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return super().form_valid(form)
+
+    def get_success_url(self):
+        next_url = self.request.POST.get("next") or self.request.GET.get("next")
+        if next_url and url_has_allowed_host_and_scheme(
+            next_url,
+            allowed_hosts={self.request.get_host()},
+            require_https=self.request.is_secure(),
+        ):
+            return next_url
+        return "/"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(next=self.request.GET.get("next", ""), **kwargs)
+
+
+urlpatterns = [
+    path("signup/", SignupView.as_view(), name="signup"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(authentication_form=RateLimitedAuthenticationForm),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "password/change/",
+        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("password_change_done")),
+        name="password_change",
+    ),
+    path(
+        "password/change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path("password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+]

@@ -1,0 +1,159 @@
+"""“My schedule”: saving sessions, the personal page, and its private calendar feed."""
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views import View
+from django.views.generic import TemplateView
+
+from conference.views import ConferenceMixin
+from sessions.exports import build_calendar
+from sessions.models import CalendarFeed, SavedSession, Session
+from sessions.timetable import group_by_day_and_slot, happening_now_and_next, mark_clashes
+
+# An anonymous visitor's “save” waits here while they log in or sign up (see signals.py).
+PENDING_SAVE_KEY = "pending_saved_session"
+
+
+def safe_next(request, default: str) -> str:
+    next_url = request.POST.get("next") or request.GET.get("next")
+    if next_url and url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return next_url
+    return default
+
+
+class PublicSessionMixin(ConferenceMixin):
+    def get_session(self, slug: str) -> Session:
+        sessions = Session.objects.public().filter(conference=self.conference)
+        return get_object_or_404(sessions.select_related("conference", "room"), slug=slug)
+
+
+class SaveSessionView(PublicSessionMixin, View):
+    """POST action=save|remove. Works as a plain form; with htmx it swaps the button in place."""
+
+    def post(self, request, conference_slug, slug):
+        session = self.get_session(slug)
+        action = request.POST.get("action")
+        if action not in {"save", "remove"}:
+            return HttpResponseBadRequest("Say action=save or action=remove.")
+        back = safe_next(request, session.get_absolute_url())
+        if not request.user.is_authenticated:
+            if action == "save":
+                request.session[PENDING_SAVE_KEY] = session.pk
+            return redirect_to_login(back)
+        if action == "remove":
+            SavedSession.objects.remove(request.user, session)
+        else:
+            try:
+                SavedSession.objects.add(request.user, session)
+            except ValidationError as error:
+                if request.htmx:
+                    return HttpResponseBadRequest(" ".join(error.messages))
+                messages.error(request, " ".join(error.messages))
+                return redirect(back)
+        if request.htmx:
+            saved_ids = {session.pk} if action == "save" else set()
+            context = {"session": session, "saved_ids": saved_ids, "next": back}
+            return render(request, "sessions/includes/save_toggle.html", context)
+        return redirect(back)
+
+
+class MyScheduleView(LoginRequiredMixin, ConferenceMixin, TemplateView):
+    template_name = "sessions/my_schedule.html"
+    extra_context = {"nav": "my-schedule"}
+
+    def get_context_data(self, **kwargs):
+        user = self.request.user
+        sessions = list(
+            Session.objects.public()
+            .filter(conference=self.conference, saves__user=user)
+            .for_listing()
+            .order_by("starts_at", "room__position", "title")
+        )
+        saves = {
+            save.session_id: save
+            for save in SavedSession.objects.of(user, self.conference).select_related("seen_room")
+        }
+        for session in sessions:
+            session.saved_entry = saves[session.pk]
+            session.saved_entry.session = session
+        mark_clashes(sessions)
+        now = timezone.now()
+        running, up_next = (
+            happening_now_and_next(sessions, now)
+            if self.conference.opens_at <= now < self.conference.closes_at
+            else ([], [])
+        )
+        feed = CalendarFeed.objects.filter(user=user, conference=self.conference).first()
+        return super().get_context_data(
+            days=group_by_day_and_slot(sessions),
+            sessions=sessions,
+            saved_ids={session.pk for session in sessions},
+            clash_count=sum(1 for session in sessions if session.clashes_with),
+            happening_now=running,
+            up_next=up_next,
+            feed=feed,
+            feed_url=self.request.build_absolute_uri(feed.get_absolute_url()) if feed else "",
+            **kwargs,
+        )
+
+
+class KeepSessionView(LoginRequiredMixin, PublicSessionMixin, View):
+    """Resolve a clash: keep this session, remove the saved ones that overlap it."""
+
+    def post(self, request, conference_slug):
+        session = self.get_session(request.POST.get("session", ""))
+        removed = SavedSession.objects.keep_only(request.user, session)
+        messages.success(request, f"Kept “{session}”; removed {removed} clashing session(s).")
+        return redirect("sessions:my-schedule", conference_slug=self.conference.slug)
+
+
+class AcknowledgeMoveView(LoginRequiredMixin, PublicSessionMixin, View):
+    def post(self, request, conference_slug):
+        session = self.get_session(request.POST.get("session", ""))
+        saved = get_object_or_404(
+            SavedSession.objects.select_related("session"), user=request.user, session=session
+        )
+        saved.acknowledge_move()
+        return redirect("sessions:my-schedule", conference_slug=self.conference.slug)
+
+
+class CalendarLinkView(LoginRequiredMixin, ConferenceMixin, View):
+    """Create the private calendar link, or replace it: the old URL stops working at once."""
+
+    def post(self, request, conference_slug):
+        CalendarFeed.issue(request.user, self.conference)
+        messages.success(
+            request, "Your private calendar link is ready. Any older link no longer works."
+        )
+        return redirect("sessions:my-schedule", conference_slug=self.conference.slug)
+
+
+def my_schedule_feed(request, conference_slug, token):
+    """The calendar apps' view of a user's schedule: no login, the secret token is the key."""
+    feed = CalendarFeed.objects.for_token(token)
+    if feed is None or feed.conference.slug != conference_slug or not feed.conference.is_published:
+        raise Http404("No such calendar.")
+    sessions = (
+        Session.objects.public()
+        .filter(conference=feed.conference, saves__user=feed.user)
+        .for_listing()
+        .order_by("starts_at")
+    )
+    body = build_calendar(
+        feed.conference,
+        sessions,
+        base_url=request.build_absolute_uri("/").rstrip("/"),
+        name=f"{feed.conference.name}: my schedule",
+    )
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{feed.conference.slug}-my-schedule.ics"'
+    response["Cache-Control"] = "private, no-store"
+    return response
