@@ -1,0 +1,47 @@
+from pathlib import Path
+
+from django.core.management import BaseCommand, CommandError
+
+from conference.models import Conference
+from sessions.importers import ScheduleImportError, import_schedule
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a frab/c3voc schedule.xml or schedule.json into an existing conference. Rooms, "
+        "tracks, speakers and sessions are created or updated (matched by GUID), all or nothing; "
+        "the conference's days and time zone rule what may be imported."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="Path to schedule.xml or schedule.json.")
+        parser.add_argument(
+            "--conference", required=True, metavar="SLUG", help="Slug of the conference."
+        )
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="Check everything and list what would change, then write nothing.",
+        )
+
+    def handle(self, *args, file, conference, dry_run, verbosity, **options):
+        try:
+            target = Conference.objects.get(slug=conference)
+        except Conference.DoesNotExist:
+            raise CommandError(f"There is no conference with the slug “{conference}”.") from None
+        path = Path(file)
+        if not path.is_file():
+            raise CommandError(f"No such file: {file}")
+        try:
+            report = import_schedule(target, path, dry_run=dry_run)
+        except ScheduleImportError as error:
+            raise CommandError(f"{error}\nNothing was imported.") from None
+        if dry_run or verbosity > 1:
+            for change in report.changes:
+                self.stdout.write(f"would {change}" if dry_run else change)
+        for line in report.summary():
+            self.stdout.write(line)
+        if dry_run:
+            self.stdout.write(self.style.WARNING("Dry run: nothing was written."))
+        else:
+            self.stdout.write(self.style.SUCCESS(f"Imported {path.name} into {target}."))
