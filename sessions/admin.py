@@ -1,5 +1,6 @@
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.db.models import Count, F
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -26,6 +27,21 @@ class AttachmentInline(admin.TabularInline):
     fields = ["title", "file", "url", "position"]
 
 
+class InterestFilter(admin.SimpleListFilter):
+    title = "interest vs room capacity"
+    parameter_name = "interest"
+
+    def lookups(self, request, model_admin):
+        return [("over", "More saves than seats"), ("within", "Fits the room")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "over":
+            return queryset.filter(save_count__gt=F("room__capacity"))
+        if self.value() == "within":
+            return queryset.filter(save_count__lte=F("room__capacity"))
+        return queryset
+
+
 @admin.register(Session)
 class SessionAdmin(admin.ModelAdmin):
     list_display = [
@@ -37,9 +53,19 @@ class SessionAdmin(admin.ModelAdmin):
         "kind",
         "status",
         "speaker_names",
+        "saved_by",
+        "over_capacity",
     ]
     list_display_links = ["title"]
-    list_filter = ["conference", "status", "kind", "track", "room", "audience_level"]
+    list_filter = [
+        "conference",
+        "status",
+        "kind",
+        "track",
+        "room",
+        "audience_level",
+        InterestFilter,
+    ]
     list_select_related = ["conference", "room", "track"]
     search_fields = ["title", "speakers__name", "speakers__company"]
     ordering = ["conference", "starts_at", "room__position"]
@@ -55,7 +81,12 @@ class SessionAdmin(admin.ModelAdmin):
     ]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related(ordered_speakers_prefetch())
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related(ordered_speakers_prefetch())
+            .annotate(save_count=Count("saves", distinct=True))
+        )
 
     # Times are entered and shown in the conference's zone, whatever the server's zone.
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
@@ -106,6 +137,17 @@ class SessionAdmin(admin.ModelAdmin):
     @admin.display(description="time", ordering="starts_at")
     def time(self, session):
         return f"{session.local_starts_at:%H:%M}–{session.local_ends_at:%H:%M} {session.local_ends_at.tzname()}"
+
+    @admin.display(description="saved by", ordering="save_count")
+    def saved_by(self, session):
+        return session.save_count
+
+    @admin.display(description="over capacity", boolean=True)
+    def over_capacity(self, session):
+        """More attendees saved it than its room seats: swap rooms before the day."""
+        if session.room is None or session.room.capacity is None:
+            return None
+        return session.save_count > session.room.capacity
 
     @admin.display(description="speakers")
     def speaker_names(self, session):

@@ -3,7 +3,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from sessions.models import Session
+from sessions.models import SavedSession, Session
 from tests.builders import (
     make_conference,
     make_room,
@@ -260,3 +260,18 @@ def test_other_changelists_query_count_does_not_grow(
     with django_assert_max_num_queries(10):
         response = admin_client.get(reverse(changelist))
     assert len(response.context["cl"].result_list) == count
+
+
+def test_admin_counts_saves_and_flags_sessions_over_room_capacity(admin_client, django_user_model):
+    conference = make_conference()
+    small = make_room(conference, name="Small", capacity=1)
+    popular = make_session(conference, title="Popular", room=small)
+    quiet = make_session(
+        conference, title="Quiet", room=make_room(conference, capacity=100), starts_at=paris(8, 14)
+    )
+    for name in ("a", "b"):
+        SavedSession.objects.add(django_user_model.objects.create_user(name), popular)
+    response = admin_client.get(reverse("admin:schedule_session_changelist"), {"interest": "over"})
+    rows = response.context["cl"].result_list
+    assert [(session.title, session.save_count) for session in rows] == [("Popular", 2)]
+    assert quiet not in rows

@@ -1,0 +1,53 @@
+from playwright.sync_api import expect
+
+LIVE_MIGRATION = "Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
+BEYOND_JSON_RPC = (
+    "Beyond JSON-RPC: Scaling Model Context Protocols With gRPC in the PyTorch Ecosystem"
+)
+
+
+def save_button(page, title):
+    return page.get_by_role("button", name=f"Save “{title}” to my schedule")
+
+
+def saved_button(page, title):
+    return page.get_by_role("button", name=f"Remove “{title}” from my schedule")
+
+
+def log_in(page, password):
+    page.get_by_label("Username").fill("attendee")
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+
+
+def test_attendee_builds_a_schedule_resolves_a_clash_and_finds_it_again(page):
+    password = "a long passphrase 42"
+    page.goto(page.base_url + "/pytorch-eu-2026/schedule/")
+    # Saving while anonymous leads to sign-up, then back with the session saved.
+    save_button(page, LIVE_MIGRATION).click()
+    page.get_by_role("link", name="Create an account").click()
+    page.get_by_label("Username").fill("attendee")
+    page.get_by_label("Email").fill("attendee@example.org")
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_label("Password confirmation").fill(password)
+    page.get_by_role("button", name="Create account").click()
+    expect(saved_button(page, LIVE_MIGRATION)).to_be_visible()
+
+    # A second, overlapping session, saved in place by htmx.
+    save_button(page, BEYOND_JSON_RPC).click()
+    expect(saved_button(page, BEYOND_JSON_RPC)).to_be_visible()
+
+    page.get_by_role("link", name="My schedule").click()
+    expect(page.get_by_text("2 of them clash")).to_be_visible()
+    expect(page.locator(".notice-clash")).to_have_count(2)
+
+    saved_button(page, BEYOND_JSON_RPC).click()
+    page.reload()
+    expect(page.locator(".notice-clash")).to_have_count(0)
+    expect(page.get_by_role("link", name=f"Lightning Talk: {LIVE_MIGRATION}")).to_be_visible()
+
+    page.get_by_role("button", name="Log out").click()
+    page.goto(page.base_url + "/pytorch-eu-2026/my-schedule/")
+    log_in(page, password)
+    expect(page.get_by_role("link", name=f"Lightning Talk: {LIVE_MIGRATION}")).to_be_visible()
+    expect(page.locator("article.session")).to_have_count(1)

@@ -1,0 +1,127 @@
+import re
+
+import pytest
+from django.core import mail
+from django.core.cache import cache
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def attendee(django_user_model):
+    return django_user_model.objects.create_user("ada", "ada@example.org", "correct horse battery")
+
+
+def log_in(client, password, username="ada", address="10.0.0.1"):
+    return client.post(
+        "/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+
+
+def test_login_with_the_right_password_logs_in(client, attendee):
+    response = log_in(client, "correct horse battery")
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(attendee.pk)
+
+
+def test_login_refuses_even_the_right_password_after_five_failures(client, attendee):
+    for _ in range(5):
+        log_in(client, "wrong")
+    response = log_in(client, "correct horse battery")
+    assert response.status_code == 200
+    assert "Too many failed logins for this account." in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_login_limit_is_per_account_and_address(client, attendee):
+    for _ in range(5):
+        log_in(client, "wrong", address="10.0.0.1")
+    assert log_in(client, "correct horse battery", address="10.0.0.2").status_code == 302
+
+
+def test_login_limit_stops_guessing_one_account_from_many_addresses(client, attendee):
+    for number in range(20):
+        log_in(client, "wrong", address=f"10.0.1.{number}")
+    response = log_in(client, "correct horse battery", address="10.0.2.1")
+    assert "Too many failed logins for this account." in response.content.decode()
+
+
+def test_signup_creates_the_account_and_logs_in(client, django_user_model):
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "grace",
+            "email": "grace@example.org",
+            "password1": "a long passphrase 42",
+            "password2": "a long passphrase 42",
+        },
+    )
+    assert response.status_code == 302
+    assert django_user_model.objects.get(username="grace").email == "grace@example.org"
+    assert "_auth_user_id" in client.session
+
+
+def test_signup_shows_field_errors_and_creates_nothing(client, django_user_model):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "grace", "email": "nope", "password1": "abc", "password2": "abd"},
+    )
+    assert response.status_code == 200
+    assert set(response.context["form"].errors) == {"email", "password2"}
+    assert not django_user_model.objects.filter(username="grace").exists()
+
+
+def test_signup_ignores_a_next_link_to_another_site(client):
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "grace",
+            "email": "grace@example.org",
+            "password1": "a long passphrase 42",
+            "password2": "a long passphrase 42",
+            "next": "https://evil.example/",
+        },
+    )
+    assert response.url == "/"
+
+
+def test_logout_is_a_post_that_ends_the_session(client, attendee):
+    client.force_login(attendee)
+    client.post("/accounts/logout/")
+    assert "_auth_user_id" not in client.session
+
+
+def test_password_reset_mails_a_link_that_sets_a_new_password(client, attendee):
+    client.post("/accounts/password/reset/", {"email": "ada@example.org"})
+    assert len(mail.outbox) == 1
+    link = re.search(
+        r"http://testserver(/accounts/password/reset/\S+/)", mail.outbox[0].body
+    ).group(1)
+    form_url = client.get(link).url  # Django swaps the token for a session key first
+    client.post(
+        form_url,
+        {"new_password1": "brand new passphrase 7", "new_password2": "brand new passphrase 7"},
+    )
+    attendee.refresh_from_db()
+    assert attendee.check_password("brand new passphrase 7")
+
+
+def test_password_change_keeps_me_logged_in_here(client, attendee):
+    client.force_login(attendee)
+    response = client.post(
+        "/accounts/password/change/",
+        {
+            "old_password": "correct horse battery",
+            "new_password1": "brand new passphrase 7",
+            "new_password2": "brand new passphrase 7",
+        },
+    )
+    assert response.url == "/accounts/password/change/done/"
+    assert client.get("/accounts/password/change/").status_code == 200

@@ -1,0 +1,400 @@
+import datetime
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, connections
+from django.urls import reverse
+from django.utils import timezone
+
+from sessions.models import CalendarFeed, SavedSession, Session
+from tests.builders import make_conference, make_room, make_session, make_speaker, paris
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def conference():
+    return make_conference(slug="pycon")
+
+
+@pytest.fixture
+def attendee(django_user_model):
+    return django_user_model.objects.create_user("ada", "ada@example.org", "correct horse battery")
+
+
+@pytest.fixture
+def attendee_client(client, attendee):
+    client.force_login(attendee)
+    return client
+
+
+def save_url(session):
+    return reverse(
+        "sessions:session-save",
+        kwargs={"conference_slug": session.conference.slug, "slug": session.slug},
+    )
+
+
+def my_schedule_url(conference):
+    return reverse("sessions:my-schedule", kwargs={"conference_slug": conference.slug})
+
+
+def saved_titles(user):
+    return sorted(save.session.title for save in SavedSession.objects.filter(user=user))
+
+
+def test_saving_a_session_puts_it_on_my_schedule_and_returns_to_the_page(
+    attendee_client, attendee, conference
+):
+    session = make_session(conference, title="Talk")
+    response = attendee_client.post(
+        save_url(session), {"action": "save", "next": "/pycon/schedule/?q=x"}
+    )
+    assert response.status_code == 302
+    assert response.url == "/pycon/schedule/?q=x"
+    assert saved_titles(attendee) == ["Talk"]
+
+
+def test_saving_twice_keeps_one_entry(attendee_client, attendee, conference):
+    session = make_session(conference)
+    attendee_client.post(save_url(session), {"action": "save"})
+    attendee_client.post(save_url(session), {"action": "save"})
+    assert SavedSession.objects.filter(user=attendee).count() == 1
+
+
+def test_removing_a_session_takes_it_off_my_schedule(attendee_client, attendee, conference):
+    session = make_session(conference)
+    SavedSession.objects.add(attendee, session)
+    attendee_client.post(save_url(session), {"action": "remove"})
+    assert saved_titles(attendee) == []
+
+
+def test_saving_with_htmx_swaps_in_the_saved_button(attendee_client, conference):
+    session = make_session(conference, title="Talk")
+    response = attendee_client.post(
+        save_url(session), {"action": "save"}, headers={"HX-Request": "true"}
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.startswith('<form method="post"')
+    assert 'aria-pressed="true"' in html
+    assert 'name="action" value="remove"' in html
+
+
+def test_saving_needs_a_known_action(attendee_client, conference):
+    response = attendee_client.post(save_url(make_session(conference)), {"action": "explode"})
+    assert response.status_code == 400
+
+
+def test_a_draft_session_cannot_be_saved(attendee_client, attendee, conference):
+    session = make_session(conference, status=Session.Status.DRAFT)
+    assert attendee_client.post(save_url(session), {"action": "save"}).status_code == 404
+    assert saved_titles(attendee) == []
+
+
+def test_saving_is_a_post_only_action(attendee_client, conference):
+    assert attendee_client.get(save_url(make_session(conference))).status_code == 405
+
+
+def test_anonymous_save_asks_to_log_in_then_saves_and_returns(client, attendee, conference):
+    session = make_session(conference, title="Wanted")
+    response = client.post(save_url(session), {"action": "save", "next": "/pycon/schedule/"})
+    assert response.status_code == 302
+    assert response.url == "/accounts/login/?next=/pycon/schedule/"
+    response = client.post(
+        "/accounts/login/",
+        {"username": "ada", "password": "correct horse battery", "next": "/pycon/schedule/"},
+    )
+    assert response.url == "/pycon/schedule/"
+    assert saved_titles(attendee) == ["Wanted"]
+
+
+def test_anonymous_save_survives_signing_up(client, conference):
+    session = make_session(conference, title="Wanted")
+    client.post(save_url(session), {"action": "save"})
+    response = client.post(
+        "/accounts/signup/?next=/pycon/schedule/",
+        {
+            "username": "newcomer",
+            "email": "new@example.org",
+            "password1": "a long passphrase 42",
+            "password2": "a long passphrase 42",
+            "next": "/pycon/schedule/",
+        },
+    )
+    assert response.url == "/pycon/schedule/"
+    assert saved_titles(get_user_model().objects.get(username="newcomer")) == ["Wanted"]
+
+
+def test_schedule_marks_my_saved_sessions(attendee_client, attendee, conference):
+    saved = make_session(conference, title="Saved one")
+    make_session(conference, title="Other", starts_at=paris(8, 14))
+    SavedSession.objects.add(attendee, saved)
+    html = attendee_client.get(
+        reverse("sessions:schedule", kwargs={"conference_slug": "pycon"})
+    ).content.decode()
+    assert html.count('aria-pressed="true"') == 1
+    assert 'aria-label="Remove “Saved one” from my schedule"' in html
+    assert 'aria-label="Save “Other” to my schedule"' in html
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_schedule_with_saved_markers_query_count_does_not_grow(
+    attendee_client, attendee, conference, django_assert_max_num_queries, count
+):
+    for number in range(count):
+        session = make_session(
+            conference,
+            starts_at=paris(8, 8) + datetime.timedelta(minutes=30 * number),
+            speakers=[make_speaker(conference)],
+        )
+        SavedSession.objects.add(attendee, session)
+    with django_assert_max_num_queries(10):
+        response = attendee_client.get(
+            reverse("sessions:schedule", kwargs={"conference_slug": "pycon"})
+        )
+    assert response.context["saved_ids"] == {session.pk for session in Session.objects.all()}
+
+
+def test_my_schedule_needs_a_login(client, conference):
+    response = client.get(my_schedule_url(conference))
+    assert response.status_code == 302
+    assert response.url == "/accounts/login/?next=/pycon/my-schedule/"
+
+
+def test_my_schedule_shows_only_my_sessions(
+    attendee_client, attendee, conference, django_user_model
+):
+    mine = make_session(conference, title="Mine")
+    theirs = make_session(conference, title="Theirs", starts_at=paris(8, 14))
+    SavedSession.objects.add(attendee, mine)
+    SavedSession.objects.add(django_user_model.objects.create_user("bob"), theirs)
+    response = attendee_client.get(my_schedule_url(conference))
+    assert [session.title for session in response.context["sessions"]] == ["Mine"]
+
+
+def test_my_schedule_flags_a_clash_on_both_sides(attendee_client, attendee, conference):
+    first = make_session(conference, title="First", room=make_room(conference))
+    second = make_session(
+        conference, title="Second", room=make_room(conference), starts_at=paris(8, 10, 15)
+    )
+    later = make_session(conference, title="Later", starts_at=paris(8, 14))
+    for session in (first, second, later):
+        SavedSession.objects.add(attendee, session)
+    response = attendee_client.get(my_schedule_url(conference))
+    clashes = {
+        session.title: [other.title for other in session.clashes_with]
+        for session in response.context["sessions"]
+    }
+    assert clashes == {"First": ["Second"], "Second": ["First"], "Later": []}
+    assert "2 of them clash" in response.content.decode()
+
+
+def test_keeping_one_of_a_clash_removes_the_others(attendee_client, attendee, conference):
+    first = make_session(conference, title="First", room=make_room(conference))
+    second = make_session(
+        conference, title="Second", room=make_room(conference), starts_at=paris(8, 10, 15)
+    )
+    later = make_session(conference, title="Later", starts_at=paris(8, 14))
+    for session in (first, second, later):
+        SavedSession.objects.add(attendee, session)
+    attendee_client.post(
+        reverse("sessions:my-schedule-keep", kwargs={"conference_slug": "pycon"}),
+        {"session": second.slug},
+    )
+    assert saved_titles(attendee) == ["Later", "Second"]
+
+
+def test_keeping_a_session_touches_no_one_elses_schedule(
+    attendee_client, attendee, conference, django_user_model
+):
+    first = make_session(conference, title="First", room=make_room(conference))
+    second = make_session(conference, title="Second", room=make_room(conference))
+    bob = django_user_model.objects.create_user("bob")
+    SavedSession.objects.add(bob, first)
+    SavedSession.objects.add(attendee, second)
+    attendee_client.post(
+        reverse("sessions:my-schedule-keep", kwargs={"conference_slug": "pycon"}),
+        {"session": second.slug},
+    )
+    assert saved_titles(bob) == ["First"]
+
+
+def test_my_schedule_points_out_a_moved_session_until_acknowledged(
+    attendee_client, attendee, conference
+):
+    session = make_session(conference, title="Moving", starts_at=paris(8, 10, 35))
+    SavedSession.objects.add(attendee, session)
+    Session.objects.filter(pk=session.pk).update(starts_at=paris(8, 14), ends_at=paris(8, 14, 30))
+    html = attendee_client.get(my_schedule_url(conference)).content.decode()
+    assert "Moved: was Wednesday 10:35 CEST." in html
+    attendee_client.post(
+        reverse("sessions:my-schedule-seen", kwargs={"conference_slug": "pycon"}),
+        {"session": session.slug},
+    )
+    assert "Moved: was" not in attendee_client.get(my_schedule_url(conference)).content.decode()
+
+
+def test_my_schedule_calls_out_a_cancelled_session(attendee_client, attendee, conference):
+    session = make_session(conference, title="Called off")
+    SavedSession.objects.add(attendee, session)
+    session.status = Session.Status.CANCELLED
+    session.save()
+    html = attendee_client.get(my_schedule_url(conference)).content.decode()
+    assert '<span class="badge badge-cancelled">Cancelled</span>' in html
+
+
+def test_my_schedule_when_empty_points_to_the_schedule(attendee_client, conference):
+    html = attendee_client.get(my_schedule_url(conference)).content.decode()
+    assert "You have not saved any session yet." in html
+    assert 'href="/pycon/schedule/">Browse the schedule</a>' in html
+
+
+def test_my_schedule_shows_what_is_happening_now_and_next(attendee_client, attendee):
+    today = timezone.localdate(timezone=datetime.UTC)
+    conference = make_conference(
+        slug="live",
+        time_zone="UTC",
+        starts_on=today - datetime.timedelta(days=1),
+        ends_on=today + datetime.timedelta(days=1),
+    )
+    now = timezone.now().replace(microsecond=0)
+    running = make_session(
+        conference,
+        title="Running",
+        starts_at=now - datetime.timedelta(minutes=10),
+        ends_at=now + datetime.timedelta(minutes=20),
+    )
+    upcoming = make_session(
+        conference,
+        title="Upcoming",
+        starts_at=now + datetime.timedelta(hours=1),
+        ends_at=now + datetime.timedelta(hours=2),
+    )
+    for session in (running, upcoming):
+        SavedSession.objects.add(attendee, session)
+    response = attendee_client.get(my_schedule_url(conference))
+    assert [session.title for session in response.context["happening_now"]] == ["Running"]
+    assert [session.title for session in response.context["up_next"]] == ["Upcoming"]
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_my_schedule_query_count_does_not_grow(
+    attendee_client, attendee, conference, django_assert_max_num_queries, count
+):
+    for number in range(count):
+        session = make_session(
+            conference,
+            starts_at=paris(8, 8) + datetime.timedelta(minutes=30 * number),
+            speakers=[make_speaker(conference)],
+        )
+        SavedSession.objects.add(attendee, session)
+    with django_assert_max_num_queries(10):
+        response = attendee_client.get(my_schedule_url(conference))
+    assert len(response.context["sessions"]) == count
+
+
+def feed_of(user, conference):
+    return CalendarFeed.objects.get(user=user, conference=conference)
+
+
+def test_calendar_feed_serves_my_sessions_without_a_login(
+    attendee_client, client, attendee, conference
+):
+    make_session(conference, title="Not mine", starts_at=paris(8, 14))
+    SavedSession.objects.add(
+        attendee, make_session(conference, title="Mine", starts_at=paris(8, 10, 35))
+    )
+    attendee_client.post(
+        reverse("sessions:my-schedule-calendar", kwargs={"conference_slug": "pycon"})
+    )
+    attendee_client.logout()
+    response = client.get(feed_of(attendee, conference).get_absolute_url())
+    body = response.content.decode()
+    assert response["Content-Type"] == "text/calendar; charset=utf-8"
+    assert "SUMMARY:Mine" in body
+    assert "Not mine" not in body
+    assert "DTSTART;TZID=Europe/Paris:20260408T103500" in body
+
+
+def test_calendar_feed_follows_an_organizers_changes(client, attendee, conference):
+    session = make_session(conference, title="Mine")
+    SavedSession.objects.add(attendee, session)
+    url = CalendarFeed.issue(attendee, conference).get_absolute_url()
+    session.status = Session.Status.CANCELLED
+    session.save()
+    assert "STATUS:CANCELLED" in client.get(url).content.decode()
+
+
+def test_regenerating_the_calendar_link_kills_the_old_one(
+    attendee_client, client, attendee, conference
+):
+    old_url = CalendarFeed.issue(attendee, conference).get_absolute_url()
+    attendee_client.post(
+        reverse("sessions:my-schedule-calendar", kwargs={"conference_slug": "pycon"})
+    )
+    new_url = feed_of(attendee, conference).get_absolute_url()
+    assert new_url != old_url
+    assert client.get(old_url).status_code == 404
+    assert client.get(new_url).status_code == 200
+
+
+@pytest.mark.parametrize("tamper", ["verifier", "selector", "conference"])
+def test_a_wrong_calendar_token_opens_nothing(client, attendee, conference, tamper):
+    make_conference(slug="other")
+    feed = CalendarFeed.issue(attendee, conference)
+    selector, verifier, slug = feed.selector, feed.verifier, "pycon"
+    if tamper == "verifier":
+        verifier = verifier[:-1] + ("A" if verifier[-1] != "A" else "B")
+    elif tamper == "selector":
+        selector = selector[:-1] + ("A" if selector[-1] != "A" else "B")
+    else:
+        slug = "other"
+    url = reverse(
+        "sessions:my-schedule-feed",
+        kwargs={"conference_slug": slug, "token": f"{selector}.{verifier}"},
+    )
+    assert client.get(url).status_code == 404
+
+
+def test_calendar_tokens_are_long_and_random(attendee, conference, django_user_model):
+    first = CalendarFeed.issue(attendee, conference).token
+    second = CalendarFeed.issue(django_user_model.objects.create_user("bob"), conference).token
+    assert first != second
+    assert len(first) >= 50
+
+
+def test_my_schedule_shows_the_calendar_address(attendee_client, attendee, conference):
+    feed = CalendarFeed.issue(attendee, conference)
+    html = attendee_client.get(my_schedule_url(conference)).content.decode()
+    assert f'value="http://testserver{feed.get_absolute_url()}"' in html
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="needs real parallel connections (PostgreSQL)"
+)
+@pytest.mark.django_db(transaction=True)
+def test_parallel_saves_of_one_session_leave_one_row(attendee, conference):
+    session = make_session(conference)
+    barrier = threading.Barrier(8)
+    errors = []
+
+    def save():
+        try:
+            barrier.wait()
+            SavedSession.objects.add(
+                attendee, Session.objects.select_related("conference").get(pk=session.pk)
+            )
+        except Exception as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=save) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert SavedSession.objects.filter(user=attendee, session=session).count() == 1
