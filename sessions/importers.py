@@ -14,6 +14,7 @@ import re
 import uuid
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -76,7 +77,7 @@ class ImportReport:
     unchanged: Counter = field(default_factory=Counter)
     changes: list[str] = field(default_factory=list)
 
-    def record(self, kind: str, outcome: str, label: str, fields: list[str] = ()) -> None:
+    def record(self, kind: str, outcome: str, label: str, fields: Sequence[str] = ()) -> None:
         getattr(self, outcome)[kind] += 1
         if outcome == "created":
             self.changes.append(f"create {kind} “{label}”")
@@ -656,26 +657,21 @@ class ScheduleWriter:
         for record in self.records.rooms.values():
             slug = slugify(record.slug) or slugify(record.name)
             room = by_name.get(record.name.casefold()) or by_slug.get(slug)
-            fields = []
             if room is None:
                 room = Room(
                     conference=self.conference,
-                    name=record.name,
                     slug=unique_slug(slug, "room", slugs, 100),
-                    capacity=record.capacity,
                     position=position,
                 )
                 position += 1
-                outcome = "created"
-            else:
-                if room.name != record.name:
-                    room.name, fields = record.name, [*fields, "name"]
-                if record.capacity is not None and room.capacity != record.capacity:
-                    room.capacity, fields = record.capacity, [*fields, "capacity"]
-                outcome = "updated" if fields else "unchanged"
-            if self.save(room, f"Room “{record.name}”", outcome):
+            values = {"name": record.name}
+            if record.capacity is not None:
+                values["capacity"] = record.capacity
+            fields = apply_changes(room, values)
+            result = outcome(room, fields)
+            if self.save(room, f"Room “{record.name}”", result):
                 self.rooms[record.name] = room
-                self.report.record("room", outcome, record.name, fields)
+                self.report.record("room", result, record.name, fields)
 
     def write_tracks(self) -> None:
         existing = list(self.conference.tracks.all())
@@ -685,27 +681,20 @@ class ScheduleWriter:
         for record in self.records.tracks.values():
             slug = slugify(record.slug) or slugify(record.name)
             track = by_name.get(record.name.casefold()) or by_slug.get(slug)
-            # A colour the model would refuse (#abc, “red”) is ignored rather than failing the import.
-            colour = record.colour.lower() if _COLOUR.match(record.colour) else ""
-            fields = []
             if track is None:
                 track = Track(
-                    conference=self.conference,
-                    name=record.name,
-                    slug=unique_slug(slug, "track", slugs, 100),
+                    conference=self.conference, slug=unique_slug(slug, "track", slugs, 100)
                 )
-                if colour:
-                    track.colour = colour
-                outcome = "created"
-            else:
-                if track.name != record.name:
-                    track.name, fields = record.name, [*fields, "name"]
-                if colour and track.colour.lower() != colour:
-                    track.colour, fields = colour, [*fields, "colour"]
-                outcome = "updated" if fields else "unchanged"
-            if self.save(track, f"Track “{record.name}”", outcome):
+            values = {"name": record.name}
+            # A colour the model would refuse (#abc, “red”) is ignored rather than failing the import.
+            colour = record.colour.lower() if _COLOUR.match(record.colour) else ""
+            if colour and track.colour.lower() != colour:
+                values["colour"] = colour
+            fields = apply_changes(track, values)
+            result = outcome(track, fields)
+            if self.save(track, f"Track “{record.name}”", result):
                 self.tracks[record.name] = track
-                self.report.record("track", outcome, record.name, fields)
+                self.report.record("track", result, record.name, fields)
 
     def write_speakers(self) -> None:
         existing = list(self.conference.speakers.all())
@@ -717,25 +706,20 @@ class ScheduleWriter:
                 persons.setdefault(person.guid, person)
         for person in persons.values():
             speaker = by_guid.get(person.guid) or by_guid.get(export_guid(person.guid))
-            fields = []
             if speaker is None:
                 speaker = Speaker(
                     conference=self.conference,
                     guid=person.guid,
-                    name=person.name,
                     slug=unique_slug(slugify(person.name), "speaker", slugs, 200),
-                    bio=person.biography or "",
                 )
-                outcome = "created"
-            else:
-                if speaker.name != person.name:
-                    speaker.name, fields = person.name, [*fields, "name"]
-                if person.biography is not None and speaker.bio != person.biography:
-                    speaker.bio, fields = person.biography, [*fields, "bio"]
-                outcome = "updated" if fields else "unchanged"
-            if self.save(speaker, person.where, outcome):
+            values = {"name": person.name}
+            if person.biography is not None:  # schedule.xml carries no biographies
+                values["bio"] = person.biography
+            fields = apply_changes(speaker, values)
+            result = outcome(speaker, fields)
+            if self.save(speaker, person.where, result):
                 self.speakers[person.guid] = speaker
-                self.report.record("speaker", outcome, person.name, fields)
+                self.report.record("speaker", result, person.name, fields)
 
     def write_sessions(self) -> None:
         existing = list(
@@ -765,42 +749,60 @@ class ScheduleWriter:
             self.write_session(event, session)
 
     def write_session(self, event: EventRecord, session: Session) -> None:
-        before = session_state(session) if session.pk else None
+        if event.room and event.room not in self.rooms:
+            return  # its room failed validation and is already reported
         old_speakers = [speaker.pk for speaker in session.ordered_speakers] if session.pk else []
-        session.title = event.title
-        session.kind = event.kind
-        session.track = self.tracks.get(event.track) if event.track else None
-        session.room = self.rooms.get(event.room) if event.room else None
-        session.starts_at = event.starts_at
-        session.ends_at = event.ends_at
-        session.description = event.description
-        session.status = Session.Status.CANCELLED if event.cancelled else Session.Status.PUBLISHED
+        fields = apply_changes(
+            session,
+            {
+                "title": event.title,
+                "kind": event.kind,
+                "track": self.tracks.get(event.track) if event.track else None,
+                "room": self.rooms.get(event.room) if event.room else None,
+                "starts_at": event.starts_at,
+                "ends_at": event.ends_at,
+                "description": event.description,
+                "status": Session.Status.CANCELLED if event.cancelled else Session.Status.PUBLISHED,
+            },
+        )
+        # A speaker that failed validation is already reported; one listed twice counts once.
         speakers = list(
             {
                 person.guid: self.speakers[person.guid]
                 for person in event.persons
-                if person.guid in self.speakers  # a speaker that failed is already reported
+                if person.guid in self.speakers
             }.values()
         )
-        new_speakers = [speaker.pk for speaker in speakers]
-        fields = [name for name, value in (before or {}).items() if value != getattr(session, name)]
-        if old_speakers != new_speakers and before is not None:
+        speakers_changed = [speaker.pk for speaker in speakers] != old_speakers
+        if speakers_changed and session.pk:
             fields.append("speakers")
             # Old links go first, so a speaker leaving this session cannot clash at its new time.
             session.session_speakers.all().delete()
-        outcome = "created" if before is None else "updated" if fields else "unchanged"
-        if event.room and event.room not in self.rooms:
-            return  # its room failed validation and is already reported
-        if not self.save(session, event.where, outcome):
+        result = outcome(session, fields)
+        if not self.save(session, event.where, result):
             return
-        if outcome == "unchanged":  # restore the status set aside above without touching updated_at
+        if result == "unchanged":  # restore the status set aside above, leaving updated_at alone
             Session.objects.filter(pk=session.pk).update(status=session.status)
-        if outcome == "created" or "speakers" in fields:
+        if speakers_changed:
             for position, speaker in enumerate(speakers):
                 link = SessionSpeaker(session=session, speaker=speaker, position=position)
                 if not self.save(link, event.where, "created"):
                     return
-        self.report.record("session", outcome, event.title, fields)
+        self.report.record("session", result, event.title, fields)
+
+
+def apply_changes(instance: models.Model, values: dict[str, Any]) -> list[str]:
+    """Set each value that differs from the instance's; the names of the fields that changed."""
+    changed = [name for name, value in values.items() if getattr(instance, name) != value]
+    for name in changed:
+        setattr(instance, name, values[name])
+    return changed
+
+
+def outcome(instance: models.Model, fields: list[str]) -> str:
+    if instance.pk is None:
+        return "created"
+    return "updated" if fields else "unchanged"
 
 
 def guid_index(objects: list[Session] | list[Speaker]) -> dict:
@@ -809,19 +811,3 @@ def guid_index(objects: list[Session] | list[Speaker]) -> dict:
     for obj in objects:
         index.setdefault(export_guid(obj.guid), obj)
     return index
-
-
-def session_state(session: Session) -> dict[str, Any]:
-    return {
-        name: getattr(session, name)
-        for name in (
-            "title",
-            "kind",
-            "track",
-            "room",
-            "starts_at",
-            "ends_at",
-            "description",
-            "status",
-        )
-    }
