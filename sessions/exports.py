@@ -56,6 +56,11 @@ def conference_guid(conference: Conference) -> uuid.UUID:
     return uuid.uuid5(uuid.NAMESPACE_URL, f"urn:confsched:conference:{conference.slug}")
 
 
+def venue_room_name(conference: Conference) -> str:
+    """The room that roomless sessions (breaks for the whole venue) sit in; see VENUE_ROOM_GUID."""
+    return conference.venue or "Venue"
+
+
 def room_guid(conference: Conference, room: Room) -> str:
     """Rooms have no stored GUID; derived from the slugs, it is the same in every export."""
     return str(uuid.uuid5(conference_guid(conference), f"room:{room.slug}"))
@@ -177,14 +182,13 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
     tracks = list(conference.tracks.all())
     links = speaker_links(sessions)
     acronym = frab_acronym(conference)
-    venue_room = conference.venue or "Venue"
     room_list = [
         {"name": room.name, "slug": room.slug, "guid": room_guid(conference, room)}
         | ({"capacity": room.capacity} if room.capacity is not None else {})
         for room in rooms
     ]
     if any(session.room is None for session in sessions):
-        room_list.append({"name": venue_room, "guid": VENUE_ROOM_GUID})
+        room_list.append({"name": venue_room_name(conference), "guid": VENUE_ROOM_GUID})
     conference_data = {
         "acronym": acronym,
         "title": conference.name,
@@ -206,10 +210,8 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
         day_start, day_end = day_window(conference, day, day_sessions)
         day_rooms = {room.name: [] for room in rooms}
         for session in day_sessions:
-            room_name = session.room.name if session.room else venue_room
-            day_rooms.setdefault(room_name, []).append(
-                frab_event(conference, session, acronym, base_url, links)
-            )
+            event = frab_event(conference, session, acronym, base_url, links)
+            day_rooms.setdefault(event["room"], []).append(event)
         conference_data["days"].append(
             {
                 "index": index,
@@ -282,7 +284,7 @@ def frab_event(
         "start": timezone.localtime(session.starts_at, conference.tz).strftime("%H:%M"),
         "end": local_iso(session.ends_at, conference),
         "duration": hours_minutes(session.duration),
-        "room": session.room.name if session.room else (conference.venue or "Venue"),
+        "room": session.room.name if session.room else venue_room_name(conference),
         "slug": frab_slug(acronym, session),
         "url": absolute_url(base_url, session.get_absolute_url()),
         "title": title,

@@ -201,6 +201,18 @@ def test_calendar_uid_is_stable_across_exports(demo):
     )
 
 
+def test_calendar_is_byte_identical_for_one_generation_time(demo):
+    moment = datetime.datetime(2026, 4, 1, 12, tzinfo=UTC)
+
+    def export():
+        return build_calendar(
+            demo, listing(demo), base_url=BASE_URL, name="Schedule", generated_at=moment
+        )
+
+    assert export() == export()
+    assert b"DTSTAMP:20260401T120000Z\r\n" in export()
+
+
 def test_calendar_sequence_rises_after_an_edit():
     session = make_session(title="Tensors")
     long_ago = datetime.datetime(2026, 3, 1, tzinfo=UTC)
