@@ -7,6 +7,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils import timezone
 
 
 def validate_time_zone(value: str) -> None:
@@ -72,6 +73,9 @@ class Conference(models.Model):
     is_published = models.BooleanField("published", default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Moves whenever anything public in the conference changes (see mark_changed): the base of
+    # ETags, Last-Modified and cache keys, so nothing served is ever stale.
+    changed_at = models.DateTimeField(default=timezone.now, editable=False)
 
     objects = ConferenceQuerySet.as_manager()
 
@@ -88,11 +92,23 @@ class Conference(models.Model):
     def __str__(self):
         return self.name
 
+    def save(self, *args, **kwargs):
+        self.changed_at = timezone.now()
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "changed_at"}
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self):
         return reverse("conference:conference-detail", kwargs={"conference_slug": self.slug})
 
     def natural_key(self):
         return (self.slug,)
+
+    @classmethod
+    def mark_changed(cls, conference_id: int | None) -> None:
+        """Record that something in the conference changed, by one UPDATE."""
+        if conference_id is not None:
+            cls.objects.filter(pk=conference_id).update(changed_at=timezone.now())
 
     @cached_property
     def tz(self) -> zoneinfo.ZoneInfo:

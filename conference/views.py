@@ -1,5 +1,9 @@
+import hashlib
+
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
+from django.utils.cache import get_conditional_response
+from django.utils.http import http_date, quote_etag
 from django.views.generic import DetailView, ListView
 
 from conference.models import Conference
@@ -7,7 +11,15 @@ from conference.timezones import sorted_zones
 
 
 class ConferenceMixin:
-    """Scopes a view to the conference named in the URL and shows its times in the right zone."""
+    """Scopes a view to the conference named in the URL and shows its times in the right zone.
+
+    With ``conditional`` set, GETs carry an ETag and Last-Modified taken from the conference's
+    ``changed_at`` and are answered 304 without rendering when the client is up to date. Pages
+    that differ per user (saved markers) are conditional for anonymous visitors only.
+    """
+
+    conditional = False
+    same_for_every_user = False
 
     def dispatch(self, request, *args, **kwargs):
         conferences = (
@@ -16,7 +28,37 @@ class ConferenceMixin:
         self.conference = get_object_or_404(conferences, slug=kwargs["conference_slug"])
         if not request.chosen_time_zone:
             timezone.activate(self.conference.tz)
-        return super().dispatch(request, *args, **kwargs)
+        if not self.is_conditional(request):
+            return super().dispatch(request, *args, **kwargs)
+        etag = self.etag(request)
+        last_modified = int(self.conference.changed_at.timestamp())
+        not_modified = get_conditional_response(request, etag=etag, last_modified=last_modified)
+        if not_modified is not None:
+            return not_modified
+        response = super().dispatch(request, *args, **kwargs)
+        if response.status_code == 200:
+            response.headers.setdefault("ETag", etag)
+            response.headers.setdefault("Last-Modified", http_date(last_modified))
+        return response
+
+    def is_conditional(self, request) -> bool:
+        return (
+            self.conditional
+            and request.method in ("GET", "HEAD")
+            and (self.same_for_every_user or not request.user.is_authenticated)
+        )
+
+    def etag(self, request) -> str:
+        """Changes with the conference's content, the URL with its filters, and the time zone."""
+        variant = "|".join(
+            [
+                str(self.conference.pk),
+                self.conference.changed_at.isoformat(),
+                request.get_full_path(),
+                timezone.get_current_timezone_name(),
+            ]
+        )
+        return quote_etag(hashlib.sha256(variant.encode()).hexdigest()[:32])
 
     def get_context_data(self, **kwargs):
         zone = timezone.get_current_timezone_name()
@@ -46,6 +88,7 @@ class ConferenceListView(ListView):
 
 class ConferenceDetailView(ConferenceMixin, DetailView):
     template_name = "conference/conference_detail.html"
+    conditional = True
 
     def get_object(self, queryset=None):
         return self.conference
@@ -63,6 +106,8 @@ class TrackStylesView(ConferenceMixin, DetailView):
 
     template_name = "conference/tracks.css"
     content_type = "text/css; charset=utf-8"
+    conditional = True
+    same_for_every_user = True
 
     def get_object(self, queryset=None):
         return self.conference

@@ -1,12 +1,15 @@
 import datetime
+import json
 
 from django.db.models import QuerySet
-from django.http import QueryDict
+from django.http import HttpResponse, HttpResponseBadRequest, QueryDict
 from django.shortcuts import get_object_or_404
 from django.utils.formats import date_format
+from django.views import View
 from django.views.generic import DetailView, TemplateView
 
 from conference.views import ConferenceMixin
+from sessions.exports import build_calendar, build_frab_data, build_frab_xml
 from sessions.filters import SessionFilter
 from sessions.models import SavedSession, Session
 from sessions.timetable import build_grid, group_by_day_and_slot
@@ -50,6 +53,8 @@ class SavedMarkersMixin:
 
 class SessionListMixin(SavedMarkersMixin, ConferenceMixin):
     """Filtered, loaded sessions of the conference, shared by the list and the grid."""
+
+    conditional = True
 
     def get_filterset(self):
         queryset = (
@@ -109,6 +114,7 @@ class ScheduleGridView(SessionListMixin, TemplateView):
 class SessionDetailView(SavedMarkersMixin, ConferenceMixin, DetailView):
     template_name = "sessions/session_detail.html"
     context_object_name = "session"
+    conditional = True
 
     def get_object(self, queryset=None):
         sessions = Session.objects.visible_to(self.request.user).filter(conference=self.conference)
@@ -124,3 +130,84 @@ class SessionDetailView(SavedMarkersMixin, ConferenceMixin, DetailView):
             .for_listing()
         )
         return super().get_context_data(parallel_sessions=list(parallel), **kwargs)
+
+
+class ExportMixin(ConferenceMixin):
+    """Exports hold public data only, the same for every client, so every GET is conditional."""
+
+    conditional = True
+    same_for_every_user = True
+    content_type = ""
+    extension = ""
+
+    def public_sessions(self):
+        return (
+            Session.objects.public()
+            .filter(conference=self.conference)
+            .for_listing()
+            .order_by("starts_at", "room__position", "title")
+        )
+
+    def base_url(self) -> str:
+        return self.request.build_absolute_uri("/").rstrip("/")
+
+    def export_response(self, body: bytes, filename: str) -> HttpResponse:
+        response = HttpResponse(body, content_type=self.content_type)
+        response["Content-Disposition"] = f'inline; filename="{filename}.{self.extension}"'
+        return response
+
+
+class ScheduleCalendarView(ExportMixin, View):
+    """The whole public schedule as iCalendar, narrowed by the schedule page's own filters."""
+
+    content_type = "text/calendar; charset=utf-8"
+    extension = "ics"
+
+    def get(self, request, conference_slug):
+        filterset = SessionFilter(
+            request.GET or None, queryset=self.public_sessions(), conference=self.conference
+        )
+        if filterset.is_bound and not filterset.is_valid():
+            problems = "; ".join(
+                f"{name}: {' '.join(errors)}" for name, errors in filterset.errors.items()
+            )
+            return HttpResponseBadRequest(
+                f"Bad filter: {problems}", content_type="text/plain; charset=utf-8"
+            )
+        body = build_calendar(
+            self.conference, filterset.qs, base_url=self.base_url(), name=self.conference.name
+        )
+        return self.export_response(body, self.conference.slug)
+
+
+class SessionCalendarView(ExportMixin, View):
+    content_type = "text/calendar; charset=utf-8"
+    extension = "ics"
+
+    def get(self, request, conference_slug, slug):
+        session = get_object_or_404(self.public_sessions(), slug=slug)
+        body = build_calendar(
+            self.conference, [session], base_url=self.base_url(), name=session.display_title
+        )
+        return self.export_response(body, session.slug)
+
+
+class FrabXmlView(ExportMixin, View):
+    """schedule.xml as frab and pretalx publish it, for conference apps and video teams."""
+
+    content_type = "application/xml; charset=utf-8"
+    extension = "xml"
+
+    def get(self, request, conference_slug):
+        body = build_frab_xml(self.conference, self.public_sessions(), base_url=self.base_url())
+        return self.export_response(body, "schedule")
+
+
+class FrabJsonView(ExportMixin, View):
+    content_type = "application/json"
+    extension = "json"
+
+    def get(self, request, conference_slug):
+        data = build_frab_data(self.conference, self.public_sessions(), base_url=self.base_url())
+        body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+        return self.export_response(body, "schedule")

@@ -12,6 +12,8 @@ from speakers.models import Speaker
 class SpeakerSessionsMixin(ConferenceMixin):
     """Speakers of the conference who give at least one session the visitor may see."""
 
+    conditional = True
+
     def visible_sessions(self):
         return Session.objects.visible_to(self.request.user).filter(conference=self.conference)
 

@@ -1,0 +1,117 @@
+import icalendar
+import pytest
+from django.urls import reverse
+
+from sessions.models import Session
+from tests.builders import make_conference, make_session, make_track, paris
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def conference():
+    return make_conference(slug="pycon")
+
+
+def url(name, **kwargs):
+    return reverse(f"sessions:{name}", kwargs={"conference_slug": "pycon", **kwargs})
+
+
+def summaries(response):
+    calendar = icalendar.Calendar.from_ical(response.content)
+    return sorted(str(event["SUMMARY"]) for event in calendar.walk("VEVENT"))
+
+
+@pytest.mark.parametrize(
+    ("name", "content_type", "filename"),
+    [
+        ("schedule-ics", "text/calendar; charset=utf-8", "pycon.ics"),
+        ("schedule-xml", "application/xml; charset=utf-8", "schedule.xml"),
+        ("schedule-json", "application/json", "schedule.json"),
+    ],
+)
+def test_exports_have_the_right_type_and_file_name(
+    client, conference, name, content_type, filename
+):
+    make_session(conference)
+    response = client.get(url(name))
+    assert response.status_code == 200
+    assert response["Content-Type"] == content_type
+    assert response["Content-Disposition"] == f'inline; filename="{filename}"'
+
+
+def test_schedule_calendar_exports_what_the_filters_show(client, conference):
+    data = make_track(conference, name="Data")
+    make_session(conference, title="Data talk", track=data)
+    make_session(conference, title="Other talk", starts_at=paris(8, 14))
+    assert summaries(client.get(url("schedule-ics"), {"track": "data"})) == ["Data talk"]
+
+
+def test_schedule_calendar_refuses_a_bad_filter_with_a_clear_400(client, conference):
+    response = client.get(url("schedule-ics"), {"track": "nope"})
+    assert response.status_code == 400
+    assert response.content.decode().startswith("Bad filter: track: Select a valid choice.")
+
+
+def test_exports_leave_out_drafts_even_for_staff(admin_client, conference):
+    make_session(conference, title="Public")
+    make_session(conference, title="Draft", status=Session.Status.DRAFT, starts_at=paris(8, 14))
+    assert summaries(admin_client.get(url("schedule-ics"))) == ["Public"]
+
+
+def test_session_calendar_holds_that_one_session(client, conference):
+    session = make_session(conference, title="Only me")
+    make_session(conference, title="Not me", starts_at=paris(8, 14))
+    response = client.get(url("session-ics", slug=session.slug))
+    assert summaries(response) == ["Only me"]
+    assert response["Content-Disposition"] == f'inline; filename="{session.slug}.ics"'
+
+
+def test_session_calendar_of_a_draft_is_a_404(client, conference):
+    session = make_session(conference, status=Session.Status.DRAFT)
+    assert client.get(url("session-ics", slug=session.slug)).status_code == 404
+
+
+def test_session_page_links_its_calendar_file(client, conference):
+    session = make_session(conference)
+    html = client.get(session.get_absolute_url()).content.decode()
+    assert f'href="/pycon/sessions/{session.slug}.ics">Add to my calendar (.ics)</a>' in html
+
+
+@pytest.mark.parametrize(
+    "name", ["schedule-ics", "schedule-xml", "schedule-json", "schedule", "schedule-grid"]
+)
+def test_an_up_to_date_client_gets_304(client, conference, name):
+    make_session(conference)
+    first = client.get(url(name))
+    again = client.get(url(name), headers={"If-None-Match": first["ETag"]})
+    since = client.get(url(name), headers={"If-Modified-Since": first["Last-Modified"]})
+    assert (again.status_code, since.status_code) == (304, 304)
+    assert again.content == b""
+
+
+@pytest.mark.parametrize("name", ["schedule-ics", "schedule"])
+def test_any_change_in_the_conference_changes_the_etag(client, conference, name):
+    session = make_session(conference)
+    first = client.get(url(name))["ETag"]
+    session.title = "Renamed"
+    session.save()
+    assert client.get(url(name), headers={"If-None-Match": first}).status_code == 200
+
+
+def test_etag_differs_per_filter_and_time_zone(client, conference):
+    make_session(conference)
+    tags = {
+        client.get(url("schedule"), query).get("ETag")
+        for query in ({}, {"q": "x"}, {"tz": "Asia/Tokyo"})
+    }
+    assert len(tags) == 3
+
+
+def test_pages_that_show_saved_markers_are_not_cached_for_logged_in_users(
+    client, conference, django_user_model
+):
+    make_session(conference)
+    client.force_login(django_user_model.objects.create_user("ada"))
+    response = client.get(url("schedule"))
+    assert "ETag" not in response
