@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_filters",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
@@ -143,3 +144,51 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "schedule@local
 
 # The demo conference (PyTorch Conference Europe 2026) lives here; see `manage.py load_demo`.
 FIXTURE_DIRS = [BASE_DIR / "fixtures"]
+
+# REST API v1 (/api/v1/): token or session auth, JSON only, documented by drf-spectacular.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    # Our viewsets refine these two (conference.api.ApiPolicyMixin): classes named here are
+    # imported while DRF itself loads, so they cannot live beside the viewsets.
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.DjangoModelPermissionsOrAnonReadOnly"
+    ],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "conference.api.ApiSchema",
+    "EXCEPTION_HANDLER": "conference.api.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    # Counted in the default cache (Redis when REDIS_URL is set, so shared by all workers).
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("DJANGO_API_ANON_RATE", "120/minute"),
+        "user": os.environ.get("DJANGO_API_USER_RATE", "600/minute"),
+        "auth-token": os.environ.get("DJANGO_API_TOKEN_RATE", "10/minute"),
+    },
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Conference schedule API",
+    "DESCRIPTION": (
+        "Read conferences, rooms, tracks, sessions and speakers; organizers also write them, "
+        "under the same rules as the admin. Anonymous clients read published data. "
+        "Authenticate with `Authorization: Token <key>` (POST /api/v1/auth/token/) or, from this "
+        "site's own pages, the session cookie plus CSRF token. Times are ISO 8601 in UTC; each "
+        'session also names its conference\'s time zone. Errors are JSON: `{"detail": ...}`, '
+        "or field name to messages for 400s."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}

@@ -17,6 +17,7 @@ conference_patterns = (
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("conference.accounts")),
+    path("api/", include("conference.api_urls")),
     path("", views.ConferenceListView.as_view(), name="conference-list"),
     path("<slug:conference_slug>/", include(conference_patterns)),
     path("<slug:conference_slug>/", include("sessions.urls")),

@@ -1,0 +1,446 @@
+"""API v1: conferences, rooms and tracks, and what every API view shares (scope, permissions, errors)."""
+
+import logging
+from functools import cached_property
+
+from django.db import IntegrityError
+from django.db.models import RestrictedError
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import exceptions, permissions, viewsets
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import exception_handler, set_rollback
+
+from conference.models import Conference, Room, Track
+from conference.serializers import (
+    ConferenceSerializer,
+    ErrorSerializer,
+    RoomSerializer,
+    TrackSerializer,
+    ValidationErrorSerializer,
+)
+
+logger = logging.getLogger("django.request")
+
+DEMO_CONFERENCE = "pytorch-eu-2026"
+
+
+# --- Policies shared by every API view (wired in settings.REST_FRAMEWORK) ---------------------
+
+
+class ApiPagination(LimitOffsetPagination):
+    """?limit= (default PAGE_SIZE, 50; at most 200) and ?offset=; anything but a number is a 400."""
+
+    max_limit = 200
+    max_offset = 10**9  # beyond what any database here can OFFSET by
+
+    def get_limit(self, request):
+        raw = request.query_params.get(self.limit_query_param)
+        if raw is None:
+            return self.default_limit
+        return min(self.parse(raw, self.limit_query_param, minimum=1), self.max_limit)
+
+    def get_offset(self, request):
+        raw = request.query_params.get(self.offset_query_param)
+        if raw is None:
+            return 0
+        return self.parse(raw, self.offset_query_param, minimum=0, maximum=self.max_offset)
+
+    @staticmethod
+    def parse(raw: str, name: str, minimum: int, maximum: int | None = None) -> int:
+        # isdigit() alone accepts other scripts' digits and int() accepts "1_000"; neither is a URL number.
+        value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 20 else None
+        if value is None or value < minimum or (maximum is not None and value > maximum):
+            limit = f" and at most {maximum}" if maximum is not None else ""
+            raise exceptions.ValidationError(
+                {name: [f"Enter a whole number of at least {minimum}{limit}."]}
+            )
+        return value
+
+    def get_schema_operation_parameters(self, view):
+        return [
+            {
+                "name": self.limit_query_param,
+                "in": "query",
+                "required": False,
+                "description": (
+                    f"Number of results per page: {self.default_limit} by default; values "
+                    f"above {self.max_limit} return {self.max_limit}."
+                ),
+                "schema": {"type": "integer", "minimum": 1},
+            },
+            {
+                "name": self.offset_query_param,
+                "in": "query",
+                "required": False,
+                "description": "Index of the first result to return.",
+                "schema": {"type": "integer", "minimum": 0, "maximum": self.max_offset},
+            },
+        ]
+
+
+class StaffOrModelPermissionsOrReadOnly(permissions.DjangoModelPermissions):
+    """Anyone may read (each view's queryset decides what they see); staff, or holders of the
+    model's add/change/delete permission, may write."""
+
+    def has_permission(self, request, view):
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        user = request.user
+        if not (user and user.is_authenticated):
+            return False
+        if user.is_staff:
+            return True
+        # The view's class-level queryset names the model; get_queryset() would already look up
+        # the conference and answer 404 before an anonymous writer learns they must log in.
+        return user.has_perms(self.get_required_permissions(request.method, view.queryset.model))
+
+
+class ApiPolicyMixin:
+    """Who may do what, and how lists are paged, for every API viewset."""
+
+    permission_classes = [StaffOrModelPermissionsOrReadOnly]
+    pagination_class = ApiPagination
+
+
+class Conflict(exceptions.APIException):
+    status_code = 409
+    default_detail = "This change conflicts with the current state of the data."
+    default_code = "conflict"
+
+
+def api_exception_handler(exc, context):
+    """DRF's handler, plus JSON (never Django's HTML pages) for conflicts and server errors."""
+    response = exception_handler(exc, context)
+    if response is not None:
+        return response
+    set_rollback()
+    if isinstance(exc, IntegrityError):
+        # Validation passed but the database refused: another request changed the same rows.
+        return Response({"detail": Conflict.default_detail}, status=Conflict.status_code)
+    request = context["request"]
+    logger.error(
+        "Internal Server Error: %s",
+        request.path,
+        exc_info=exc,
+        extra={"status_code": 500, "request": request._request},
+    )
+    return Response({"detail": "Server error."}, status=500)
+
+
+@csrf_exempt
+def api_not_found(request, *args, **kwargs):
+    """Any /api/ URL that names no endpoint: JSON, like every other API answer."""
+    return JsonResponse({"detail": "Not found."}, status=404)
+
+
+# --- Documentation helpers -------------------------------------------------------------------
+
+
+class ApiSchema(AutoSchema):
+    """Marks reads as open to anonymous clients where the default permission class allows it."""
+
+    def get_auth(self):
+        auths = super().get_auth()
+        open_reads = any(
+            isinstance(permission, StaffOrModelPermissionsOrReadOnly)
+            for permission in self.view.get_permissions()
+        )
+        if open_reads and self.method in permissions.SAFE_METHODS and {} not in auths:
+            auths.append({})
+        return auths
+
+
+class ValidationErrorSchema(OpenApiSerializerExtension):
+    target_class = ValidationErrorSerializer
+
+    def map_serializer(self, auto_schema, direction):
+        return {
+            "type": "object",
+            "description": (
+                "Each key names a field of the request (body or query string) and lists what is "
+                "wrong with it; `non_field_errors` holds rules that span fields. A request body "
+                "that is not valid JSON gets `detail` instead."
+            ),
+            "additionalProperties": {
+                "oneOf": [
+                    {"type": "array", "items": {"type": "string"}},
+                    {"type": "string"},
+                ]
+            },
+        }
+
+
+ERRORS = {
+    400: (
+        ValidationErrorSerializer,
+        "The request was not valid; each field names its problems.",
+        {"starts_at": ["A session must end after it starts."]},
+    ),
+    401: (
+        ErrorSerializer,
+        "Missing or invalid credentials (send `Authorization: Token <key>`).",
+        {"detail": "Authentication credentials were not provided."},
+    ),
+    403: (
+        ErrorSerializer,
+        "Authenticated, but not allowed: writes need staff status or the model's permission.",
+        {"detail": "You do not have permission to perform this action."},
+    ),
+    404: (
+        ErrorSerializer,
+        "No such object, or not visible to you (unpublished conferences and draft sessions).",
+        {"detail": "No Conference matches the given query."},
+    ),
+    409: (
+        ErrorSerializer,
+        "The object is still in use, or another request changed the same data at the same time.",
+        {"detail": "Master Stage still hosts sessions; move or delete them first."},
+    ),
+    429: (
+        ErrorSerializer,
+        "Too many requests; the `Retry-After` header says how many seconds to wait.",
+        {"detail": "Request was throttled. Expected available in 12 seconds."},
+    ),
+}
+
+
+def errors(*codes: int, invalid: dict | None = None) -> dict[int, OpenApiResponse]:
+    """Documented error responses, each with its schema and an example (``invalid`` for the 400)."""
+    responses = {}
+    for code in codes:
+        serializer, description, example = ERRORS[code]
+        if code == 400 and invalid is not None:
+            example = invalid
+        responses[code] = OpenApiResponse(
+            response=serializer,
+            description=description,
+            examples=[OpenApiExample(f"HTTP {code}", value=example, status_codes=[code])],
+        )
+    return responses
+
+
+READ = (401, 429)
+READ_ONE = (401, 404, 429)
+WRITE = (400, 401, 403, 404, 409, 429)
+DELETE = (401, 403, 404, 409, 429)
+
+
+SLUG_SCHEMA = {"type": "string", "pattern": r"^[-a-zA-Z0-9_]+$"}
+
+
+def path_slug(name: str, description: str, example: str) -> OpenApiParameter:
+    return OpenApiParameter(
+        name,
+        SLUG_SCHEMA,
+        OpenApiParameter.PATH,
+        description=description,
+        examples=[OpenApiExample("From the demo conference", value=example)],
+    )
+
+
+CONFERENCE_SLUG = path_slug(
+    "conference_slug", "Slug of the conference, as in its page's URL.", DEMO_CONFERENCE
+)
+
+
+# --- Views -----------------------------------------------------------------------------------
+
+
+class ConferenceScopedMixin(ApiPolicyMixin):
+    """Views under /conferences/<conference_slug>/: staff reach every conference, others only
+    published ones; writes take the conference from the URL, never from the body."""
+
+    lookup_field = "slug"
+    lookup_value_converter = "slug"
+
+    @cached_property
+    def conference(self) -> Conference:
+        conferences = (
+            Conference.objects.all()
+            if self.request.user.is_staff
+            else Conference.objects.published()
+        )
+        return get_object_or_404(conferences, slug=self.kwargs["conference_slug"])
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # drf-spectacular inspecting the view
+            return self.queryset.none()
+        return self.get_conference_queryset()
+
+    def get_conference_queryset(self):
+        raise NotImplementedError
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        if not getattr(self, "swagger_fake_view", False):
+            context["conference"] = self.conference
+        return context
+
+    def filter_queryset(self, queryset):
+        # Filters and ordering shape lists; a detail URL names one object whatever the query says.
+        return super().filter_queryset(queryset) if self.action == "list" else queryset
+
+    def perform_destroy(self, instance):
+        try:
+            instance.delete()
+        except RestrictedError as error:
+            raise Conflict(
+                f"{instance} still hosts sessions; move or delete them first."
+            ) from error
+
+
+@extend_schema(tags=["conferences"])
+@extend_schema_view(
+    list=extend_schema(
+        summary="List conferences",
+        description="Published conferences, newest first; staff also see unpublished ones.",
+        responses={200: ConferenceSerializer(many=True), **errors(*READ)},
+    ),
+    retrieve=extend_schema(
+        summary="Get a conference",
+        parameters=[path_slug("slug", "Slug of the conference.", DEMO_CONFERENCE)],
+        responses={200: ConferenceSerializer, **errors(*READ_ONE)},
+    ),
+)
+class ConferenceViewSet(ApiPolicyMixin, viewsets.ReadOnlyModelViewSet):
+    """Conferences: read only here; organizers create them in the admin."""
+
+    queryset = Conference.objects.all()
+    serializer_class = ConferenceSerializer
+    lookup_field = "slug"
+    lookup_value_converter = "slug"
+
+    def get_queryset(self):
+        conferences = (
+            Conference.objects.all()
+            if self.request.user.is_staff
+            else Conference.objects.published()
+        )
+        return conferences.order_by("-starts_on", "name", "pk")
+
+
+def part_schema(kind: str, serializer, example_request: dict, example_slug: str, invalid: dict):
+    """The same documentation for rooms and tracks, which differ only in their fields."""
+    plural = f"{kind}s"
+    slug = path_slug("slug", f"Slug of the {kind} in this conference.", example_slug)
+    request_example = OpenApiExample(f"A new {kind}", value=example_request, request_only=True)
+    schema_view = extend_schema_view(
+        list=extend_schema(
+            summary=f"List the {plural} of a conference",
+            parameters=[CONFERENCE_SLUG],
+            responses={200: serializer(many=True), **errors(*READ_ONE)},
+        ),
+        retrieve=extend_schema(
+            summary=f"Get a {kind}",
+            parameters=[CONFERENCE_SLUG, slug],
+            responses={200: serializer, **errors(*READ_ONE)},
+        ),
+        create=extend_schema(
+            summary=f"Add a {kind}",
+            description=f"Staff, or users with the add_{kind} permission.",
+            parameters=[CONFERENCE_SLUG],
+            examples=[request_example],
+            responses={201: serializer, **errors(*WRITE, invalid=invalid)},
+        ),
+        update=extend_schema(
+            summary=f"Replace a {kind}",
+            parameters=[CONFERENCE_SLUG, slug],
+            responses={200: serializer, **errors(*WRITE, invalid=invalid)},
+        ),
+        partial_update=extend_schema(
+            summary=f"Change some fields of a {kind}",
+            parameters=[CONFERENCE_SLUG, slug],
+            responses={200: serializer, **errors(*WRITE, invalid=invalid)},
+        ),
+        destroy=extend_schema(
+            summary=f"Delete a {kind}",
+            description=f"Refused with 409 while sessions still use the {kind}.",
+            parameters=[CONFERENCE_SLUG, slug],
+            responses={204: None, **errors(*DELETE)},
+        ),
+    )
+    return lambda viewset: extend_schema(tags=[plural])(schema_view(viewset))
+
+
+@part_schema(
+    "room",
+    RoomSerializer,
+    {"slug": "workshop-room", "name": "Workshop Room", "capacity": 40, "position": 4},
+    "master-stage",
+    {"non_field_errors": ["This conference already has a room with this slug."]},
+)
+class RoomViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
+    """Rooms of a conference, in display order."""
+
+    queryset = Room.objects.all()
+    serializer_class = RoomSerializer
+
+    def get_conference_queryset(self):
+        return self.conference.rooms.order_by("position", "name", "pk")
+
+
+@part_schema(
+    "track",
+    TrackSerializer,
+    {"slug": "robotics", "name": "Robotics", "colour": "#ee4c2c", "description": ""},
+    "security-privacy",
+    {"colour": ["Enter a colour as #rrggbb, for example #ee4c2c."]},
+)
+class TrackViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
+    """Tracks of a conference, by name."""
+
+    queryset = Track.objects.all()
+    serializer_class = TrackSerializer
+
+    def get_conference_queryset(self):
+        return self.conference.tracks.order_by("name", "pk")
+
+
+@extend_schema(
+    summary="Get an API token",
+    description=(
+        "Exchange a username and password for the account's token, then send it on every request "
+        "as `Authorization: Token <key>`. The same token is returned until an organizer deletes "
+        "it in the admin."
+    ),
+    tags=["auth"],
+    request=AuthTokenSerializer,
+    examples=[
+        OpenApiExample(
+            "Credentials",
+            value={"username": "organizer", "password": "correct horse battery staple"},
+            request_only=True,
+        ),
+        OpenApiExample(
+            "Token",
+            value={"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"},
+            response_only=True,
+        ),
+    ],
+    responses={
+        200: AuthTokenSerializer,
+        **errors(400, 429),
+    },
+)
+class ObtainTokenView(ObtainAuthToken):
+    """DRF's obtain_auth_token, throttled on its own scope to slow password guessing."""
+
+    authentication_classes = []
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth-token"

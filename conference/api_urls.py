@@ -1,0 +1,56 @@
+"""Everything under /api/: version 1 of the REST API, its OpenAPI schema and docs, JSON 404s."""
+
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter, SimpleRouter
+
+from conference.api import (
+    ConferenceViewSet,
+    ObtainTokenView,
+    RoomViewSet,
+    TrackViewSet,
+    api_not_found,
+)
+from sessions.api import MyScheduleViewSet, SessionViewSet
+from speakers.api import SpeakerViewSet
+
+app_name = "api"
+
+
+class Router(DefaultRouter):
+    include_format_suffixes = False  # JSON only: no .json / .api URL variants
+
+
+router = Router(use_regex_path=False)
+router.register("conferences", ConferenceViewSet, basename="conference")
+
+conference_router = SimpleRouter(use_regex_path=False)
+conference_router.register("rooms", RoomViewSet, basename="room")
+conference_router.register("tracks", TrackViewSet, basename="track")
+conference_router.register("sessions", SessionViewSet, basename="session")
+conference_router.register("speakers", SpeakerViewSet, basename="speaker")
+
+v1_patterns = [
+    path("", include(router.urls)),
+    path("conferences/<slug:conference_slug>/", include(conference_router.urls)),
+    path(
+        "me/schedule/",
+        MyScheduleViewSet.as_view({"get": "list", "post": "create"}),
+        name="my-schedule",
+    ),
+    path(
+        "me/schedule/<slug:conference_slug>/<slug:session_slug>/",
+        MyScheduleViewSet.as_view({"delete": "destroy"}),
+        name="my-schedule-entry",
+    ),
+    path("auth/token/", ObtainTokenView.as_view(), name="auth-token"),
+]
+
+urlpatterns = [
+    path("v1/", include(v1_patterns)),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    # Last: any other /api/ URL is a JSON 404, not the site's HTML page.
+    re_path(r"^.*$", api_not_found, name="not-found"),
+]

@@ -1,0 +1,171 @@
+"""API serializers for conferences, rooms and tracks, and the pieces every API serializer shares."""
+
+import copy
+import datetime
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from conference.models import Conference, Room, Track
+
+
+class FullCleanMixin:
+    """Runs the model's own rules (``full_clean()``), as the admin's ModelForm does."""
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        model = self.Meta.model
+        instance = copy.copy(self.instance) if self.instance else model()
+        for name, value in attrs.items():
+            if not model._meta.get_field(name).many_to_many:
+                setattr(instance, name, value)
+        # Skip fields the serializer does not expose, as a ModelForm does.
+        instance.full_clean(
+            exclude=[f.name for f in model._meta.fields if f.name not in self.fields]
+        )
+        return attrs
+
+
+class CurrentConferenceDefault:
+    """The conference named in the URL: writes never take it from the body."""
+
+    requires_context = True
+
+    def __call__(self, serializer_field):
+        return serializer_field.context["conference"]
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}()"
+
+
+def conference_field() -> serializers.HiddenField:
+    return serializers.HiddenField(default=CurrentConferenceDefault())
+
+
+class ConferenceSlugRelatedField(serializers.SlugRelatedField):
+    """A room, track or speaker given by its slug, looked up in the conference of the URL."""
+
+    def __init__(self, **kwargs):
+        kind = kwargs["queryset"].model._meta.verbose_name
+        kwargs.setdefault("slug_field", "slug")
+        kwargs.setdefault(
+            "error_messages",
+            {"does_not_exist": f"This conference has no {kind} with the slug “{{value}}”."},
+        )
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        return super().get_queryset().filter(conference=self.context["conference"])
+
+
+class UTCDateTimeField(serializers.DateTimeField):
+    """ISO 8601 in UTC whatever zone is active (a visitor's ?tz= choice must not leak in here)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(default_timezone=datetime.UTC, **kwargs)
+
+
+def absolute_url(serializer: serializers.Field, path: str) -> str | None:
+    if not path:
+        return None
+    request = serializer.context.get("request")
+    return request.build_absolute_uri(path) if request else path
+
+
+class ConferenceSerializer(serializers.ModelSerializer):
+    time_zone = serializers.CharField(
+        read_only=True, help_text="IANA zone of the venue, in which attendees read the times."
+    )
+    url = serializers.SerializerMethodField(help_text="The conference's page on this site.")
+    rooms_url = serializers.SerializerMethodField()
+    tracks_url = serializers.SerializerMethodField()
+    sessions_url = serializers.SerializerMethodField()
+    speakers_url = serializers.SerializerMethodField()
+    created_at = UTCDateTimeField(read_only=True)
+    updated_at = UTCDateTimeField(read_only=True)
+
+    class Meta:
+        model = Conference
+        fields = [
+            "id",
+            "slug",
+            "name",
+            "starts_on",
+            "ends_on",
+            "time_zone",
+            "venue",
+            "city",
+            "description",
+            "registration_url",
+            "help_url",
+            "contact_email",
+            "is_published",
+            "url",
+            "rooms_url",
+            "tracks_url",
+            "sessions_url",
+            "speakers_url",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+    def get_url(self, conference) -> str:
+        return absolute_url(self, conference.get_absolute_url())
+
+    def nested_url(self, conference, name: str) -> str:
+        return absolute_url(
+            self, reverse(f"api:{name}", kwargs={"conference_slug": conference.slug})
+        )
+
+    def get_rooms_url(self, conference) -> str:
+        return self.nested_url(conference, "room-list")
+
+    def get_tracks_url(self, conference) -> str:
+        return self.nested_url(conference, "track-list")
+
+    def get_sessions_url(self, conference) -> str:
+        return self.nested_url(conference, "session-list")
+
+    def get_speakers_url(self, conference) -> str:
+        return self.nested_url(conference, "speaker-list")
+
+
+class RoomSerializer(FullCleanMixin, serializers.ModelSerializer):
+    conference = conference_field()
+
+    class Meta:
+        model = Room
+        fields = ["id", "conference", "slug", "name", "capacity", "position"]
+
+
+class TrackSerializer(FullCleanMixin, serializers.ModelSerializer):
+    conference = conference_field()
+
+    class Meta:
+        model = Track
+        fields = ["id", "conference", "slug", "name", "colour", "description"]
+
+
+class RoomSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Room
+        fields = ["slug", "name"]
+        read_only_fields = fields
+
+
+class TrackSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Track
+        fields = ["slug", "name", "colour"]
+        read_only_fields = fields
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The body of every error that is not about the request's fields."""
+
+    detail = serializers.CharField(help_text="What went wrong, for a person to read.")
+
+
+class ValidationErrorSerializer(serializers.Serializer):
+    """Field name → messages; ``non_field_errors`` for rules across fields. Documented by a schema extension."""

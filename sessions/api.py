@@ -1,0 +1,365 @@
+"""API v1: sessions of a conference, and the authenticated user's own schedule."""
+
+import django_filters
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.shortcuts import get_object_or_404
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.contrib.django_filters import DjangoFilterExtension
+from drf_spectacular.plumbing import build_array_type, build_parameter_type
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.filters import BaseFilterBackend, OrderingFilter
+from rest_framework.response import Response
+
+from conference.api import (
+    CONFERENCE_SLUG,
+    DELETE,
+    READ,
+    READ_ONE,
+    WRITE,
+    ApiPolicyMixin,
+    ConferenceScopedMixin,
+    errors,
+    path_slug,
+)
+from sessions.filters import SessionFilter
+from sessions.models import SavedSession, Session
+from sessions.serializers import (
+    SPEAKER_LINKS,
+    MyScheduleQuerySerializer,
+    SaveSessionSerializer,
+    SessionDetailSerializer,
+    SessionListQuerySerializer,
+    SessionSerializer,
+    SessionWriteSerializer,
+)
+
+DEMO_SESSION = "live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
+
+
+class SessionFilterBackend(DjangoFilterBackend):
+    """The schedule pages' SessionFilter, scoped to the conference of the URL; bad values are a 400."""
+
+    def get_filterset_kwargs(self, request, queryset, view):
+        return {
+            **super().get_filterset_kwargs(request, queryset, view),
+            "conference": view.conference,
+        }
+
+    def filter_queryset(self, request, queryset, view):
+        try:
+            return super().filter_queryset(request, queryset, view)
+        except OverflowError as error:
+            # A valid date at the edge of the calendar (9999-12-31) has no next midnight.
+            raise ValidationError({"day": ["Enter a day between years 1 and 9999."]}) from error
+
+
+class SessionFilterSchema(DjangoFilterExtension):
+    """Documents SessionFilter's slug filters (room, track, speaker) and the search's length limit,
+    which drf-spectacular's django-filter support cannot infer."""
+
+    target_class = SessionFilterBackend
+    priority = 1
+
+    def resolve_filter_field(self, auto_schema, model, filterset_class, field_name, filter_field):
+        if isinstance(
+            filter_field,
+            django_filters.ModelChoiceFilter | django_filters.ModelMultipleChoiceFilter,
+        ):
+            many = isinstance(filter_field, django_filters.ModelMultipleChoiceFilter)
+            slug = {"type": "string", "pattern": r"^[-a-zA-Z0-9_]+$"}
+            description = f"{filter_field.label}: slug in this conference"
+            return [
+                build_parameter_type(
+                    name=field_name,
+                    location=OpenApiParameter.QUERY,
+                    schema=build_array_type(slug) if many else slug,
+                    description=f"{description}; repeat for several (any of them)."
+                    if many
+                    else f"{description}.",
+                    explode=True if many else None,
+                    style="form" if many else None,
+                )
+            ]
+        parameters = super().resolve_filter_field(
+            auto_schema, model, filterset_class, field_name, filter_field
+        )
+        if max_length := filter_field.extra.get("max_length"):
+            for parameter in parameters:
+                parameter["schema"]["maxLength"] = max_length
+        return parameters
+
+
+class UpdatedSinceFilter(BaseFilterBackend):
+    """``?updated_since=<ISO 8601>``: sessions changed at or after that instant, for syncing clients."""
+
+    param = "updated_since"
+
+    def filter_queryset(self, request, queryset, view):
+        raw = request.query_params.get(self.param)
+        if raw is None:
+            return queryset
+        try:
+            since = serializers.DateTimeField().run_validation(raw)
+        except ValidationError as error:
+            raise ValidationError({self.param: error.detail}) from error
+        return queryset.filter(updated_at__gte=since)
+
+    def get_schema_operation_parameters(self, view):
+        return [
+            {
+                "name": self.param,
+                "in": "query",
+                "required": False,
+                "description": (
+                    "Only sessions created or changed at or after this instant (ISO 8601; "
+                    "without an offset, UTC). Pass the time of your last sync."
+                ),
+                "schema": {"type": "string", "format": "date-time"},
+            }
+        ]
+
+
+class StrictOrderingFilter(OrderingFilter):
+    """DRF's ordering, but an unknown field is a 400 rather than silently ignored."""
+
+    def get_ordering(self, request, queryset, view):
+        raw = request.query_params.get(self.ordering_param)
+        if raw is None:
+            return self.get_default_ordering(view)
+        terms = [term.strip() for term in raw.split(",")]
+        allowed = {prefix + name for name in view.ordering_fields for prefix in ("", "-")}
+        unknown = [term for term in terms if term not in allowed]
+        if unknown or not terms:
+            raise ValidationError(
+                {self.ordering_param: [f"Order by one of: {', '.join(sorted(allowed))}."]}
+            )
+        return [*terms, "pk"]  # a total order keeps pages stable
+
+    def get_schema_operation_parameters(self, view):
+        choices = [prefix + name for name in view.ordering_fields for prefix in ("", "-")]
+        return [
+            {
+                "name": self.ordering_param,
+                "in": "query",
+                "required": False,
+                "description": "Sort order; `-` reverses. Default: start time, then room, then title.",
+                "schema": {"type": "string", "enum": choices},
+            }
+        ]
+
+
+SESSION_SLUG = path_slug("slug", "Slug of the session in this conference.", DEMO_SESSION)
+EXPAND = OpenApiParameter(
+    "expand",
+    str,
+    enum=["speakers"],
+    description="`speakers` embeds full speaker objects (role, bio, links) instead of names.",
+)
+SESSION_EXAMPLE = OpenApiExample(
+    "A new workshop",
+    request_only=True,
+    value={
+        "slug": "hands-on-torch-compile",
+        "title": "Hands-on torch.compile",
+        "kind": "workshop",
+        "status": "draft",
+        "audience_level": "intermediate",
+        "description": "Bring a laptop.",
+        "starts_at": "2026-04-07T16:00:00+02:00",
+        "ends_at": "2026-04-07T17:30:00+02:00",
+        "room": "founders-cafe",
+        "track": "frameworks-compilers",
+        "speakers": ["mike-krom"],
+    },
+)
+CLASH = {
+    "room": [
+        "Master Stage already hosts “Opening keynote” then (Tuesday 7 April 2026 09:00–09:30 CEST)."
+    ]
+}
+WRITE_DESCRIPTION = (
+    "Staff, or users with the matching session permission. The same rules as the admin apply: "
+    "a room or speaker already booked at that time, a session ending before it starts or "
+    "outside the conference's days, or a slug already used are 400s naming the field "
+    "(`room`, `speakers`, `ends_at`, `starts_at`, `non_field_errors`)."
+)
+
+
+@extend_schema(tags=["sessions"])
+@extend_schema_view(
+    list=extend_schema(
+        summary="List the sessions of a conference",
+        description=(
+            "Published and cancelled sessions (staff also see drafts), filtered with the same "
+            "parameters as the schedule page. Invalid filter values are a 400 naming the parameter."
+        ),
+        parameters=[CONFERENCE_SLUG, EXPAND],
+        responses={
+            200: SessionSerializer(many=True),
+            **errors(400, *READ_ONE, invalid={"day": ["Enter a valid date."]}),
+        },
+    ),
+    retrieve=extend_schema(
+        summary="Get a session",
+        description="With full speaker objects.",
+        parameters=[CONFERENCE_SLUG, SESSION_SLUG],
+        responses={200: SessionDetailSerializer, **errors(*READ_ONE)},
+    ),
+    create=extend_schema(
+        summary="Add a session",
+        description=WRITE_DESCRIPTION,
+        parameters=[CONFERENCE_SLUG],
+        request=SessionWriteSerializer,
+        examples=[SESSION_EXAMPLE],
+        responses={201: SessionDetailSerializer, **errors(*WRITE, invalid=CLASH)},
+    ),
+    update=extend_schema(
+        summary="Replace a session",
+        description=WRITE_DESCRIPTION,
+        parameters=[CONFERENCE_SLUG, SESSION_SLUG],
+        request=SessionWriteSerializer,
+        responses={200: SessionDetailSerializer, **errors(*WRITE, invalid=CLASH)},
+    ),
+    partial_update=extend_schema(
+        summary="Change some fields of a session",
+        description=WRITE_DESCRIPTION,
+        parameters=[CONFERENCE_SLUG, SESSION_SLUG],
+        request=SessionWriteSerializer,
+        responses={200: SessionDetailSerializer, **errors(*WRITE, invalid=CLASH)},
+    ),
+    destroy=extend_schema(
+        summary="Delete a session",
+        parameters=[CONFERENCE_SLUG, SESSION_SLUG],
+        responses={204: None, **errors(*DELETE)},
+    ),
+)
+class SessionViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
+    """Sessions of a conference: the public sees published and cancelled ones, staff all."""
+
+    queryset = Session.objects.all()
+    filter_backends = [SessionFilterBackend, UpdatedSinceFilter, StrictOrderingFilter]
+    filterset_class = SessionFilter
+    ordering_fields = ["starts_at", "title", "updated_at"]
+    ordering = ["starts_at", "room__position", "title", "pk"]
+
+    def get_conference_queryset(self):
+        sessions = (
+            Session.objects.visible_to(self.request.user)
+            .filter(conference=self.conference)
+            .for_listing()
+        )
+        return sessions.prefetch_related(SPEAKER_LINKS) if self.expands_speakers() else sessions
+
+    def expands_speakers(self) -> bool:
+        if self.action == "retrieve":
+            return True
+        if self.action != "list":
+            return False
+        query = SessionListQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        return query.validated_data.get("expand") == "speakers"
+
+    def get_serializer_class(self):
+        if self.action in ("create", "update", "partial_update"):
+            return SessionWriteSerializer
+        return SessionDetailSerializer if self.expands_speakers() else SessionSerializer
+
+
+@extend_schema(tags=["my schedule"])
+@extend_schema_view(
+    list=extend_schema(
+        summary="List my saved sessions",
+        description="The sessions the authenticated user saved in one conference, by start time.",
+        parameters=[MyScheduleQuerySerializer],
+        responses={
+            200: SessionSerializer(many=True),
+            **errors(400, *READ, invalid={"conference": ["This field is required."]}),
+        },
+    ),
+    create=extend_schema(
+        summary="Save a session",
+        description=(
+            'Body: `{"conference": "<slug>", "session": "<slug>"}`. 201 when saved now, 200 when it '
+            "was already saved (still one entry); only published sessions can be saved."
+        ),
+        request=SaveSessionSerializer,
+        examples=[
+            OpenApiExample(
+                "Save a session",
+                request_only=True,
+                value={"conference": "pytorch-eu-2026", "session": DEMO_SESSION},
+            )
+        ],
+        responses={
+            201: OpenApiResponse(SessionSerializer, description="Saved now."),
+            200: OpenApiResponse(SessionSerializer, description="Was already saved."),
+            **errors(400, *READ, invalid={"session": ["Only published sessions can be saved."]}),
+        },
+    ),
+    destroy=extend_schema(
+        summary="Remove a session from my schedule",
+        parameters=[
+            CONFERENCE_SLUG,
+            path_slug("session_slug", "Slug of the saved session.", DEMO_SESSION),
+        ],
+        responses={204: None, **errors(401, 404, 429)},
+    ),
+)
+class MyScheduleViewSet(
+    ApiPolicyMixin,
+    mixins.ListModelMixin,
+    mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """The authenticated user's saved sessions: nobody else's, ever."""
+
+    queryset = Session.objects.none()
+    serializer_class = SessionSerializer
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Session.objects.none()
+        query = MyScheduleQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        saved = SavedSession.objects.of(self.request.user, query.validated_data["conference"])
+        return (
+            Session.objects.visible_to(self.request.user)
+            .filter(pk__in=saved.values("session"))
+            .for_listing()
+            .order_by("starts_at", "room__position", "title", "pk")
+        )
+
+    def get_serializer_class(self):
+        return SaveSessionSerializer if self.action == "create" else SessionSerializer
+
+    def create(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        session = serializer.validated_data["session"]
+        try:
+            _, created = SavedSession.objects.add(request.user, session)
+        except DjangoValidationError as error:
+            raise ValidationError(serializers.as_serializer_error(error)) from error
+        session = Session.objects.filter(pk=session.pk).for_listing().get()
+        return Response(
+            SessionSerializer(session, context=self.get_serializer_context()).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+    def destroy(self, request, *args, **kwargs):
+        session = get_object_or_404(
+            Session, conference__slug=kwargs["conference_slug"], slug=kwargs["session_slug"]
+        )
+        if not SavedSession.objects.remove(request.user, session):
+            raise NotFound("This session is not on your schedule.")
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,237 @@
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from conference.models import Conference, Room, Track
+from conference.serializers import (
+    ConferenceSlugRelatedField,
+    FullCleanMixin,
+    RoomSummarySerializer,
+    TrackSummarySerializer,
+    UTCDateTimeField,
+    absolute_url,
+    conference_field,
+)
+from sessions.models import Attachment, Session, SessionSpeaker
+from speakers.models import Speaker
+from speakers.serializers import NULLABLE_URI, SpeakerSerializer, SpeakerSummarySerializer
+
+# Full speaker objects show their links: one more query for any number of sessions.
+SPEAKER_LINKS = "session_speakers__speaker__links"
+
+
+class AttachmentSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField(
+        help_text="Absolute URL of the file or link; null while it is only announced."
+    )
+
+    class Meta:
+        model = Attachment
+        fields = ["title", "url"]
+        read_only_fields = fields
+
+    @extend_schema_field(NULLABLE_URI)
+    def get_url(self, attachment):
+        return absolute_url(self, attachment.href)
+
+
+class SessionSerializer(serializers.ModelSerializer):
+    """A session as schedules list it; speakers are named, not described."""
+
+    conference = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    starts_at = UTCDateTimeField(read_only=True)
+    ends_at = UTCDateTimeField(read_only=True)
+    time_zone = serializers.CharField(
+        source="conference.time_zone",
+        read_only=True,
+        help_text="IANA zone of the conference, in which attendees read the times.",
+    )
+    room = RoomSummarySerializer(read_only=True, allow_null=True)
+    track = TrackSummarySerializer(read_only=True, allow_null=True)
+    speakers = SpeakerSummarySerializer(
+        source="ordered_speakers", many=True, read_only=True, help_text="In billing order."
+    )
+    attachments = AttachmentSerializer(many=True, read_only=True)
+    url = serializers.SerializerMethodField(help_text="The session's page on this site.")
+    created_at = UTCDateTimeField(read_only=True)
+    updated_at = UTCDateTimeField(read_only=True)
+
+    class Meta:
+        model = Session
+        fields = [
+            "id",
+            "guid",
+            "conference",
+            "slug",
+            "title",
+            "kind",
+            "status",
+            "audience_level",
+            "description",
+            "starts_at",
+            "ends_at",
+            "time_zone",
+            "room",
+            "track",
+            "speakers",
+            "attachments",
+            "url",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_url(self, session):
+        return absolute_url(self, session.get_absolute_url())
+
+
+class SessionDetailSerializer(SessionSerializer):
+    """A session with its speakers in full (role, bio, links)."""
+
+    speakers = SpeakerSerializer(
+        source="ordered_speakers", many=True, read_only=True, help_text="In billing order."
+    )
+
+
+class ConferenceDateTimeField(serializers.DateTimeField):
+    """ISO 8601; a time given without an offset is read in the conference's zone, as in the admin."""
+
+    def default_timezone(self):
+        return self.context["conference"].tz
+
+
+class SessionWriteSerializer(FullCleanMixin, serializers.ModelSerializer):
+    """What organizers send. Answers with the session as SessionDetailSerializer shows it."""
+
+    conference = conference_field()
+    starts_at = ConferenceDateTimeField(
+        help_text="ISO 8601; without an offset it is read in the conference's time zone."
+    )
+    ends_at = ConferenceDateTimeField(
+        help_text="ISO 8601; without an offset it is read in the conference's time zone."
+    )
+    room = ConferenceSlugRelatedField(
+        queryset=Room.objects.all(),
+        allow_null=True,
+        required=False,
+        help_text="Slug of a room of this conference; null for a venue-wide break.",
+    )
+    track = ConferenceSlugRelatedField(
+        queryset=Track.objects.all(),
+        allow_null=True,
+        required=False,
+        help_text="Slug of a track of this conference.",
+    )
+    speakers = ConferenceSlugRelatedField(
+        queryset=Speaker.objects.all(),
+        many=True,
+        required=False,
+        help_text=(
+            "Slugs of speakers of this conference, in billing order. Replaces the current list; "
+            "leave it out to keep it."
+        ),
+    )
+
+    class Meta:
+        model = Session
+        fields = [
+            "conference",
+            "slug",
+            "title",
+            "kind",
+            "status",
+            "audience_level",
+            "description",
+            "starts_at",
+            "ends_at",
+            "room",
+            "track",
+            "speakers",
+        ]
+
+    def create(self, validated_data):
+        speakers = validated_data.pop("speakers", None)
+        with transaction.atomic():
+            session = super().create(validated_data)
+            if speakers is not None:
+                self.write_speakers(session, speakers)
+        return session
+
+    def update(self, instance, validated_data):
+        speakers = validated_data.pop("speakers", None)
+        with transaction.atomic():
+            session = super().update(instance, validated_data)
+            if speakers is not None:
+                self.write_speakers(session, speakers)
+        return session
+
+    def write_speakers(self, session: Session, speakers: list[Speaker]) -> None:
+        """Replace the speakers in billing order; every row passes SessionSpeaker's rules first.
+
+        Rows are validated one by one after the previous ones are written, so a speaker listed
+        twice meets the unique constraint; the caller's transaction undoes everything on error.
+        """
+        session.session_speakers.all().delete()
+        problems = []
+        for position, speaker in enumerate(speakers):
+            link = SessionSpeaker(session=session, speaker=speaker, position=position)
+            try:
+                link.full_clean()
+            except DjangoValidationError as error:
+                problems.extend(error.messages)
+            else:
+                link.save()
+        if problems:
+            raise serializers.ValidationError({"speakers": problems})
+
+    def to_representation(self, instance):
+        session = (
+            Session.objects.filter(pk=instance.pk)
+            .for_listing()
+            .prefetch_related(SPEAKER_LINKS)
+            .get()
+        )
+        return SessionDetailSerializer(session, context=self.context).data
+
+
+class SessionListQuerySerializer(serializers.Serializer):
+    expand = serializers.ChoiceField(
+        choices=["speakers"],
+        required=False,
+        help_text="`speakers` embeds full speaker objects (role, bio, links) instead of names.",
+    )
+
+
+class MyScheduleQuerySerializer(serializers.Serializer):
+    conference = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Conference.objects.published(),
+        help_text="Slug of a published conference.",
+    )
+
+
+class SaveSessionSerializer(serializers.Serializer):
+    """``{"conference": "<slug>", "session": "<slug>"}``: the session to put on my schedule."""
+
+    conference = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Conference.objects.published(),
+        help_text="Slug of a published conference.",
+    )
+    session = serializers.SlugField(
+        max_length=300, help_text="Slug of a published session of that conference."
+    )
+
+    def validate(self, attrs):
+        sessions = Session.objects.visible_to(self.context["request"].user).filter(
+            conference=attrs["conference"]
+        )
+        session = sessions.filter(slug=attrs["session"]).first()
+        if session is None:
+            raise serializers.ValidationError(
+                {"session": f"This conference has no session with the slug “{attrs['session']}”."}
+            )
+        return {**attrs, "session": session}

@@ -1,0 +1,68 @@
+"""Fixtures for the API tests: one APIClient per kind of caller, and throttles counted per test.
+
+Test modules import them all (``from tests.api_fixtures import *``) so that the autouse
+``fresh_throttle_counts`` applies to their tests too.
+"""
+
+import uuid
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.core.cache.backends.locmem import LocMemCache
+from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
+
+__all__ = [
+    "anonymous",
+    "attendee",
+    "attendee_client",
+    "client_with_permissions",
+    "fresh_throttle_counts",
+    "organizer",
+    "organizer_client",
+]
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttle_counts(monkeypatch):
+    """Each test starts with no requests counted, whatever cache the settings name (Redis in CI)."""
+    monkeypatch.setattr(SimpleRateThrottle, "cache", LocMemCache(f"throttle-{uuid.uuid4()}", {}))
+
+
+@pytest.fixture
+def anonymous():
+    return APIClient()
+
+
+@pytest.fixture
+def attendee(django_user_model):
+    return django_user_model.objects.create_user("attendee", password="attendee-password")
+
+
+@pytest.fixture
+def attendee_client(attendee):
+    client = APIClient()
+    client.force_authenticate(attendee)
+    return client
+
+
+@pytest.fixture
+def organizer(django_user_model):
+    return django_user_model.objects.create_user(
+        "organizer", password="organizer-password", is_staff=True
+    )
+
+
+@pytest.fixture
+def organizer_client(organizer):
+    client = APIClient()
+    client.force_authenticate(organizer)
+    return client
+
+
+def client_with_permissions(user, *codenames: str) -> APIClient:
+    """A client for ``user`` (not staff) holding the given model permissions, e.g. "add_room"."""
+    user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
+    client = APIClient()
+    client.force_authenticate(user)
+    return client

@@ -1,0 +1,462 @@
+import datetime
+
+import pytest
+import yaml
+from django.db import IntegrityError
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+from rest_framework.throttling import AnonRateThrottle
+
+from conference.api import RoomViewSet
+from conference.models import Room, Track
+from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
+from tests.api_fixtures import client_with_permissions
+from tests.builders import make_conference, make_room, make_session, make_track
+
+pytestmark = pytest.mark.django_db
+
+
+def nested_url(conference, name, slug=None):
+    kwargs = {"conference_slug": conference.slug}
+    if slug is not None:
+        kwargs["slug"] = slug
+    return reverse(f"api:{name}", kwargs=kwargs)
+
+
+def slugs(response):
+    return [item["slug"] for item in response.json()["results"]]
+
+
+@pytest.fixture
+def conference():
+    return make_conference(slug="pycon", name="PyCon")
+
+
+# --- Conferences ------------------------------------------------------------------------------
+
+
+def test_conference_list_shows_anonymous_clients_published_conferences_newest_first(anonymous):
+    make_conference(
+        slug="old", starts_on=datetime.date(2025, 4, 7), ends_on=datetime.date(2025, 4, 8)
+    )
+    make_conference(slug="new", starts_on=datetime.date(2026, 4, 7))
+    make_conference(slug="hidden", is_published=False)
+    response = anonymous.get(reverse("api:conference-list"))
+    assert response.status_code == 200
+    assert slugs(response) == ["new", "old"]
+
+
+def test_conference_list_hides_unpublished_conferences_from_ordinary_users(attendee_client):
+    make_conference(slug="shown")
+    make_conference(slug="hidden", is_published=False)
+    assert slugs(attendee_client.get(reverse("api:conference-list"))) == ["shown"]
+
+
+def test_conference_list_shows_staff_unpublished_conferences(organizer_client):
+    make_conference(slug="shown", name="A")
+    make_conference(slug="hidden", name="B", is_published=False)
+    assert slugs(organizer_client.get(reverse("api:conference-list"))) == ["shown", "hidden"]
+
+
+def test_conference_detail_describes_the_conference_with_absolute_links(anonymous, conference):
+    response = anonymous.get(reverse("api:conference-detail", kwargs={"slug": "pycon"}))
+    data = response.json()
+    assert response.status_code == 200
+    assert {key: data[key] for key in ("slug", "name", "starts_on", "ends_on", "time_zone")} == {
+        "slug": "pycon",
+        "name": "PyCon",
+        "starts_on": "2026-04-07",
+        "ends_on": "2026-04-08",
+        "time_zone": "Europe/Paris",
+    }
+    assert data["url"] == "http://testserver/pycon/"
+    assert data["sessions_url"] == "http://testserver/api/v1/conferences/pycon/sessions/"
+
+
+@pytest.mark.parametrize("client_name", ["anonymous", "attendee_client"])
+def test_unpublished_conference_is_a_json_404_for_non_staff(request, client_name):
+    make_conference(slug="secret", is_published=False)
+    client = request.getfixturevalue(client_name)
+    response = client.get(reverse("api:conference-detail", kwargs={"slug": "secret"}))
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"detail": "No Conference matches the given query."}
+
+
+def test_unpublished_conference_is_visible_to_staff(organizer_client):
+    make_conference(slug="secret", is_published=False)
+    response = organizer_client.get(reverse("api:conference-detail", kwargs={"slug": "secret"}))
+    assert response.status_code == 200
+
+
+def test_conferences_cannot_be_created_through_the_api(organizer_client):
+    response = organizer_client.post(reverse("api:conference-list"), {"name": "X"}, format="json")
+    assert response.status_code == 405
+    assert response.json() == {"detail": 'Method "POST" not allowed.'}
+
+
+@pytest.mark.parametrize("n", [1, 12])
+def test_conference_list_query_count_does_not_grow(anonymous, django_assert_max_num_queries, n):
+    for _ in range(n):
+        make_conference()
+    with django_assert_max_num_queries(2):
+        response = anonymous.get(reverse("api:conference-list"))
+    assert response.json()["count"] == n
+
+
+# --- Rooms and tracks ---------------------------------------------------------------------------
+
+
+def test_room_list_is_in_display_order(anonymous, conference):
+    make_room(conference, slug="second", position=2)
+    make_room(conference, slug="first", position=1)
+    make_room(make_conference(), slug="elsewhere")
+    assert slugs(anonymous.get(nested_url(conference, "room-list"))) == ["first", "second"]
+
+
+def test_room_detail_shows_its_fields(anonymous, conference):
+    make_room(conference, name="Hall A", slug="hall-a", capacity=300, position=1)
+    response = anonymous.get(nested_url(conference, "room-detail", "hall-a"))
+    assert response.json() == {
+        "id": Room.objects.get().pk,
+        "slug": "hall-a",
+        "name": "Hall A",
+        "capacity": 300,
+        "position": 1,
+    }
+
+
+def test_rooms_of_an_unpublished_conference_are_hidden_from_anonymous_clients(anonymous):
+    secret = make_conference(is_published=False)
+    make_room(secret)
+    assert anonymous.get(nested_url(secret, "room-list")).status_code == 404
+
+
+def test_room_of_an_unknown_slug_is_a_json_404(anonymous, conference):
+    response = anonymous.get(nested_url(conference, "room-detail", "nowhere"))
+    assert response.status_code == 404
+    assert response.json() == {"detail": "No Room matches the given query."}
+
+
+def test_unknown_conference_is_a_json_404_under_nested_urls(anonymous):
+    response = anonymous.get("/api/v1/conferences/nowhere/rooms/")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "No Conference matches the given query."}
+
+
+def test_anonymous_clients_cannot_create_rooms_and_are_told_to_authenticate(anonymous, conference):
+    response = anonymous.post(nested_url(conference, "room-list"), {"slug": "a", "name": "A"})
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
+    assert Room.objects.count() == 0
+
+
+def test_ordinary_users_cannot_create_rooms(attendee_client, conference):
+    response = attendee_client.post(
+        nested_url(conference, "room-list"), {"slug": "a", "name": "A"}, format="json"
+    )
+    assert response.status_code == 403
+    assert response.json() == {"detail": "You do not have permission to perform this action."}
+
+
+def test_staff_create_a_room_in_the_conference_of_the_url_whatever_the_body_says(
+    organizer_client, conference
+):
+    other = make_conference()
+    response = organizer_client.post(
+        nested_url(conference, "room-list"),
+        {"slug": "hall-a", "name": "Hall A", "conference": other.pk},
+        format="json",
+    )
+    assert response.status_code == 201
+    assert response.json()["slug"] == "hall-a"
+    assert Room.objects.get().conference == conference
+
+
+def test_users_with_the_add_room_permission_create_rooms(attendee, conference):
+    client = client_with_permissions(attendee, "add_room")
+    response = client.post(
+        nested_url(conference, "room-list"), {"slug": "a", "name": "A"}, format="json"
+    )
+    assert response.status_code == 201
+
+
+def test_the_add_room_permission_does_not_allow_deleting_rooms(attendee, conference):
+    make_room(conference, slug="hall")
+    client = client_with_permissions(attendee, "add_room")
+    assert client.delete(nested_url(conference, "room-detail", "hall")).status_code == 403
+
+
+def test_room_with_a_slug_already_used_in_the_conference_is_refused(organizer_client, conference):
+    make_room(conference, slug="hall")
+    response = organizer_client.post(
+        nested_url(conference, "room-list"), {"slug": "hall", "name": "Hall"}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "non_field_errors": ["This conference already has a room with this slug."]
+    }
+
+
+def test_room_may_reuse_a_slug_of_another_conference(organizer_client, conference):
+    make_room(make_conference(), slug="hall")
+    response = organizer_client.post(
+        nested_url(conference, "room-list"), {"slug": "hall", "name": "Hall"}, format="json"
+    )
+    assert response.status_code == 201
+
+
+def test_staff_rename_a_room(organizer_client, conference):
+    make_room(conference, slug="hall", name="Hall")
+    response = organizer_client.patch(
+        nested_url(conference, "room-detail", "hall"), {"name": "Great Hall"}, format="json"
+    )
+    assert response.status_code == 200
+    assert Room.objects.get().name == "Great Hall"
+
+
+def test_deleting_a_room_that_hosts_sessions_is_a_conflict(organizer_client, conference):
+    room = make_room(conference, slug="hall", name="Hall")
+    make_session(conference, room=room)
+    response = organizer_client.delete(nested_url(conference, "room-detail", "hall"))
+    assert response.status_code == 409
+    assert response.json() == {"detail": "Hall still hosts sessions; move or delete them first."}
+    assert Room.objects.count() == 1
+
+
+def test_staff_delete_an_unused_room(organizer_client, conference):
+    make_room(conference, slug="hall")
+    response = organizer_client.delete(nested_url(conference, "room-detail", "hall"))
+    assert response.status_code == 204
+    assert Room.objects.count() == 0
+
+
+def test_track_list_is_alphabetical_with_colours(anonymous, conference):
+    make_track(conference, name="Web", colour="#111111")
+    make_track(conference, name="Data", colour="#222222")
+    response = anonymous.get(nested_url(conference, "track-list"))
+    assert [(t["name"], t["colour"]) for t in response.json()["results"]] == [
+        ("Data", "#222222"),
+        ("Web", "#111111"),
+    ]
+
+
+def test_track_with_a_colour_that_is_not_hex_is_refused(organizer_client, conference):
+    response = organizer_client.post(
+        nested_url(conference, "track-list"),
+        {"slug": "web", "name": "Web", "colour": "red"},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json() == {"colour": ["Enter a colour as #rrggbb, for example #ee4c2c."]}
+
+
+def test_staff_create_a_track(organizer_client, conference):
+    response = organizer_client.post(
+        nested_url(conference, "track-list"),
+        {"slug": "web", "name": "Web", "colour": "#ee4c2c"},
+        format="json",
+    )
+    assert response.status_code == 201
+    assert list(Track.objects.values_list("conference__slug", "slug", "colour")) == [
+        ("pycon", "web", "#ee4c2c")
+    ]
+
+
+@pytest.mark.parametrize("name", ["room-list", "track-list"])
+@pytest.mark.parametrize("n", [1, 12])
+def test_room_and_track_list_query_count_does_not_grow(
+    anonymous, django_assert_max_num_queries, conference, name, n
+):
+    for _ in range(n):
+        make_room(conference)
+        make_track(conference)
+    with django_assert_max_num_queries(3):
+        response = anonymous.get(nested_url(conference, name))
+    assert response.json()["count"] == n
+
+
+# --- Pagination ---------------------------------------------------------------------------------
+
+
+def test_lists_are_paged_50_at_a_time_with_a_count(anonymous, conference):
+    Room.objects.bulk_create(
+        Room(conference=conference, name=f"R{i}", slug=f"r{i}") for i in range(51)
+    )
+    data = anonymous.get(nested_url(conference, "room-list")).json()
+    assert (data["count"], len(data["results"])) == (51, 50)
+    assert data["next"] == "http://testserver/api/v1/conferences/pycon/rooms/?limit=50&offset=50"
+
+
+def test_limit_above_200_returns_200(anonymous, conference):
+    Room.objects.bulk_create(
+        Room(conference=conference, name=f"R{i}", slug=f"r{i}") for i in range(201)
+    )
+    data = anonymous.get(nested_url(conference, "room-list"), {"limit": 500}).json()
+    assert (data["count"], len(data["results"])) == (201, 200)
+
+
+def test_limit_and_offset_pick_a_page(anonymous, conference):
+    for position in range(3):
+        make_room(conference, slug=f"r{position}", position=position)
+    response = anonymous.get(nested_url(conference, "room-list"), {"limit": 1, "offset": 1})
+    assert slugs(response) == ["r1"]
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [({"limit": "ten"}, "limit"), ({"limit": "0"}, "limit"), ({"offset": "-1"}, "offset")],
+)
+def test_paging_parameters_that_are_not_numbers_are_a_400(anonymous, conference, query, field):
+    response = anonymous.get(nested_url(conference, "room-list"), query)
+    assert response.status_code == 400
+    assert list(response.json()) == [field]
+
+
+# --- Authentication, errors, throttling, documentation -----------------------------------------
+
+
+def test_token_is_obtained_with_username_and_password(anonymous, organizer):
+    response = anonymous.post(
+        reverse("api:auth-token"),
+        {"username": "organizer", "password": "organizer-password"},
+        format="json",
+    )
+    assert response.status_code == 200
+    assert response.json() == {"token": Token.objects.get(user=organizer).key}
+
+
+def test_token_is_refused_for_a_wrong_password(anonymous, organizer):
+    response = anonymous.post(
+        reverse("api:auth-token"), {"username": "organizer", "password": "guess"}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json() == {"non_field_errors": ["Unable to log in with provided credentials."]}
+
+
+def test_token_authenticates_writes(organizer, conference):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organizer).key}")
+    response = client.post(
+        nested_url(conference, "room-list"), {"slug": "hall", "name": "Hall"}, format="json"
+    )
+    assert response.status_code == 201
+
+
+def test_invalid_token_is_a_401_even_for_reads(conference):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    response = client.get(reverse("api:conference-list"))
+    assert response.status_code == 401
+    assert response.json() == {"detail": "Invalid token."}
+
+
+def test_session_authenticated_writes_need_the_csrf_token(organizer, conference):
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(organizer)
+    response = client.post(
+        nested_url(conference, "room-list"), {"slug": "hall", "name": "Hall"}, format="json"
+    )
+    assert response.status_code == 403
+    assert response.json() == {"detail": "CSRF Failed: CSRF cookie not set."}
+
+
+@pytest.mark.parametrize("method", ["get", "post", "delete"])
+@pytest.mark.parametrize(
+    "path", ["/api/v1/nowhere/", "/api/v2/conferences/", "/api/v1/conferences"]
+)
+def test_unknown_api_urls_are_json_404s(anonymous, method, path):
+    response = getattr(anonymous, method)(path)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"detail": "Not found."}
+
+
+def test_anonymous_clients_are_throttled_with_a_json_429(anonymous, monkeypatch, conference):
+    monkeypatch.setattr(AnonRateThrottle, "rate", "2/minute", raising=False)
+    for _ in range(2):
+        assert anonymous.get(reverse("api:conference-list")).status_code == 200
+    response = anonymous.get(reverse("api:conference-list"))
+    assert response.status_code == 429
+    assert response["Retry-After"] == "60"
+    assert response.json() == {"detail": "Request was throttled. Expected available in 60 seconds."}
+
+
+def test_unexpected_errors_are_json_500s(anonymous, conference, monkeypatch):
+    def explode(self):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(RoomViewSet, "get_conference_queryset", explode)
+    response = anonymous.get(nested_url(conference, "room-list"))
+    assert response.status_code == 500
+    assert response.json() == {"detail": "Server error."}
+
+
+def test_database_conflicts_are_json_409s(organizer_client, conference, monkeypatch):
+    def collide(self, serializer):
+        raise IntegrityError("duplicate key value")
+
+    monkeypatch.setattr(RoomViewSet, "perform_create", collide)
+    response = organizer_client.post(
+        nested_url(conference, "room-list"), {"slug": "hall", "name": "Hall"}, format="json"
+    )
+    assert response.status_code == 409
+    assert response.json() == {
+        "detail": "This change conflicts with the current state of the data."
+    }
+
+
+def test_schema_describes_every_api_path_as_openapi_3(anonymous):
+    response = anonymous.get(reverse("api:schema"))
+    schema = yaml.safe_load(response.content)
+    assert response.status_code == 200
+    assert schema["openapi"] == "3.0.3"
+    assert sorted(schema["paths"]) == [
+        "/api/v1/auth/token/",
+        "/api/v1/conferences/",
+        "/api/v1/conferences/{conference_slug}/rooms/",
+        "/api/v1/conferences/{conference_slug}/rooms/{slug}/",
+        "/api/v1/conferences/{conference_slug}/sessions/",
+        "/api/v1/conferences/{conference_slug}/sessions/{slug}/",
+        "/api/v1/conferences/{conference_slug}/speakers/",
+        "/api/v1/conferences/{conference_slug}/speakers/{slug}/",
+        "/api/v1/conferences/{conference_slug}/tracks/",
+        "/api/v1/conferences/{conference_slug}/tracks/{slug}/",
+        "/api/v1/conferences/{slug}/",
+        "/api/v1/me/schedule/",
+        "/api/v1/me/schedule/{conference_slug}/{session_slug}/",
+    ]
+
+
+def test_schema_is_served_as_json_on_request(anonymous):
+    response = anonymous.get(reverse("api:schema"), {"format": "json"})
+    assert response["Content-Type"] == "application/vnd.oai.openapi+json"
+    assert response.json()["info"]["title"] == "Conference schedule API"
+
+
+def test_schema_documents_the_session_filters(anonymous):
+    schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
+    operation = schema["paths"]["/api/v1/conferences/{conference_slug}/sessions/"]["get"]
+    assert sorted(p["name"] for p in operation["parameters"]) == [
+        "conference_slug",
+        "day",
+        "expand",
+        "kind",
+        "level",
+        "limit",
+        "offset",
+        "ordering",
+        "q",
+        "room",
+        "speaker",
+        "track",
+        "updated_since",
+    ]
+    assert sorted(operation["responses"]) == ["200", "400", "401", "404", "429"]
+
+
+def test_swagger_ui_is_served_from_our_own_static_files(client):
+    response = client.get(reverse("api:docs"))
+    assert response.status_code == 200
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in response.content.decode()
