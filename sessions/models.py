@@ -111,10 +111,13 @@ class SessionQuerySet(models.QuerySet):
         )
 
 
-def ordered_speakers_prefetch() -> Prefetch:
-    """The session's speakers in billing order, with one query for any number of sessions."""
+def ordered_speakers_prefetch(through: str = "") -> Prefetch:
+    """The session's speakers in billing order, with one query for any number of sessions.
+
+    ``through`` reaches sessions from another model, e.g. "session__" from SavedSession.
+    """
     return Prefetch(
-        "session_speakers",
+        f"{through}session_speakers",
         queryset=SessionSpeaker.objects.select_related("speaker__conference").order_by(
             "position", "pk"
         ),
@@ -381,6 +384,15 @@ class SavedSessionQuerySet(models.QuerySet):
         if not user.is_authenticated:
             return self.none()
         return self.filter(user=user, session__conference=conference)
+
+    def for_my_schedule(self):
+        """Saves of sessions attendees may still see, loaded with all a session card shows."""
+        return (
+            self.filter(session__in=Session.objects.public())
+            .select_related("seen_room", "session__conference", "session__room", "session__track")
+            .prefetch_related(ordered_speakers_prefetch("session__"), "session__attachments")
+            .order_by("session__starts_at", "session__room__position", "session__title")
+        )
 
     def add(self, user, session: Session) -> tuple["SavedSession", bool]:
         """Put ``session`` on ``user``'s schedule; saving twice, even at once, keeps one row."""

@@ -71,19 +71,11 @@ class MyScheduleView(LoginRequiredMixin, ConferenceMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         user = self.request.user
-        sessions = list(
-            Session.objects.public()
-            .filter(conference=self.conference, saves__user=user)
-            .for_listing()
-            .order_by("starts_at", "room__position", "title")
-        )
-        saves = {
-            save.session_id: save
-            for save in SavedSession.objects.of(user, self.conference).select_related("seen_room")
-        }
-        for session in sessions:
-            session.saved_entry = saves[session.pk]
-            session.saved_entry.session = session
+        # One query for saves and sessions, so a save removed meanwhile cannot split them.
+        sessions = []
+        for saved in SavedSession.objects.of(user, self.conference).for_my_schedule():
+            saved.session.saved_entry = saved
+            sessions.append(saved.session)
         mark_clashes(sessions)
         now = timezone.now()
         running, up_next = (

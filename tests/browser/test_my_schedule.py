@@ -42,6 +42,7 @@ def test_attendee_builds_a_schedule_resolves_a_clash_and_finds_it_again(page):
     expect(page.locator(".notice-clash")).to_have_count(2)
 
     saved_button(page, BEYOND_JSON_RPC).click()
+    expect(save_button(page, BEYOND_JSON_RPC)).to_be_visible()
     page.reload()
     expect(page.locator(".notice-clash")).to_have_count(0)
     expect(page.get_by_role("link", name=f"Lightning Talk: {LIVE_MIGRATION}")).to_be_visible()
