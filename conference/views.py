@@ -1,6 +1,9 @@
 import hashlib
 
+from django.core.cache import cache
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date, quote_etag
@@ -9,16 +12,22 @@ from django.views.generic import DetailView, ListView
 from conference.models import Conference
 from conference.timezones import sorted_zones
 
+ACCOUNT_SLOT = "<!--account-slot-->"
+PAGE_CACHE_SECONDS = 24 * 60 * 60  # keys carry the content version, so age never makes them stale
+
 
 class ConferenceMixin:
     """Scopes a view to the conference named in the URL and shows its times in the right zone.
 
-    With ``conditional`` set, GETs carry an ETag and Last-Modified taken from the conference's
-    ``changed_at`` and are answered 304 without rendering when the client is up to date. Pages
-    that differ per user (saved markers) are conditional for anonymous visitors only.
+    A ``shared`` page is the same for every visitor of its URL, zone and role once its personal
+    slots (account links, save buttons) are left open. It is rendered once per content version
+    and kept in the cache; each request then fills the slots for its visitor (``personalize``).
+    ETag and Last-Modified come from the version, so an up-to-date anonymous visitor gets a 304
+    without any rendering. ``same_for_every_user`` pages (exports) have no slots and are
+    conditional for everyone.
     """
 
-    conditional = False
+    shared = False
     same_for_every_user = False
 
     def dispatch(self, request, *args, **kwargs):
@@ -28,49 +37,88 @@ class ConferenceMixin:
         self.conference = get_object_or_404(conferences, slug=kwargs["conference_slug"])
         if not request.chosen_time_zone:
             timezone.activate(self.conference.tz)
-        if not self.is_conditional(request):
-            return super().dispatch(request, *args, **kwargs)
-        etag = self.etag(request)
+        if not (self.shared and request.method in ("GET", "HEAD")):
+            return self.personalize_response(super().dispatch(request, *args, **kwargs))
+        version = self.version_tag(request)
+        conditional = self.same_for_every_user or not request.user.is_authenticated
         last_modified = int(self.conference.changed_at.timestamp())
-        not_modified = get_conditional_response(request, etag=etag, last_modified=last_modified)
-        if not_modified is not None:
-            return not_modified
-        response = super().dispatch(request, *args, **kwargs)
-        if response.status_code == 200:
-            response.headers.setdefault("ETag", etag)
-            response.headers.setdefault("Last-Modified", http_date(last_modified))
+        if conditional:
+            not_modified = get_conditional_response(
+                request, etag=version, last_modified=last_modified
+            )
+            if not_modified is not None:
+                return not_modified
+        response = self.personalize_response(
+            self.shared_response(request, version, *args, **kwargs)
+        )
+        if conditional and response.status_code == 200:
+            response.headers["ETag"] = version
+            response.headers["Last-Modified"] = http_date(last_modified)
         return response
 
-    def is_conditional(self, request) -> bool:
-        return (
-            self.conditional
-            and request.method in ("GET", "HEAD")
-            and (self.same_for_every_user or not request.user.is_authenticated)
-        )
-
-    def etag(self, request) -> str:
-        """Changes with the conference's content, the URL with its filters, and the time zone."""
+    def version_tag(self, request) -> str:
+        """Changes with the conference's content, the URL with its filters, the zone and role."""
         variant = "|".join(
             [
                 str(self.conference.pk),
                 self.conference.changed_at.isoformat(),
                 request.get_full_path(),
                 timezone.get_current_timezone_name(),
+                "staff" if request.user.is_staff else "public",
             ]
         )
         return quote_etag(hashlib.sha256(variant.encode()).hexdigest()[:32])
 
+    def shared_response(self, request, version: str, *args, **kwargs) -> HttpResponse:
+        """The shared rendering, from the cache when this version was rendered before."""
+        key = f"shared-page:{version}"
+        cached = cache.get(key)
+        if cached is not None:
+            content, headers = cached
+            return HttpResponse(content, headers=headers)
+        response = super().dispatch(request, *args, **kwargs)
+        if hasattr(response, "render"):
+            response.render()
+        if response.status_code == 200:
+            headers = {
+                name: value
+                for name, value in response.headers.items()
+                if name in ("Content-Type", "Content-Disposition")
+            }
+            cache.set(key, (response.content, headers), PAGE_CACHE_SECONDS)
+        return response
+
+    def personalize_response(self, response):
+        if self.same_for_every_user or not response.get("Content-Type", "").startswith("text/html"):
+            return response
+        if hasattr(response, "render") and not response.is_rendered:
+            response.render()
+        response.content = self.personalize(response.content.decode()).encode()
+        return response
+
+    def personalize(self, html: str) -> str:
+        """Fill the visitor's own parts into a shared page."""
+        if ACCOUNT_SLOT not in html:
+            return html
+        return html.replace(
+            ACCOUNT_SLOT, render_to_string("includes/account.html", request=self.request), 1
+        )
+
     def get_context_data(self, **kwargs):
-        zone = timezone.get_current_timezone_name()
         return super().get_context_data(
-            conference=self.conference,
-            display_zone=zone,
-            time_zone_choices=[
+            shared_page=self.shared, **self.conference_context(), **kwargs
+        )
+
+    def conference_context(self) -> dict:
+        zone = timezone.get_current_timezone_name()
+        return {
+            "conference": self.conference,
+            "display_zone": zone,
+            "time_zone_choices": [
                 self.conference.time_zone,
                 *(name for name in sorted_zones() if name != self.conference.time_zone),
             ],
-            **kwargs,
-        )
+        }
 
 
 class ConferenceListView(ListView):
@@ -88,7 +136,7 @@ class ConferenceListView(ListView):
 
 class ConferenceDetailView(ConferenceMixin, DetailView):
     template_name = "conference/conference_detail.html"
-    conditional = True
+    shared = True
 
     def get_object(self, queryset=None):
         return self.conference
@@ -106,7 +154,7 @@ class TrackStylesView(ConferenceMixin, DetailView):
 
     template_name = "conference/tracks.css"
     content_type = "text/css; charset=utf-8"
-    conditional = True
+    shared = True
     same_for_every_user = True
 
     def get_object(self, queryset=None):

@@ -5,8 +5,10 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, redirect, render
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
+from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import View
 from django.views.generic import TemplateView
@@ -15,6 +17,7 @@ from conference.views import ConferenceMixin
 from sessions.exports import build_calendar
 from sessions.models import CalendarFeed, SavedSession, Session
 from sessions.timetable import group_by_day_and_slot, happening_now_and_next, mark_clashes
+from sessions.views import SaveTogglesMixin, save_toggle_html
 
 # An anonymous visitor's “save” waits here while they log in or sign up (see signals.py).
 PENDING_SAVE_KEY = "pending_saved_session"
@@ -36,7 +39,19 @@ class PublicSessionMixin(ConferenceMixin):
 
 
 class SaveSessionView(PublicSessionMixin, View):
-    """POST action=save|remove. Works as a plain form; with htmx it swaps the button in place."""
+    """POST action=save|remove. Works as a plain form; with htmx it swaps the button in place.
+
+    An anonymous visitor's Save is a link here (GET): it notes the session, which is saved as
+    soon as they log in or sign up, and sends them to do that. A GET changes nothing else.
+    """
+
+    def get(self, request, conference_slug, slug):
+        session = self.get_session(slug)
+        back = safe_next(request, session.get_absolute_url())
+        if request.user.is_authenticated:
+            return redirect(back)
+        request.session[PENDING_SAVE_KEY] = session.pk
+        return redirect_to_login(back)
 
     def post(self, request, conference_slug, slug):
         session = self.get_session(slug)
@@ -59,13 +74,18 @@ class SaveSessionView(PublicSessionMixin, View):
                 messages.error(request, " ".join(error.messages))
                 return redirect(back)
         if request.htmx:
-            saved_ids = {session.pk} if action == "save" else set()
-            context = {"session": session, "saved_ids": saved_ids, "next": back}
-            return render(request, "sessions/includes/save_toggle.html", context)
+            button = save_toggle_html(
+                url=escape(f"{session.get_absolute_url()}save/"),
+                title=escape(session.title),
+                saved=action == "save",
+                next_url=back,
+                csrf_token=get_token(request),
+            )
+            return HttpResponse(button)
         return redirect(back)
 
 
-class MyScheduleView(LoginRequiredMixin, ConferenceMixin, TemplateView):
+class MyScheduleView(LoginRequiredMixin, SaveTogglesMixin, ConferenceMixin, TemplateView):
     template_name = "sessions/my_schedule.html"
     extra_context = {"nav": "my-schedule"}
 
@@ -87,7 +107,6 @@ class MyScheduleView(LoginRequiredMixin, ConferenceMixin, TemplateView):
         return super().get_context_data(
             days=group_by_day_and_slot(sessions),
             sessions=sessions,
-            saved_ids={session.pk for session in sessions},
             clash_count=sum(1 for session in sessions if session.clashes_with),
             happening_now=running,
             up_next=up_next,

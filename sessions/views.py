@@ -1,10 +1,15 @@
 import datetime
 import json
+import re
+from urllib.parse import quote
 
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBadRequest, QueryDict
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404
 from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.views import View
 from django.views.generic import DetailView, TemplateView
 
@@ -41,20 +46,98 @@ def active_filter_chips(filterset: SessionFilter, query: QueryDict) -> list[tupl
     return chips
 
 
-class SavedMarkersMixin:
-    """Which sessions the visitor saved: one query for the whole page, however many cards."""
+SAVE_SLOT = re.compile(
+    r'<span class="save-slot" data-url="(?P<url>[^"]*)" data-title="(?P<title>[^"]*)" '
+    r'data-session="(?P<pk>\d+)" data-open="(?P<open>[01])"></span>'
+)
 
-    def get_context_data(self, **kwargs):
-        saved = SavedSession.objects.of(self.request.user, self.conference)
-        return super().get_context_data(
-            saved_ids=set(saved.values_list("session_id", flat=True)), **kwargs
+
+def save_toggle_html(
+    *, url: str, title: str, saved: bool, next_url: str, csrf_token: str | None
+) -> str:
+    """The save / remove button of one session, for one visitor.
+
+    Built in Python rather than a template because a schedule page fills one per session (a
+    thousand at a large conference) on every request, cached or not. ``url`` and ``title`` must
+    already be HTML-escaped. Without a CSRF token (anonymous) it is a link: saving starts with
+    logging in.
+    """
+    if csrf_token is None:
+        return format_html(
+            '<a class="save-button" href="{}?next={}" aria-label="Save “{}” to my schedule">'
+            '<span aria-hidden="true">☆</span> Save</a>',
+            mark_safe(url),
+            quote(next_url, safe="/"),
+            mark_safe(title),
         )
+    action, label, verb, star, state = (
+        ("remove", "Remove “{}” from my schedule", "Saved", "★", "true")
+        if saved
+        else ("save", "Save “{}” to my schedule", "Save", "☆", "false")
+    )
+    return format_html(
+        '<form method="post" action="{url}" class="save-toggle" hx-post="{url}" hx-swap="outerHTML">'
+        '<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
+        '<input type="hidden" name="next" value="{next}">'
+        '<input type="hidden" name="action" value="{action}">'
+        '<button type="submit" class="save-button{saved_class}" aria-pressed="{state}" '
+        'aria-label="{label}"><span aria-hidden="true">{star}</span> {verb}</button></form>',
+        url=mark_safe(url),
+        token=csrf_token,
+        next=next_url,
+        action=action,
+        saved_class=" is-saved" if saved else "",
+        state=state,
+        label=format_html(label, mark_safe(title)),
+        star=star,
+        verb=verb,
+    )
 
 
-class SessionListMixin(SavedMarkersMixin, ConferenceMixin):
+class SaveTogglesMixin:
+    """Pages with session cards leave a slot per save button; each request fills them.
+
+    One query finds the visitor's saved sessions, however many cards the page has, and the rest
+    of the page stays shared between visitors (and cacheable).
+    """
+
+    def personalize(self, html: str) -> str:
+        html = super().personalize(html)
+        if 'class="save-slot"' not in html:
+            return html
+        request = self.request
+        authenticated = request.user.is_authenticated
+        saved_ids = (
+            set(
+                SavedSession.objects.of(request.user, self.conference).values_list(
+                    "session_id", flat=True
+                )
+            )
+            if authenticated
+            else set()
+        )
+        token = get_token(request) if authenticated else None
+        next_url = request.get_full_path()
+
+        def fill(slot: re.Match) -> str:
+            saved = int(slot["pk"]) in saved_ids
+            if slot["open"] == "0" and not saved:
+                return ""  # a cancelled session can be removed, not saved
+            return save_toggle_html(
+                url=slot["url"],
+                title=slot["title"],
+                saved=saved,
+                next_url=next_url,
+                csrf_token=token,
+            )
+
+        return SAVE_SLOT.sub(fill, html)
+
+
+class SessionListMixin(SaveTogglesMixin, ConferenceMixin):
     """Filtered, loaded sessions of the conference, shared by the list and the grid."""
 
-    conditional = True
+    shared = True
 
     def get_filterset(self):
         queryset = (
@@ -111,10 +194,10 @@ class ScheduleGridView(SessionListMixin, TemplateView):
         return context
 
 
-class SessionDetailView(SavedMarkersMixin, ConferenceMixin, DetailView):
+class SessionDetailView(SaveTogglesMixin, ConferenceMixin, DetailView):
     template_name = "sessions/session_detail.html"
     context_object_name = "session"
-    conditional = True
+    shared = True
 
     def get_object(self, queryset=None):
         sessions = Session.objects.visible_to(self.request.user).filter(conference=self.conference)
@@ -135,7 +218,7 @@ class SessionDetailView(SavedMarkersMixin, ConferenceMixin, DetailView):
 class ExportMixin(ConferenceMixin):
     """Exports hold public data only, the same for every client, so every GET is conditional."""
 
-    conditional = True
+    shared = True
     same_for_every_user = True
     content_type = ""
     extension = ""

@@ -5,14 +5,14 @@ from django.views.generic import DetailView, ListView
 
 from conference.views import ConferenceMixin
 from sessions.models import Session
-from sessions.views import SavedMarkersMixin
+from sessions.views import SaveTogglesMixin
 from speakers.models import Speaker
 
 
 class SpeakerSessionsMixin(ConferenceMixin):
     """Speakers of the conference who give at least one session the visitor may see."""
 
-    conditional = True
+    shared = True
 
     def visible_sessions(self):
         return Session.objects.visible_to(self.request.user).filter(conference=self.conference)
@@ -44,7 +44,7 @@ class SpeakerListView(SpeakerSessionsMixin, ListView):
         return super().get_context_data(query=self.request.GET.get("q", "").strip()[:200], **kwargs)
 
 
-class SpeakerDetailView(SavedMarkersMixin, SpeakerSessionsMixin, DetailView):
+class SpeakerDetailView(SaveTogglesMixin, SpeakerSessionsMixin, DetailView):
     template_name = "speakers/speaker_detail.html"
     context_object_name = "speaker"
 

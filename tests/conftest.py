@@ -1,4 +1,5 @@
 import pytest
+from django.core.cache import cache
 
 
 @pytest.fixture(autouse=True)
@@ -8,3 +9,11 @@ def plain_static_files(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Shared pages and login counts live in the cache; each test starts without them."""
+    cache.clear()
+    yield
+    cache.clear()

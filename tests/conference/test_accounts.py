@@ -2,16 +2,8 @@ import re
 
 import pytest
 from django.core import mail
-from django.core.cache import cache
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
