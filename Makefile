@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run test lint format bench clean
+.PHONY: run serve test lint format bench clean
 
 # Runtime packages only, for `make run`.
 $(VENV)/.installed: pyproject.toml
@@ -23,6 +23,20 @@ run: $(VENV)/.installed
 	DJANGO_DEBUG=1 $(MANAGE) migrate --no-input
 	DJANGO_DEBUG=1 $(MANAGE) load_demo
 	DJANGO_DEBUG=1 $(MANAGE) runserver 127.0.0.1:$(PORT)
+
+# Production-like: gunicorn with 2 workers per core (+1), debug off, hashed and compressed static
+# files served by whitenoise, persistent database connections. Set DJANGO_SECRET_KEY (a random
+# one is made and kept in .venv/secret_key otherwise), DATABASE_URL and REDIS_URL as in docs/deploy.md.
+serve: export DJANGO_DEBUG = 0
+serve: export DJANGO_CONN_MAX_AGE ?= 60
+serve: $(VENV)/.installed
+	test -s $(VENV)/secret_key || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(VENV)/secret_key
+	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) migrate --no-input
+	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) collectstatic --no-input --verbosity 0
+	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) load_demo
+	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(BIN)/gunicorn conference.wsgi \
+		--workers $$(( $$(nproc) * 2 + 1 )) --bind 127.0.0.1:$(PORT) \
+		--access-logfile - --graceful-timeout 20
 
 # The suite runs with production settings (debug off), which require a secret key.
 test: export DJANGO_SECRET_KEY ?= test-only-secret-key

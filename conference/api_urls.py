@@ -51,6 +51,7 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
-    # Last: any other /api/ URL is a JSON 404, not the site's HTML page.
-    re_path(r"^.*$", api_not_found, name="not-found"),
+    # Last: any other /api/ URL (even one with a newline) is a JSON 404, not the HTML page.
+    # [\s\S] rather than the (?s) flag: Django cannot reverse URLs at all with (?s: in a pattern.
+    re_path(r"^[\s\S]*$", api_not_found, name="not-found"),
 ]
