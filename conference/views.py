@@ -1,5 +1,6 @@
 import hashlib
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
@@ -57,9 +58,10 @@ class ConferenceMixin:
         return response
 
     def version_tag(self, request) -> str:
-        """Changes with the conference's content, the URL with its filters, the zone and role."""
+        """Changes with the release, the conference's content, the URL, the zone and role."""
         variant = "|".join(
             [
+                settings.RELEASE,
                 str(self.conference.pk),
                 self.conference.changed_at.isoformat(),
                 request.get_full_path(),

@@ -89,3 +89,23 @@ def test_schedule_works_without_javascript(browser, live_server, demo_conference
     page.get_by_role("button", name="Show times").click()
     expect(page.locator(".slot-time").first).to_have_text("17:35 JST")
     context.close()
+
+
+def test_attendee_pages_break_no_content_security_policy_rule(page):
+    refusals = []
+    page.on(
+        "console",
+        lambda message: (
+            refusals.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    for path in [
+        "/pytorch-eu-2026/",
+        SCHEDULE,
+        "/pytorch-eu-2026/schedule/grid/",
+        "/pytorch-eu-2026/speakers/",
+        "/pytorch-eu-2026/speakers/bin-bao/",
+        "/accounts/login/",
+    ]:
+        page.goto(page.base_url + path)
+    assert refusals == []
