@@ -51,5 +51,11 @@ format: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# Pages, exports and API at 30 to 3000 sessions, plus gunicorn throughput (bench/README.md).
+# `make bench BENCH_ARGS=--quick` for sizes 30 and 300 only.
+BENCH_ARGS ?= --throughput
+bench: $(VENV)/.installed-dev
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -1,0 +1,655 @@
+"""Benchmark the public pages, exports and API of a generated conference at several sizes.
+
+For each size N (30, 300, 1000, 3000 by default) a child process gets a fresh database (a SQLite
+file under a temporary folder, or the database ``confsched_bench`` recreated on the server of
+DATABASE_URL when that is set), migrates it, runs ``generate_conference(N)`` and then requests
+every page below in-process with Django's test client, with DEBUG off and the local-memory
+cache (REDIS_URL is unset):
+
+- uncached: ``cache.clear()`` before every request, no conditional headers;
+- cached: the cache is cleared once and the page requested once to warm it, then repeated.
+
+Each page gets 2 warm-up requests, then 15 timed requests (7 for N > 1000), one more inside
+``CaptureQueriesContext`` to count SQL queries, and one more under ``tracemalloc`` for the peak of
+memory allocated during the request. Medians and 95th percentiles (interpolated) are reported.
+
+With ``--throughput`` the N=1000 database is also served by gunicorn (``conference.wsgi``, one
+sync worker per core, DEBUG off, static files collected into a temporary folder) and loaded for
+about 8 s per URL by ``wrk`` (8 connections) or, without wrk, a Python thread pool of 8 keep-alive
+clients. The tracks.css view, the smallest in the project, stands in for a bare Django view.
+
+Results go to bench/results/latest.md and latest.json (only the latest run is kept). Traffic
+goes to 127.0.0.1 only. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import http.client
+import json
+import os
+import platform
+import re
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tracemalloc
+import urllib.parse
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+SIZES = (30, 300, 1000, 3000)
+QUICK_SIZES = (30, 300)
+THROUGHPUT_SIZE = 1000
+SLUG = "bench"
+SEED = 0
+WARM_UPS = 2
+BENCH_DATABASE = "confsched_bench"
+LOAD_SECONDS = 8
+LOAD_CONNECTIONS = 8
+PLAIN_STATIC = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+
+
+@dataclass
+class Target:
+    name: str
+    url: str
+    optional: bool = False  # a 404 means "not there yet": reported as n/a
+
+
+def repetitions(size: int) -> int:
+    return 15 if size <= 1000 else 7
+
+
+# The parent: one child process per size, then gunicorn -------------------------------------
+
+
+def main() -> None:
+    args = parse_args()
+    if args.child_size:
+        measure_size(args.child_size, Path(args.child_output))
+        return
+    sizes = QUICK_SIZES if args.quick else args.sizes
+    started = time.perf_counter()
+    work = Path(tempfile.mkdtemp(prefix="confsched-bench-"))
+    report: dict[str, Any] = {"sizes": [], "throughput": None}
+    try:
+        for size in sizes:
+            database_url = fresh_database(work, size)
+            report["sizes"].append(run_child(size, database_url, work))
+            if args.throughput and size == THROUGHPUT_SIZE:
+                report["throughput"] = measure_throughput(database_url, work)
+        if args.throughput and THROUGHPUT_SIZE not in sizes:
+            database_url = fresh_database(work, THROUGHPUT_SIZE)
+            run_child(THROUGHPUT_SIZE, database_url, work, generate_only=True)
+            report["throughput"] = measure_throughput(database_url, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        drop_server_database()
+    report["environment"] = environment(report, time.perf_counter() - started)
+    write_report(report)
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--sizes",
+        type=lambda text: [int(part) for part in text.split(",")],
+        default=list(SIZES),
+        help="Comma-separated session counts (default 30,300,1000,3000).",
+    )
+    parser.add_argument("--quick", action="store_true", help="Sizes 30 and 300 only.")
+    parser.add_argument(
+        "--throughput",
+        action="store_true",
+        help=f"Also measure requests/second under gunicorn at N={THROUGHPUT_SIZE}.",
+    )
+    parser.add_argument("--child-size", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--child-output", help=argparse.SUPPRESS)
+    return parser.parse_args()
+
+
+def bench_environment(database_url: str) -> dict[str, str]:
+    """Production settings (debug off), a throwaway key, the bench database, no Redis."""
+    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    env.update(
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(40),
+        DJANGO_ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
+        DATABASE_URL=database_url,
+        PYTHONPATH=str(ROOT),
+    )
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    return env
+
+
+def fresh_database(work: Path, size: int) -> str:
+    """A new SQLite file, or ``confsched_bench`` dropped and created on DATABASE_URL's server."""
+    server_url = os.environ.get("DATABASE_URL")
+    if not server_url:
+        return f"sqlite:///{work / f'bench-{size}.sqlite3'}"
+    import psycopg
+
+    with psycopg.connect(maintenance_url(server_url), autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {BENCH_DATABASE}")
+    return urllib.parse.urlparse(server_url)._replace(path=f"/{BENCH_DATABASE}").geturl()
+
+
+def maintenance_url(server_url: str) -> str:
+    parts = urllib.parse.urlparse(server_url)
+    if not parts.scheme.startswith("postgres"):
+        raise SystemExit(
+            f"DATABASE_URL must be a PostgreSQL URL for the benchmark, not {parts.scheme}."
+        )
+    return parts._replace(scheme="postgresql", path="/postgres").geturl()
+
+
+def drop_server_database() -> None:
+    if server_url := os.environ.get("DATABASE_URL"):
+        import psycopg
+
+        with psycopg.connect(maintenance_url(server_url), autocommit=True) as connection:
+            connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
+
+
+def run_child(size: int, database_url: str, work: Path, generate_only: bool = False) -> dict:
+    output = work / f"result-{size}.json"
+    command = [sys.executable, __file__, "--child-size", str(size), "--child-output", str(output)]
+    env = bench_environment(database_url)
+    if generate_only:
+        env["BENCH_GENERATE_ONLY"] = "1"
+    subprocess.run(command, env=env, cwd=ROOT, check=True)
+    return json.loads(output.read_text())
+
+
+# The child: one size, in-process -------------------------------------------------------------
+
+
+def measure_size(size: int, output: Path) -> None:
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.settings")
+    # STATIC_ROOT is empty here: whitenoise says so once; pages use plain static names below.
+    warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
+    django.setup()
+    from django.core.management import call_command
+    from django.test.utils import override_settings
+
+    from sessions.generators import generate_conference
+
+    result: dict[str, Any] = {"size": size}
+    result["migrate_s"] = timed(lambda: call_command("migrate", verbosity=0))[0]
+    seconds, conference = timed(lambda: generate_conference(size, seed=SEED, slug=SLUG))
+    result.update(generate_s=seconds, rows=row_counts(conference), database=database_info())
+    log(f"N={size}: migrated in {result['migrate_s']:.1f} s, generated in {seconds:.2f} s")
+    if not os.environ.get("BENCH_GENERATE_ONLY"):
+        # Production storage needs collectstatic's manifest; plain names need nothing.
+        with override_settings(STORAGES={**django_storages(), "staticfiles": PLAIN_STATIC}):
+            result["pages"] = [measure_target(target, size) for target in targets(conference)]
+    output.write_text(json.dumps(result))
+
+
+def django_storages() -> dict:
+    from django.conf import settings
+
+    return settings.STORAGES
+
+
+def timed(action) -> tuple[float, Any]:
+    started = time.perf_counter()
+    value = action()
+    return time.perf_counter() - started, value
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def row_counts(conference) -> dict[str, int]:
+    from sessions.models import Attachment, SessionSpeaker
+
+    return {
+        "sessions": conference.sessions.count(),
+        "speakers": conference.speakers.count(),
+        "rooms": conference.rooms.count(),
+        "tracks": conference.tracks.count(),
+        "days": len(conference.days),
+        "speaker_appearances": SessionSpeaker.objects.filter(
+            session__conference=conference
+        ).count(),
+        "attachments": Attachment.objects.filter(session__conference=conference).count(),
+    }
+
+
+def database_info() -> str:
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        import sqlite3
+
+        return f"SQLite {sqlite3.sqlite_version}"
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        return f"PostgreSQL {cursor.fetchone()[0]}"
+
+
+def targets(conference) -> list[Target]:
+    """Every public page, export and the API list; a talk in mid-conference and its first speaker.
+
+    Paths are spelled out rather than reversed, so they stay those that visitors use.
+    """
+    from sessions.models import Session
+
+    talks = list(
+        Session.objects.filter(conference=conference, kind=Session.Kind.TALK)
+        .prefetch_related("session_speakers__speaker")
+        .order_by("starts_at", "slug")
+    )
+    session = talks[len(talks) // 2]
+    speaker = session.ordered_speakers[0]
+    base = f"/{conference.slug}/"
+    return [
+        Target("home", base),
+        Target("schedule", f"{base}schedule/"),
+        Target("grid (first day)", f"{base}schedule/grid/"),
+        Target("speakers", f"{base}speakers/"),
+        Target("session", f"{base}sessions/{session.slug}/"),
+        Target("speaker", f"{base}speakers/{speaker.slug}/"),
+        Target("schedule.ics", f"{base}schedule.ics"),
+        Target("schedule.xml", f"{base}schedule.xml"),
+        Target("schedule.json", f"{base}schedule.json"),
+        Target("API sessions", f"/api/v1/conferences/{conference.slug}/sessions/", optional=True),
+    ]
+
+
+def measure_target(target: Target, size: int) -> dict:
+    row: dict[str, Any] = asdict(target)
+    for mode in ("uncached", "cached"):
+        row[mode] = measure_mode(target, cached=mode == "cached", repeat=repetitions(size))
+        if row[mode].get("status") != 200:
+            break
+    summary = row["uncached"]
+    if summary["status"] == 200:
+        log(
+            f"  {target.name:<18} uncached {summary['median_ms']:8.1f} ms "
+            f"{summary['queries']:3d} queries | cached {row['cached']['median_ms']:8.1f} ms"
+        )
+    else:
+        log(f"  {target.name:<18} {summary['status']}")
+    return row
+
+
+def measure_mode(target: Target, cached: bool, repeat: int) -> dict:
+    from django.core.cache import cache
+    from django.test import Client
+
+    client = Client(raise_request_exception=False)
+
+    def get() -> tuple[float, int, int]:
+        if not cached:
+            cache.clear()
+        started = time.perf_counter()
+        response = client.get(target.url)
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        return time.perf_counter() - started, response.status_code, len(body)
+
+    if cached:
+        cache.clear()
+    _, status, size = get()  # warms the cache (and is the first warm-up)
+    if status != 200:
+        return {"status": "n/a" if status == 404 and target.optional else f"HTTP {status}"}
+    for _ in range(WARM_UPS - 1):
+        get()
+    times = [get()[0] for _ in range(repeat)]
+    return {
+        "status": 200,
+        "median_ms": statistics.median(times) * 1000,
+        "p95_ms": percentile(times, 95) * 1000,
+        "queries": count_queries(get),
+        "peak_mib": peak_memory(get),
+        "bytes": size,
+        "repetitions": repeat,
+    }
+
+
+def percentile(values: list[float], rank: int) -> float:
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[rank - 1]
+
+
+def count_queries(request) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        request()
+    return len(captured.captured_queries)
+
+
+def peak_memory(request) -> float:
+    tracemalloc.start()
+    try:
+        request()
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+# Throughput under gunicorn -------------------------------------------------------------------
+
+
+def measure_throughput(database_url: str, work: Path) -> dict:
+    env = served_environment(database_url, work)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        env=env,
+        cwd=ROOT,
+        check=True,
+    )
+    workers = os.cpu_count() or 1
+    port = free_port()
+    gunicorn = [sys.executable, "-m", "gunicorn", "conference.wsgi", "-w", str(workers)]
+    server = subprocess.Popen(
+        [*gunicorn, "-b", f"127.0.0.1:{port}", "--log-level", "warning"],
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        wait_until_serving(port, f"/{SLUG}/tracks.css")
+        paths = {
+            "schedule": f"/{SLUG}/schedule/",
+            "schedule.json": f"/{SLUG}/schedule.json",
+            "tracks.css": f"/{SLUG}/tracks.css",
+        }
+        tool = "wrk" if shutil.which("wrk") else "python"
+        runs = {name: load(tool, port, path) for name, path in paths.items()}
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    bare = runs["tracks.css"]["requests_per_s"]
+    return {
+        "size": THROUGHPUT_SIZE,
+        "workers": workers,
+        "connections": LOAD_CONNECTIONS,
+        "seconds": LOAD_SECONDS,
+        "tool": tool,
+        "runs": runs,
+        "schedule_to_tracks_css": runs["schedule"]["requests_per_s"] / bare if bare else None,
+    }
+
+
+def served_environment(database_url: str, work: Path) -> dict[str, str]:
+    """As deployed, except that STATIC_ROOT points into the temporary folder.
+
+    Hashed static names need collectstatic's manifest to render any page, and the project's own
+    STATIC_ROOT is shared with everyone working in this tree, so a settings module written to
+    the temporary folder imports conference.settings and changes only STATIC_ROOT.
+    """
+    static_root = work / "static"
+    (work / "bench_settings.py").write_text(
+        f"from conference.settings import *  # noqa: F403\n\nSTATIC_ROOT = {str(static_root)!r}\n"
+    )
+    env = bench_environment(database_url)
+    env.update(DJANGO_SETTINGS_MODULE="bench_settings", PYTHONPATH=f"{work}{os.pathsep}{ROOT}")
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until_serving(port: int, path: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            status, _ = fetch(port, path)
+        except OSError:
+            time.sleep(0.2)
+            continue
+        if status == 200:
+            return
+        raise RuntimeError(f"gunicorn answered {status} for {path}")
+    raise RuntimeError(f"gunicorn did not answer on 127.0.0.1:{port} within {timeout} s")
+
+
+def fetch(port: int, path: str) -> tuple[int, int]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, len(response.read())
+    finally:
+        connection.close()
+
+
+def load(tool: str, port: int, path: str) -> dict:
+    status, size = fetch(port, path)
+    log(f"  load {path} with {tool} for {LOAD_SECONDS} s (first answer: HTTP {status})")
+    run = load_with_wrk if tool == "wrk" else load_with_threads
+    run(port, path, seconds=2)  # warm-up: both workers load their code and caches
+    return {"path": path, "status": status, "bytes": size, **run(port, path, LOAD_SECONDS)}
+
+
+def load_with_wrk(port: int, path: str, seconds: int) -> dict:
+    wrk = ["wrk", "-t2", f"-c{LOAD_CONNECTIONS}", f"-d{seconds}s", "--latency"]
+    output = subprocess.run(
+        [*wrk, f"http://127.0.0.1:{port}{path}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {
+        "requests_per_s": float(re.search(r"Requests/sec:\s+([\d.]+)", output)[1]),
+        "median_ms": wrk_milliseconds(re.search(r"\s50%\s+([\d.]+\w+)", output)[1]),
+        "p99_ms": wrk_milliseconds(re.search(r"\s99%\s+([\d.]+\w+)", output)[1]),
+        "requests": int(re.search(r"(\d+) requests in", output)[1]),
+        "errors": int(m[1]) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", output)) else 0,
+    }
+
+
+def wrk_milliseconds(text: str) -> float:
+    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()
+    return float(number) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
+
+
+def load_with_threads(port: int, path: str, seconds: int) -> dict:
+    """8 clients in threads, each re-using its connection while the server keeps it open."""
+    deadline = time.monotonic() + seconds
+    latencies: list[float] = []
+    errors = 0
+    lock = threading.Lock()
+
+    def client() -> None:
+        nonlocal errors
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        while time.monotonic() < deadline:
+            started = time.perf_counter()
+            try:
+                connection.request("GET", path)
+                response = connection.getresponse()
+                response.read()
+                ok = response.status == 200
+                if response.will_close:
+                    connection.close()
+            except (OSError, http.client.HTTPException):
+                ok = False
+                connection.close()
+            with lock:
+                latencies.append(time.perf_counter() - started)
+                errors += not ok
+        connection.close()
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(LOAD_CONNECTIONS) as pool:
+        for _ in range(LOAD_CONNECTIONS):
+            pool.submit(client)
+    elapsed = time.monotonic() - started
+    return {
+        "requests_per_s": len(latencies) / elapsed,
+        "median_ms": statistics.median(latencies) * 1000,
+        "p99_ms": percentile(latencies, 99) * 1000,
+        "requests": len(latencies),
+        "errors": errors,
+    }
+
+
+# The report ----------------------------------------------------------------------------------
+
+
+def environment(report: dict, seconds: float) -> dict:
+    first = report["sizes"][0] if report["sizes"] else {}
+    return {
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "nproc": os.cpu_count(),
+        "cpu": cpu_model(),
+        "python": platform.python_version(),
+        "django": package_version("django"),
+        "gunicorn": package_version("gunicorn"),
+        "database": first.get("database", "?"),
+        "commit": git_commit(),
+        "command": " ".join(["bench/run.py", *sys.argv[1:]]),
+        "total_s": round(seconds),
+    }
+
+
+def cpu_model() -> str:
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return platform.processor() or "?"
+    match = re.search(r"^model name\s*:\s*(.+)$", text, re.MULTILINE)
+    return match[1].strip() if match else "?"
+
+
+def package_version(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "?"
+
+
+def git_commit() -> str:
+    result = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True
+    )
+    return result.stdout.strip() or "?"
+
+
+def write_report(report: dict) -> None:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    markdown = render_markdown(report)
+    (RESULTS / "latest.md").write_text(markdown)
+    (RESULTS / "latest.json").write_text(json.dumps(report, indent=2) + "\n")
+    print(markdown)
+    print(f"Written to {RESULTS / 'latest.md'} and latest.json.")
+
+
+def render_markdown(report: dict) -> str:
+    env = report["environment"]
+    lines = [
+        "# Benchmark: latest run",
+        "",
+        f"{env['date']} · {env['nproc']} cores ({env['cpu']}) · Python {env['python']} · "
+        f"Django {env['django']} · {env['database']} · commit {env['commit']} · "
+        f"`{env['command']}` · {env['total_s']} s in all",
+        "",
+        "Columns are explained in bench/README.md. Times are wall-clock milliseconds in-process "
+        "(Django test client, DEBUG off, local-memory cache); peak is tracemalloc's peak during "
+        "one request.",
+        "",
+        "## Generated conferences",
+        "",
+        "| N | days | rooms | tracks | speakers | speaker appearances | attachments | generate s |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for size in report["sizes"]:
+        rows = size["rows"]
+        lines.append(
+            f"| {size['size']} | {rows['days']} | {rows['rooms']} | {rows['tracks']} | "
+            f"{rows['speakers']} | {rows['speaker_appearances']} | {rows['attachments']} | "
+            f"{size['generate_s']:.2f} |"
+        )
+    lines += ["", "## Pages, exports and API", "", *pages_table(report["sizes"])]
+    if report["throughput"]:
+        lines += ["", *throughput_table(report["throughput"])]
+    return "\n".join(lines) + "\n"
+
+
+def pages_table(sizes: list[dict]) -> list[str]:
+    lines = [
+        "| N | page | uncached median ms | uncached p95 ms | uncached queries | uncached peak MiB "
+        "| cached median ms | cached p95 ms | cached queries | cached peak MiB | bytes |",
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for size in sizes:
+        for page in size.get("pages", []):
+            uncached, cached = page["uncached"], page.get("cached", {})
+            if uncached["status"] != 200:
+                cells = [str(uncached["status"]), *[""] * 8, ""]
+            else:
+                cells = [*mode_cells(uncached), *mode_cells(cached), f"{uncached['bytes']:,}"]
+            lines.append(f"| {size['size']} | {page['name']} | {' | '.join(cells)} |")
+    return lines
+
+
+def mode_cells(mode: dict) -> list[str]:
+    if mode.get("status") != 200:
+        return [str(mode.get("status", "?")), "", "", ""]
+    return [
+        f"{mode['median_ms']:.1f}",
+        f"{mode['p95_ms']:.1f}",
+        str(mode["queries"]),
+        f"{mode['peak_mib']:.1f}",
+    ]
+
+
+def throughput_table(throughput: dict) -> list[str]:
+    lines = [
+        f"## Throughput under gunicorn (N={throughput['size']})",
+        "",
+        f"`gunicorn conference.wsgi -w {throughput['workers']}` (sync workers, DEBUG off, no "
+        f"Redis), {throughput['connections']} connections for {throughput['seconds']} s each "
+        f"with {throughput['tool']}, after a 2 s warm-up, on the same machine.",
+        "",
+        "| URL | requests/s | median ms | p99 ms | requests | non-200 | bytes |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for run in throughput["runs"].values():
+        lines.append(
+            f"| `{run['path']}` | {run['requests_per_s']:.1f} | {run['median_ms']:.1f} | "
+            f"{run['p99_ms']:.1f} | {run['requests']} | {run['errors']} | {run['bytes']:,} |"
+        )
+    ratio = throughput["schedule_to_tracks_css"]
+    if ratio is not None:
+        lines += [
+            "",
+            f"schedule / tracks.css = {ratio:.3f}: the schedule page serves "
+            f"{ratio:.1%} of the requests per second of the smallest view.",
+        ]
+    return lines
+
+
+if __name__ == "__main__":
+    main()
