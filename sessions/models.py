@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from conference.models import Conference, Room, Track
+from conference.uploads import FileKindValidator, RandomName
 from speakers.models import Speaker
 
 
@@ -354,7 +355,12 @@ class Attachment(models.Model):
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="attachments")
     title = models.CharField(max_length=200)
-    file = models.FileField(upload_to="attachments/", blank=True)
+    file = models.FileField(
+        upload_to=RandomName("attachments", "file"),
+        blank=True,
+        validators=[FileKindValidator("slides", max_bytes=50 * 1024 * 1024)],
+        help_text="PDF, PowerPoint, OpenDocument presentation or image; 50 MB at most.",
+    )
     url = models.URLField("URL", blank=True, max_length=500)
     position = models.PositiveSmallIntegerField(default=0)
 
@@ -373,8 +379,17 @@ class Attachment(models.Model):
 
     @property
     def href(self) -> str:
+        """Where attendees get it: our download view for a file (right type and name), else the URL."""
         if self.file:
-            return self.file.url
+            session = self.session
+            return reverse(
+                "sessions:attachment-download",
+                kwargs={
+                    "conference_slug": session.conference.slug,
+                    "slug": session.slug,
+                    "pk": self.pk,
+                },
+            )
         return self.url
 
 

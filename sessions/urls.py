@@ -12,6 +12,11 @@ urlpatterns = [
     path("schedule.json", views.FrabJsonView.as_view(), name="schedule-json"),
     path("sessions/<slug:slug>.ics", views.SessionCalendarView.as_view(), name="session-ics"),
     path("sessions/<slug:slug>/", views.SessionDetailView.as_view(), name="session-detail"),
+    path(
+        "sessions/<slug:slug>/attachments/<int:pk>/",
+        views.AttachmentDownloadView.as_view(),
+        name="attachment-download",
+    ),
     path("sessions/<slug:slug>/save/", my_schedule.SaveSessionView.as_view(), name="session-save"),
     path("my-schedule/", my_schedule.MyScheduleView.as_view(), name="my-schedule"),
     path("my-schedule/keep/", my_schedule.KeepSessionView.as_view(), name="my-schedule-keep"),

@@ -10,13 +10,15 @@ from django.shortcuts import get_object_or_404
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.text import slugify
 from django.views import View
 from django.views.generic import DetailView, TemplateView
 
+from conference.uploads import serve_upload
 from conference.views import ConferenceMixin
 from sessions.exports import build_calendar, build_frab_data, build_frab_xml
 from sessions.filters import SessionFilter
-from sessions.models import SavedSession, Session
+from sessions.models import Attachment, SavedSession, Session
 from sessions.timetable import build_grid, group_by_day_and_slot
 
 
@@ -294,3 +296,16 @@ class FrabJsonView(ExportMixin, View):
         data = build_frab_data(self.conference, self.public_sessions(), base_url=self.base_url())
         body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
         return self.export_response(body, "schedule")
+
+
+class AttachmentDownloadView(ConferenceMixin, View):
+    """An uploaded file, as a download with its real type and a safe name."""
+
+    def get(self, request, conference_slug, slug, pk):
+        sessions = Session.objects.visible_to(request.user).filter(conference=self.conference)
+        attachment = get_object_or_404(
+            Attachment.objects.exclude(file=""), session__in=sessions, session__slug=slug, pk=pk
+        )
+        return serve_upload(
+            attachment.file, filename=slugify(attachment.title) or "attachment", as_attachment=True
+        )

@@ -5,6 +5,7 @@ from django.db import models
 from django.urls import reverse
 
 from conference.models import Conference
+from conference.uploads import FileKindValidator, RandomName
 
 
 class SpeakerQuerySet(models.QuerySet):
@@ -38,7 +39,12 @@ class Speaker(models.Model):
     )
     company = models.CharField(max_length=200, blank=True)
     bio = models.TextField(blank=True, help_text="Markdown.")
-    photo = models.ImageField(upload_to="speakers/", blank=True)
+    photo = models.ImageField(
+        upload_to=RandomName("speakers", "photo"),
+        blank=True,
+        validators=[FileKindValidator("images", max_bytes=5 * 1024 * 1024)],
+        help_text="PNG, JPEG or WebP; 5 MB at most.",
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -85,6 +91,15 @@ class Speaker(models.Model):
         return (self.conference.slug, self.slug)
 
     natural_key.dependencies = ["conference.conference"]
+
+    @property
+    def photo_url(self) -> str:
+        if not self.photo:
+            return ""
+        return reverse(
+            "speakers:speaker-photo",
+            kwargs={"conference_slug": self.conference.slug, "slug": self.slug},
+        )
 
     @property
     def affiliation(self) -> str:

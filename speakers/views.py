@@ -1,8 +1,10 @@
 from django.db.models import Prefetch
 from django.db.models.functions import Lower
 from django.shortcuts import get_object_or_404
+from django.views import View
 from django.views.generic import DetailView, ListView
 
+from conference.uploads import serve_upload
 from conference.views import ConferenceMixin
 from sessions.models import Session
 from sessions.views import SaveTogglesMixin
@@ -53,3 +55,12 @@ class SpeakerDetailView(SaveTogglesMixin, SpeakerSessionsMixin, DetailView):
             self.speakers(self.visible_sessions().for_listing()).prefetch_related("links"),
             slug=self.kwargs["slug"],
         )
+
+
+class SpeakerPhotoView(SpeakerSessionsMixin, View):
+    shared = False  # a file stream, not a page to cache
+    def get(self, request, conference_slug, slug):
+        speaker = get_object_or_404(
+            self.speakers(Session.objects.none()).exclude(photo=""), slug=slug
+        )
+        return serve_upload(speaker.photo, filename=speaker.slug, as_attachment=False)

@@ -451,19 +451,27 @@ def test_frab_urls_are_absolute(with_breaks):
 
 def test_frab_attachments_without_a_link_are_left_out(with_breaks):
     event = next(e for e in events_of(frab_data(with_breaks)) if e["title"] == "Opening")
+    deck = Attachment.objects.get(title="Deck")
 
     assert event["attachments"] == [
         {"url": "https://slides.example.org/o.pdf", "title": "Slides"},
-        {"url": "https://schedule.example.org/media/attachments/deck.pdf", "title": "Deck"},
+        {
+            "url": f"https://schedule.example.org/breaks-2026/sessions/opening/attachments/{deck.pk}/",
+            "title": "Deck",
+        },
     ]
 
 
 def test_frab_xml_attachments_have_absolute_hrefs(with_breaks):
     attachments = frab_xml(with_breaks).findall("day/room/event/attachments/attachment")
+    deck = Attachment.objects.get(title="Deck")
 
     assert [(a.get("href"), a.text) for a in attachments] == [
         ("https://slides.example.org/o.pdf", "Slides"),
-        ("https://schedule.example.org/media/attachments/deck.pdf", "Deck"),
+        (
+            f"https://schedule.example.org/breaks-2026/sessions/opening/attachments/{deck.pk}/",
+            "Deck",
+        ),
     ]
 
 

@@ -1,0 +1,139 @@
+import io
+import re
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from PIL import Image
+
+from conference.uploads import FileKindValidator
+from sessions.models import Attachment
+from speakers.models import Speaker
+from tests.builders import make_conference, make_session, make_speaker
+
+pytestmark = pytest.mark.django_db
+
+PDF_BYTES = b"%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n"
+
+
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    return tmp_path
+
+
+def png_bytes() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (4, 4), "red").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def stored_files(media_root):
+    return sorted(
+        str(path.relative_to(media_root)) for path in media_root.rglob("*") if path.is_file()
+    )
+
+
+def attachment_form(session, upload, title="Slides"):
+    """The session change form with one attachment row, as the admin posts it."""
+    conference = session.conference
+    local = session.local_starts_at
+    return {
+        "conference": conference.pk,
+        "title": session.title,
+        "slug": session.slug,
+        "kind": session.kind,
+        "status": session.status,
+        "starts_at_0": local.strftime("%Y-%m-%d"),
+        "starts_at_1": local.strftime("%H:%M"),
+        "ends_at_0": session.local_ends_at.strftime("%Y-%m-%d"),
+        "ends_at_1": session.local_ends_at.strftime("%H:%M"),
+        "audience_level": session.audience_level,
+        "description": "",
+        "session_speakers-TOTAL_FORMS": "0",
+        "session_speakers-INITIAL_FORMS": "0",
+        "attachments-TOTAL_FORMS": "1",
+        "attachments-INITIAL_FORMS": "0",
+        "attachments-0-title": title,
+        "attachments-0-file": upload,
+        "attachments-0-position": "0",
+    }
+
+
+def upload_in_admin(admin_client, session, upload, title="Slides"):
+    return admin_client.post(
+        reverse("admin:schedule_session_change", args=[session.pk]),
+        attachment_form(session, upload, title),
+    )
+
+
+def test_an_uploaded_pdf_is_stored_under_a_random_name(admin_client, media_root):
+    session = make_session()
+    response = upload_in_admin(
+        admin_client, session, SimpleUploadedFile("../../My Talk.pdf", PDF_BYTES)
+    )
+    assert response.status_code == 302
+    (path,) = stored_files(media_root)
+    assert re.fullmatch(r"attachments/[0-9a-f]{32}\.pdf", path)
+
+
+def test_two_uploads_with_one_name_overwrite_nothing(admin_client, media_root):
+    session = make_session()
+    upload_in_admin(admin_client, session, SimpleUploadedFile("slides.pdf", PDF_BYTES))
+    upload_in_admin(
+        admin_client, session, SimpleUploadedFile("slides.pdf", PDF_BYTES), title="Again"
+    )
+    assert len(stored_files(media_root)) == 2
+
+
+def test_a_web_page_named_pdf_is_refused_and_nothing_is_stored(admin_client, media_root):
+    session = make_session()
+    page = SimpleUploadedFile(
+        "slides.pdf", b"<html><script>alert(1)</script></html>", content_type="application/pdf"
+    )
+    response = upload_in_admin(admin_client, session, page)
+    assert response.status_code == 200
+    assert "This file is not one we accept." in response.content.decode()
+    assert (Attachment.objects.count(), stored_files(media_root)) == (0, [])
+
+
+def test_a_file_over_the_limit_is_refused_with_both_sizes():
+    with pytest.raises(ValidationError) as error:
+        FileKindValidator("slides", max_bytes=10)(SimpleUploadedFile("big.pdf", PDF_BYTES))
+    assert error.value.messages == ["This file is 48\xa0bytes; the limit is 10\xa0bytes."]
+
+
+def test_an_attachment_downloads_with_its_type_and_a_safe_name(admin_client, client):
+    session = make_session(title="Deep Dive")
+    upload_in_admin(
+        admin_client, session, SimpleUploadedFile("x.pdf", PDF_BYTES), title="Deep Dive <slides>"
+    )
+    attachment = Attachment.objects.get()
+    response = client.get(attachment.href)
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"] == 'attachment; filename="deep-dive-slides.pdf"'
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert b"".join(response.streaming_content) == PDF_BYTES
+
+
+def test_a_speaker_photo_must_be_an_image(media_root):
+    speaker = make_speaker()
+    speaker.photo = SimpleUploadedFile("me.png", PDF_BYTES)
+    with pytest.raises(ValidationError) as error:
+        speaker.full_clean()
+    assert "photo" in error.value.message_dict
+
+
+def test_a_speaker_photo_is_served_inline_as_an_image(client, media_root):
+    conference = make_conference()
+    speaker = make_speaker(conference, name="Ada")
+    speaker.photo = SimpleUploadedFile("../me.png", png_bytes())
+    speaker.full_clean()
+    speaker.save()
+    make_session(conference, speakers=[speaker])
+    assert re.fullmatch(r"speakers/[0-9a-f]{32}\.png", Speaker.objects.get().photo.name)
+    response = client.get(speaker.photo_url)
+    assert response["Content-Type"] == "image/png"
+    assert response["Content-Disposition"] == 'inline; filename="ada.png"'
+    assert f'src="{speaker.photo_url}"' in client.get(speaker.get_absolute_url()).content.decode()
