@@ -1,0 +1,260 @@
+"""Markup and script in every field an organizer, a script or an import can fill: always inert."""
+
+import json
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+import icalendar
+import pytest
+from django.urls import reverse
+
+from sessions.importers import import_schedule
+from sessions.models import SavedSession, Session
+from speakers.models import Speaker
+from tests.builders import make_conference
+
+pytestmark = pytest.mark.django_db
+
+SCRIPT = '<script>alert("owned")</script>'
+IMAGE = "<img src=x onerror=alert(1)>"
+SVG = '"><svg onload=alert(1)>'
+MARKDOWN_LINK = "[click me](javascript:alert(1))"
+HTML_LINK = '<a href="javascript:alert(1)">click</a>'
+ALL = f"{SCRIPT} {IMAGE} {SVG} {MARKDOWN_LINK} {HTML_LINK}"
+
+
+class ActiveMarkup(HTMLParser):
+    """Collects what a browser would run: inline scripts, event handlers, javascript: links."""
+
+    def __init__(self):
+        super().__init__()
+        self.found = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "script" and "src" not in attributes:
+            self.found.append("inline <script>")
+        if tag in {"iframe", "object", "embed"}:
+            self.found.append(f"<{tag}>")
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.found.append(f"{tag} {name}=")
+            if name in {"href", "src", "action", "formaction"} and (
+                value or ""
+            ).strip().lower().startswith("javascript:"):
+                self.found.append(f"{tag} {name}=javascript:")
+
+
+def assert_inert(html: str) -> None:
+    parser = ActiveMarkup()
+    parser.feed(html)
+    assert parser.found == []
+
+
+@pytest.fixture
+def conference():
+    return make_conference(slug="pycon", name=f"Conf {SCRIPT}", venue=IMAGE, description=ALL)
+
+
+@pytest.fixture
+def hostile_session(admin_client, conference):
+    """Everything created through the organizer admin, as an organizer would (or an attacker with a stolen login)."""
+    admin_client.post(
+        reverse("admin:conference_room_add"),
+        {"conference": conference.pk, "name": f"Room {SVG}", "slug": "room", "position": 0},
+    )
+    admin_client.post(
+        reverse("admin:conference_track_add"),
+        {
+            "conference": conference.pk,
+            "name": f"Track {IMAGE}",
+            "slug": "track",
+            "colour": "#123456",
+        },
+    )
+    admin_client.post(
+        reverse("admin:speakers_speaker_add"),
+        {
+            "conference": conference.pk,
+            "name": f"Eve {SCRIPT}",
+            "slug": "eve",
+            "role": SVG,
+            "company": IMAGE,
+            "bio": ALL,
+            "links-TOTAL_FORMS": "0",
+            "links-INITIAL_FORMS": "0",
+        },
+    )
+    speaker = Speaker.objects.get(slug="eve")
+    admin_client.post(
+        reverse("admin:schedule_session_add"),
+        {
+            "conference": conference.pk,
+            "title": f"Talk {SCRIPT}{IMAGE}",
+            "slug": "talk",
+            "kind": "talk",
+            "status": "published",
+            "starts_at_0": "2026-04-08",
+            "starts_at_1": "10:00",
+            "ends_at_0": "2026-04-08",
+            "ends_at_1": "10:30",
+            "room": conference.rooms.get().pk,
+            "track": conference.tracks.get().pk,
+            "description": ALL,
+            "audience_level": "any",
+            "session_speakers-TOTAL_FORMS": "1",
+            "session_speakers-INITIAL_FORMS": "0",
+            "session_speakers-0-speaker": speaker.pk,
+            "session_speakers-0-position": "0",
+            "attachments-TOTAL_FORMS": "1",
+            "attachments-INITIAL_FORMS": "0",
+            "attachments-0-title": SCRIPT,
+            "attachments-0-url": "https://example.org/slides.pdf",
+            "attachments-0-position": "0",
+        },
+    )
+    return Session.objects.get(slug="talk")
+
+
+def test_the_admin_stores_hostile_text_as_text(hostile_session):
+    assert hostile_session.title == f"Talk {SCRIPT}{IMAGE}"
+    assert hostile_session.ordered_speakers[0].bio == ALL
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/pycon/",
+        "/pycon/schedule/",
+        "/pycon/schedule/grid/",
+        "/pycon/sessions/talk/",
+        "/pycon/speakers/",
+        "/pycon/speakers/eve/",
+        "/pycon/schedule/?q=%3Cscript%3Ealert(1)%3C/script%3E",
+        "/pycon/schedule/?track=%3Cscript%3Ealert(1)%3C/script%3E",
+        "/pycon/schedule/?tz=%3Cscript%3Ealert(1)%3C/script%3E",
+        "/pycon/speakers/?q=%3Cscript%3Ealert(1)%3C/script%3E",
+    ],
+)
+def test_every_page_shows_hostile_text_inert(client, hostile_session, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    assert_inert(response.content.decode())
+
+
+def test_my_schedule_shows_hostile_text_inert(client, hostile_session, django_user_model):
+    user = django_user_model.objects.create_user("ada")
+    SavedSession.objects.add(user, hostile_session)
+    client.force_login(user)
+    assert_inert(client.get("/pycon/my-schedule/").content.decode())
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "admin:schedule_session_changelist",
+        "admin:speakers_speaker_changelist",
+        "admin:conference_room_changelist",
+    ],
+)
+def test_the_admin_lists_show_hostile_text_inert(admin_client, hostile_session, name):
+    assert_inert(admin_client.get(reverse(name)).content.decode())
+
+
+def test_the_admin_form_shows_hostile_text_inert(admin_client, hostile_session):
+    html = admin_client.get(
+        reverse("admin:schedule_session_change", args=[hostile_session.pk])
+    ).content.decode()
+    assert_inert(html)
+
+
+def test_schedule_xml_carries_hostile_text_as_text(client, hostile_session):
+    body = client.get("/pycon/schedule.xml").content
+    assert b"<script>" not in body
+    titles = [event.findtext("title") for event in ET.fromstring(body).iter("event")]
+    assert titles == [f"Talk {SCRIPT}{IMAGE}"]
+
+
+def test_schedule_json_carries_hostile_text_as_text(client, hostile_session):
+    data = json.loads(client.get("/pycon/schedule.json").content)
+    events = [
+        event
+        for day in data["schedule"]["conference"]["days"]
+        for room in day["rooms"].values()
+        for event in room
+    ]
+    assert [event["title"] for event in events] == [f"Talk {SCRIPT}{IMAGE}"]
+
+
+def test_calendar_carries_hostile_text_as_text(client, hostile_session):
+    calendar = icalendar.Calendar.from_ical(client.get("/pycon/schedule.ics").content)
+    (event,) = calendar.walk("VEVENT")
+    assert str(event["SUMMARY"]) == f"Talk {SCRIPT}{IMAGE}"
+
+
+def test_imported_hostile_text_is_inert_on_every_page(client, conference, tmp_path):
+    schedule = {
+        "schedule": {
+            "version": "1",
+            "conference": {
+                "acronym": "pycon",
+                "title": SCRIPT,
+                "start": "2026-04-07",
+                "end": "2026-04-08",
+                "daysCount": 2,
+                "timeslot_duration": "00:05",
+                "time_zone_name": "Europe/Paris",
+                "rooms": [
+                    {"name": f"Hall {IMAGE}", "guid": "8c1f1a9e-2c3b-4f0e-9a55-0a1b2c3d4e5f"}
+                ],
+                "days": [
+                    {
+                        "index": 1,
+                        "date": "2026-04-08",
+                        "day_start": "2026-04-08T04:00:00+02:00",
+                        "day_end": "2026-04-09T03:59:00+02:00",
+                        "rooms": {
+                            f"Hall {IMAGE}": [
+                                {
+                                    "guid": "5d7e0c3a-8a7e-4a7b-9d1e-2f3a4b5c6d7e",
+                                    "id": 1,
+                                    "date": "2026-04-08T11:00:00+02:00",
+                                    "start": "11:00",
+                                    "duration": "00:30",
+                                    "room": f"Hall {IMAGE}",
+                                    "slug": "imported",
+                                    "url": "https://example.org/imported",
+                                    "title": f"Imported {SCRIPT}",
+                                    "subtitle": "",
+                                    "track": f"Track {SVG}",
+                                    "type": "Talk",
+                                    "language": "en",
+                                    "abstract": ALL,
+                                    "description": ALL,
+                                    "logo": "",
+                                    "persons": [
+                                        {
+                                            "guid": "0b9a8c7d-6e5f-4a3b-2c1d-0e9f8a7b6c5d",
+                                            "name": f"Mallory {SCRIPT}",
+                                            "public_name": f"Mallory {SCRIPT}",
+                                            "biography": ALL,
+                                        }
+                                    ],
+                                    "links": [],
+                                    "attachments": [],
+                                    "recording_license": "",
+                                    "do_not_record": False,
+                                }
+                            ]
+                        },
+                    }
+                ],
+            },
+        }
+    }
+    path = tmp_path / "schedule.json"
+    path.write_text(json.dumps(schedule))
+    import_schedule(conference, path)
+    session = Session.objects.get(title=f"Imported {SCRIPT}")
+    for url in ["/pycon/schedule/", session.get_absolute_url(), "/pycon/speakers/"]:
+        assert_inert(client.get(url).content.decode())
