@@ -8,6 +8,7 @@ from conference.uploads import serve_upload
 from conference.views import ConferenceMixin
 from sessions.models import Session
 from sessions.views import SaveTogglesMixin
+from speakers.forms import SpeakerSearchForm
 from speakers.models import Speaker
 
 
@@ -39,11 +40,14 @@ class SpeakerListView(SpeakerSessionsMixin, ListView):
     def get_queryset(self):
         sessions = self.visible_sessions().select_related("conference")
         speakers = self.speakers(sessions).order_by(Lower("name"), "pk")
-        query = self.request.GET.get("q", "").strip()[:200]
+        self.search_form = SpeakerSearchForm(self.request.GET)
+        query = self.search_form.cleaned_data["q"] if self.search_form.is_valid() else ""
         return speakers.search(query) if query else speakers
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(query=self.request.GET.get("q", "").strip()[:200], **kwargs)
+        form = self.search_form
+        query = form.cleaned_data["q"] if form.is_valid() else ""
+        return super().get_context_data(search_form=form, query=query, **kwargs)
 
 
 class SpeakerDetailView(SaveTogglesMixin, SpeakerSessionsMixin, DetailView):
@@ -59,6 +63,7 @@ class SpeakerDetailView(SaveTogglesMixin, SpeakerSessionsMixin, DetailView):
 
 class SpeakerPhotoView(SpeakerSessionsMixin, View):
     shared = False  # a file stream, not a page to cache
+
     def get(self, request, conference_slug, slug):
         speaker = get_object_or_404(
             self.speakers(Session.objects.none()).exclude(photo=""), slug=slug
