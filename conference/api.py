@@ -39,14 +39,14 @@ logger = logging.getLogger("django.request")
 DEMO_CONFERENCE = "pytorch-eu-2026"
 
 
-# --- Policies shared by every API view (wired in settings.REST_FRAMEWORK) ---------------------
+# --- Policies shared by every API view: ApiPolicyMixin, and settings.REST_FRAMEWORK -----------
 
 
 class ApiPagination(LimitOffsetPagination):
     """?limit= (default PAGE_SIZE, 50; at most 200) and ?offset=; anything but a number is a 400."""
 
     max_limit = 200
-    max_offset = 10**9  # beyond what any database here can OFFSET by
+    max_offset = 10**9  # far beyond any list here, well within what databases OFFSET by
 
     def get_limit(self, request):
         raw = request.query_params.get(self.limit_query_param)
@@ -62,14 +62,29 @@ class ApiPagination(LimitOffsetPagination):
 
     @staticmethod
     def parse(raw: str, name: str, minimum: int, maximum: int | None = None) -> int:
-        # isdigit() alone accepts other scripts' digits and int() accepts "1_000"; neither is a URL number.
-        value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 20 else None
+        # isdigit() alone takes other scripts' digits, int() takes "1_000"; neither is a URL number.
+        if not (raw.isascii() and raw.isdigit()):
+            value = None
+        else:
+            value = int(raw) if len(raw) <= 18 else 10**18  # no int() of a million digits
         if value is None or value < minimum or (maximum is not None and value > maximum):
             limit = f" and at most {maximum}" if maximum is not None else ""
             raise exceptions.ValidationError(
                 {name: [f"Enter a whole number of at least {minimum}{limit}."]}
             )
         return value
+
+    def get_paginated_response_schema(self, schema):
+        paginated = super().get_paginated_response_schema(schema)
+        properties = paginated["properties"]
+        properties["count"]["example"] = 120
+        properties["next"]["example"] = (
+            "https://example.org/api/v1/conferences/?limit=50&offset=100"
+        )
+        properties["previous"]["example"] = (
+            "https://example.org/api/v1/conferences/?limit=50&offset=0"
+        )
+        return paginated
 
     def get_schema_operation_parameters(self, view):
         return [
@@ -236,6 +251,9 @@ def errors(*codes: int, invalid: dict | None = None) -> dict[int, OpenApiRespons
 
 READ = (401, 429)
 READ_ONE = (401, 404, 429)
+LIST = (400, 401, 429)  # 400: paging parameters that are not numbers
+LIST_IN_CONFERENCE = (400, 401, 404, 429)
+PAGING_ERROR = ["Enter a whole number of at least 0 and at most 1000000000."]
 WRITE = (400, 401, 403, 404, 409, 429)
 DELETE = (401, 403, 404, 409, 429)
 
@@ -309,7 +327,10 @@ class ConferenceScopedMixin(ApiPolicyMixin):
     list=extend_schema(
         summary="List conferences",
         description="Published conferences, newest first; staff also see unpublished ones.",
-        responses={200: ConferenceSerializer(many=True), **errors(*READ)},
+        responses={
+            200: ConferenceSerializer(many=True),
+            **errors(*LIST, invalid={"limit": ["Enter a whole number of at least 1."]}),
+        },
     ),
     retrieve=extend_schema(
         summary="Get a conference",
@@ -343,7 +364,10 @@ def part_schema(kind: str, serializer, example_request: dict, example_slug: str,
         list=extend_schema(
             summary=f"List the {plural} of a conference",
             parameters=[CONFERENCE_SLUG],
-            responses={200: serializer(many=True), **errors(*READ_ONE)},
+            responses={
+                200: serializer(many=True),
+                **errors(*LIST_IN_CONFERENCE, invalid={"offset": PAGING_ERROR}),
+            },
         ),
         retrieve=extend_schema(
             summary=f"Get a {kind}",

@@ -5,6 +5,7 @@ import datetime
 
 from django.urls import reverse
 from rest_framework import serializers
+from rest_framework.relations import MANY_RELATION_KWARGS, ManyRelatedField
 
 from conference.models import Conference, Room, Track
 
@@ -26,6 +27,56 @@ class FullCleanMixin:
         return attrs
 
 
+def strict(field_class: type[serializers.Field], json_type: type) -> type[serializers.Field]:
+    """``field_class`` refusing JSON values of another type, which DRF would convert (12 → "12")."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, json_type) or isinstance(data, bool):
+            self.fail("invalid")
+        return field_class.to_internal_value(self, data)
+
+    return type(field_class.__name__, (field_class,), {"to_internal_value": to_internal_value})
+
+
+class StrictTypesMixin:
+    """Model fields become serializer fields that take only the JSON type the schema documents."""
+
+    serializer_field_mapping = {
+        model_field: strict(field, str)
+        if issubclass(field, serializers.CharField)
+        else strict(field, int)
+        if issubclass(field, serializers.IntegerField)
+        else field
+        for model_field, field in serializers.ModelSerializer.serializer_field_mapping.items()
+    }
+
+
+class SlugListField(ManyRelatedField):
+    """Several objects named by slugs, as a JSON array (DRF would also iterate an object's keys)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, list):
+            self.fail("not_a_list", input_type=type(data).__name__)
+        return super().to_internal_value(data)
+
+
+class SlugLookupField(serializers.SlugRelatedField):
+    """An object named by its slug, which must be a JSON string."""
+
+    def __init__(self, **kwargs):
+        super().__init__(slug_field="slug", **kwargs)
+
+    @classmethod
+    def many_init(cls, *args, **kwargs):
+        shared = {key: value for key, value in kwargs.items() if key in MANY_RELATION_KWARGS}
+        return SlugListField(child_relation=cls(*args, **kwargs), **shared)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class CurrentConferenceDefault:
     """The conference named in the URL: writes never take it from the body."""
 
@@ -42,12 +93,11 @@ def conference_field() -> serializers.HiddenField:
     return serializers.HiddenField(default=CurrentConferenceDefault())
 
 
-class ConferenceSlugRelatedField(serializers.SlugRelatedField):
+class ConferenceSlugRelatedField(SlugLookupField):
     """A room, track or speaker given by its slug, looked up in the conference of the URL."""
 
     def __init__(self, **kwargs):
         kind = kwargs["queryset"].model._meta.verbose_name
-        kwargs.setdefault("slug_field", "slug")
         kwargs.setdefault(
             "error_messages",
             {"does_not_exist": f"This conference has no {kind} with the slug “{{value}}”."},
@@ -72,10 +122,31 @@ def absolute_url(serializer: serializers.Field, path: str) -> str | None:
     return request.build_absolute_uri(path) if request else path
 
 
+class BlankAsNullMixin:
+    """An optional URL or address left empty reads as null, not as an invalid empty URL."""
+
+    def __init__(self, **kwargs):
+        super().__init__(read_only=True, allow_null=True, **kwargs)
+
+    def to_representation(self, value):
+        return super().to_representation(value) if value else None
+
+
+class OptionalURLField(BlankAsNullMixin, serializers.URLField):
+    pass
+
+
+class OptionalEmailField(BlankAsNullMixin, serializers.EmailField):
+    pass
+
+
 class ConferenceSerializer(serializers.ModelSerializer):
     time_zone = serializers.CharField(
         read_only=True, help_text="IANA zone of the venue, in which attendees read the times."
     )
+    registration_url = OptionalURLField()
+    help_url = OptionalURLField(help_text="Where attendees get help with the event.")
+    contact_email = OptionalEmailField()
     url = serializers.SerializerMethodField(help_text="The conference's page on this site.")
     rooms_url = serializers.SerializerMethodField()
     tracks_url = serializers.SerializerMethodField()
@@ -131,7 +202,7 @@ class ConferenceSerializer(serializers.ModelSerializer):
         return self.nested_url(conference, "speaker-list")
 
 
-class RoomSerializer(FullCleanMixin, serializers.ModelSerializer):
+class RoomSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSerializer):
     conference = conference_field()
 
     class Meta:
@@ -139,7 +210,7 @@ class RoomSerializer(FullCleanMixin, serializers.ModelSerializer):
         fields = ["id", "conference", "slug", "name", "capacity", "position"]
 
 
-class TrackSerializer(FullCleanMixin, serializers.ModelSerializer):
+class TrackSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSerializer):
     conference = conference_field()
 
     class Meta:
@@ -168,4 +239,7 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class ValidationErrorSerializer(serializers.Serializer):
-    """Field name → messages; ``non_field_errors`` for rules across fields. Documented by a schema extension."""
+    """Field name → messages; ``non_field_errors`` for rules across fields.
+
+    Only documents 400 bodies; its schema comes from conference.api.ValidationErrorSchema.
+    """

@@ -21,8 +21,11 @@ from rest_framework.response import Response
 from conference.api import (
     CONFERENCE_SLUG,
     DELETE,
+    LIST,
+    LIST_IN_CONFERENCE,
     READ,
     READ_ONE,
+    SLUG_SCHEMA,
     WRITE,
     ApiPolicyMixin,
     ConferenceScopedMixin,
@@ -61,6 +64,12 @@ class SessionFilterBackend(DjangoFilterBackend):
             raise ValidationError({"day": ["Enter a day between years 1 and 9999."]}) from error
 
 
+FILTER_DESCRIPTIONS = {
+    "day": "Sessions starting on this day (YYYY-MM-DD) as the conference's clocks count days.",
+    "q": "Words in the title, description, or a speaker's name or company.",
+}
+
+
 class SessionFilterSchema(DjangoFilterExtension):
     """Documents SessionFilter's slug filters (room, track, speaker) and the search's length limit,
     which drf-spectacular's django-filter support cannot infer."""
@@ -74,26 +83,34 @@ class SessionFilterSchema(DjangoFilterExtension):
             django_filters.ModelChoiceFilter | django_filters.ModelMultipleChoiceFilter,
         ):
             many = isinstance(filter_field, django_filters.ModelMultipleChoiceFilter)
-            slug = {"type": "string", "pattern": r"^[-a-zA-Z0-9_]+$"}
             description = f"{filter_field.label}: slug in this conference"
-            return [
-                build_parameter_type(
-                    name=field_name,
-                    location=OpenApiParameter.QUERY,
-                    schema=build_array_type(slug) if many else slug,
-                    description=f"{description}; repeat for several (any of them)."
-                    if many
-                    else f"{description}.",
-                    explode=True if many else None,
-                    style="form" if many else None,
-                )
-            ]
+            if many:
+                return [
+                    build_parameter_type(
+                        name=field_name,
+                        location=OpenApiParameter.QUERY,
+                        schema=build_array_type(SLUG_SCHEMA),
+                        description=f"{description}; repeat for several (any of them).",
+                        explode=True,
+                        style="form",
+                    )
+                ]
+            parameter = build_parameter_type(
+                name=field_name,
+                location=OpenApiParameter.QUERY,
+                schema=SLUG_SCHEMA,
+                description=f"{description}; empty for any.",
+            )
+            return [{**parameter, "allowEmptyValue": True}]
         parameters = super().resolve_filter_field(
             auto_schema, model, filterset_class, field_name, filter_field
         )
-        if max_length := filter_field.extra.get("max_length"):
-            for parameter in parameters:
+        for parameter in parameters:
+            if max_length := filter_field.extra.get("max_length"):
                 parameter["schema"]["maxLength"] = max_length
+            parameter["description"] = FILTER_DESCRIPTIONS.get(field_name, parameter["description"])
+            # As on the schedule page, whose form sends "kind=" for "any type".
+            parameter["allowEmptyValue"] = True
         return parameters
 
 
@@ -180,6 +197,36 @@ SESSION_EXAMPLE = OpenApiExample(
         "speakers": ["mike-krom"],
     },
 )
+SESSION_LISTED = OpenApiExample(
+    "A session",
+    response_only=True,
+    status_codes=[200],
+    value={
+        "id": 1,
+        "guid": "051b5f4b-d46d-5b3e-9813-65c7da4b3d12",
+        "conference": "pytorch-eu-2026",
+        "slug": DEMO_SESSION,
+        "title": "Live Migration of PyTorch GPU Nodes From Azure To European Clouds",
+        "kind": "lightning-talk",
+        "status": "published",
+        "audience_level": "intermediate",
+        "description": "Many European PyTorch teams run their GPU workloads on hyperscalers…",
+        "starts_at": "2026-04-08T08:35:00Z",
+        "ends_at": "2026-04-08T08:45:00Z",
+        "time_zone": "Europe/Paris",
+        "room": {"slug": "central-room", "name": "Central Room"},
+        "track": {"slug": "security-privacy", "name": "Security & Privacy", "colour": "#b3261e"},
+        "speakers": [
+            {"id": 1, "slug": "mike-krom", "name": "Mike Krom", "company": "ACF Cybersolutions"}
+        ],
+        "attachments": [
+            {"title": "Slides", "url": "https://example.org/media/attachments/slides.pdf"}
+        ],
+        "url": f"https://example.org/pytorch-eu-2026/sessions/{DEMO_SESSION}/",
+        "created_at": "2026-03-01T00:00:00Z",
+        "updated_at": "2026-03-01T00:00:00Z",
+    },
+)
 CLASH = {
     "room": [
         "Master Stage already hosts “Opening keynote” then (Tuesday 7 April 2026 09:00–09:30 CEST)."
@@ -202,9 +249,10 @@ WRITE_DESCRIPTION = (
             "parameters as the schedule page. Invalid filter values are a 400 naming the parameter."
         ),
         parameters=[CONFERENCE_SLUG, EXPAND],
+        examples=[SESSION_LISTED],
         responses={
             200: SessionSerializer(many=True),
-            **errors(400, *READ_ONE, invalid={"day": ["Enter a valid date."]}),
+            **errors(*LIST_IN_CONFERENCE, invalid={"day": ["Enter a valid date."]}),
         },
     ),
     retrieve=extend_schema(
@@ -281,7 +329,7 @@ class SessionViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
         parameters=[MyScheduleQuerySerializer],
         responses={
             200: SessionSerializer(many=True),
-            **errors(400, *READ, invalid={"conference": ["This field is required."]}),
+            **errors(*LIST, invalid={"conference": ["This field is required."]}),
         },
     ),
     create=extend_schema(

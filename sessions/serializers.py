@@ -9,10 +9,13 @@ from conference.serializers import (
     ConferenceSlugRelatedField,
     FullCleanMixin,
     RoomSummarySerializer,
+    SlugLookupField,
+    StrictTypesMixin,
     TrackSummarySerializer,
     UTCDateTimeField,
     absolute_url,
     conference_field,
+    strict,
 )
 from sessions.models import Attachment, Session, SessionSpeaker
 from speakers.models import Speaker
@@ -103,7 +106,7 @@ class ConferenceDateTimeField(serializers.DateTimeField):
         return self.context["conference"].tz
 
 
-class SessionWriteSerializer(FullCleanMixin, serializers.ModelSerializer):
+class SessionWriteSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSerializer):
     """What organizers send. Answers with the session as SessionDetailSerializer shows it."""
 
     conference = conference_field()
@@ -206,8 +209,7 @@ class SessionListQuerySerializer(serializers.Serializer):
 
 
 class MyScheduleQuerySerializer(serializers.Serializer):
-    conference = serializers.SlugRelatedField(
-        slug_field="slug",
+    conference = SlugLookupField(
         queryset=Conference.objects.published(),
         help_text="Slug of a published conference.",
     )
@@ -216,12 +218,11 @@ class MyScheduleQuerySerializer(serializers.Serializer):
 class SaveSessionSerializer(serializers.Serializer):
     """``{"conference": "<slug>", "session": "<slug>"}``: the session to put on my schedule."""
 
-    conference = serializers.SlugRelatedField(
-        slug_field="slug",
+    conference = SlugLookupField(
         queryset=Conference.objects.published(),
         help_text="Slug of a published conference.",
     )
-    session = serializers.SlugField(
+    session = strict(serializers.SlugField, str)(
         max_length=300, help_text="Slug of a published session of that conference."
     )
 

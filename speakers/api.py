@@ -8,6 +8,8 @@ from rest_framework import viewsets
 from conference.api import (
     CONFERENCE_SLUG,
     DELETE,
+    LIST_IN_CONFERENCE,
+    PAGING_ERROR,
     READ_ONE,
     WRITE,
     ConferenceScopedMixin,
@@ -31,7 +33,10 @@ SPEAKER_SLUG = path_slug("slug", "Slug of the speaker in this conference.", "mik
             "speaker, including those not yet on a session."
         ),
         parameters=[CONFERENCE_SLUG],
-        responses={200: SpeakerSerializer(many=True), **errors(*READ_ONE)},
+        responses={
+            200: SpeakerSerializer(many=True),
+            **errors(*LIST_IN_CONFERENCE, invalid={"offset": PAGING_ERROR}),
+        },
     ),
     retrieve=extend_schema(
         summary="Get a speaker",

@@ -1,7 +1,13 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from conference.serializers import FullCleanMixin, UTCDateTimeField, absolute_url, conference_field
+from conference.serializers import (
+    FullCleanMixin,
+    StrictTypesMixin,
+    UTCDateTimeField,
+    absolute_url,
+    conference_field,
+)
 from speakers.models import Speaker, SpeakerLink
 
 NULLABLE_URI = {"type": "string", "format": "uri", "nullable": True}
@@ -23,7 +29,7 @@ class SpeakerLinkSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SpeakerSerializer(FullCleanMixin, serializers.ModelSerializer):
+class SpeakerSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSerializer):
     """A whole speaker. Photos and links are managed in the admin."""
 
     conference = conference_field()
@@ -54,7 +60,7 @@ class SpeakerSerializer(FullCleanMixin, serializers.ModelSerializer):
 
     @extend_schema_field(NULLABLE_URI)
     def get_photo(self, speaker):
-        return absolute_url(self, speaker.photo.url if speaker.photo else "")
+        return absolute_url(self, speaker.photo_url)
 
     def get_url(self, speaker) -> str:
         return absolute_url(self, speaker.get_absolute_url())

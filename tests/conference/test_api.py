@@ -232,6 +232,18 @@ def test_staff_delete_an_unused_room(organizer_client, conference):
     assert Room.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("client_name", "status"),
+    [("anonymous", 401), ("attendee_client", 403), ("organizer_client", 201)],
+)
+def test_only_staff_create_tracks(request, conference, client_name, status):
+    client = request.getfixturevalue(client_name)
+    response = client.post(
+        nested_url(conference, "track-list"), {"slug": "web", "name": "Web"}, format="json"
+    )
+    assert response.status_code == status
+
+
 def test_track_list_is_alphabetical_with_colours(anonymous, conference):
     make_track(conference, name="Web", colour="#111111")
     make_track(conference, name="Data", colour="#222222")
@@ -335,6 +347,13 @@ def test_token_is_refused_for_a_wrong_password(anonymous, organizer):
     assert response.json() == {"non_field_errors": ["Unable to log in with provided credentials."]}
 
 
+def test_tokens_are_managed_in_the_admin(admin_client, organizer):
+    Token.objects.create(user=organizer)
+    response = admin_client.get(reverse("admin:authtoken_tokenproxy_changelist"))
+    assert response.status_code == 200
+    assert [token.user for token in response.context["cl"].result_list] == [organizer]
+
+
 def test_token_authenticates_writes(organizer, conference):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organizer).key}")
@@ -364,7 +383,13 @@ def test_session_authenticated_writes_need_the_csrf_token(organizer, conference)
 
 @pytest.mark.parametrize("method", ["get", "post", "delete"])
 @pytest.mark.parametrize(
-    "path", ["/api/v1/nowhere/", "/api/v2/conferences/", "/api/v1/conferences"]
+    "path",
+    [
+        "/api/v1/nowhere/",
+        "/api/v2/conferences/",
+        "/api/v1/conferences",
+        "/api/v1/me/schedule/%C3%89%0A/x/",
+    ],
 )
 def test_unknown_api_urls_are_json_404s(anonymous, method, path):
     response = getattr(anonymous, method)(path)

@@ -139,8 +139,8 @@ def test_attachments_link_absolutely_to_files_and_urls_and_null_when_only_announ
     anonymous, conference, settings, tmp_path
 ):
     settings.MEDIA_ROOT = tmp_path
-    session = make_session(conference)
-    Attachment.objects.create(
+    session = make_session(conference, slug="talk")
+    slides = Attachment.objects.create(
         session=session,
         title="Slides",
         file=SimpleUploadedFile("slides.pdf", b"%PDF"),
@@ -152,7 +152,10 @@ def test_attachments_link_absolutely_to_files_and_urls_and_null_when_only_announ
     Attachment.objects.create(session=session, title="Notes", position=2)
     data = anonymous.get(list_url(conference)).json()["results"][0]
     assert data["attachments"] == [
-        {"title": "Slides", "url": "http://testserver/media/attachments/slides.pdf"},
+        {
+            "title": "Slides",
+            "url": f"http://testserver/pycon/sessions/talk/attachments/{slides.pk}/",
+        },
         {"title": "Video", "url": "https://video.example/1"},
         {"title": "Notes", "url": None},
     ]

@@ -1,4 +1,5 @@
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from sessions.models import Session, SessionSpeaker
@@ -89,6 +90,16 @@ def test_speaker_detail_shows_the_whole_speaker(anonymous, conference):
         ],
         "url": "http://testserver/pycon/speakers/ada/",
     }
+
+
+def test_speaker_photo_links_absolutely_to_the_photo_view(
+    anonymous, conference, settings, tmp_path
+):
+    settings.MEDIA_ROOT = tmp_path
+    ada = make_speaker(conference, slug="ada", photo=SimpleUploadedFile("ada.png", b"\x89PNG"))
+    make_session(conference, speakers=[ada])
+    response = anonymous.get(detail_url(ada))
+    assert response.json()["photo"] == "http://testserver/pycon/speakers/ada/photo/"
 
 
 def test_speaker_of_draft_sessions_only_is_a_404_for_the_public(anonymous, conference):

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Fuzz the REST API against its own OpenAPI schema with schemathesis: every operation, with a staff
+# token so that writes run too, on a throwaway SQLite copy of the demo conference. Touches only
+# 127.0.0.1; exits non-zero when a check fails. Takes a few minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PORT="${SCHEMATHESIS_PORT:-8899}"
+BASE="http://127.0.0.1:${PORT}"
+PYTHON=.venv/bin/python
+DB=/tmp/schemathesis.sqlite3
+
+export DATABASE_URL="sqlite:///${DB}"
+export DJANGO_DEBUG=0
+export DJANGO_SECRET_KEY="schemathesis-only-not-a-secret"
+export DJANGO_ALLOWED_HOSTS=127.0.0.1
+# Fuzzing sends thousands of requests a minute; the production rates would answer most with 429.
+export DJANGO_API_ANON_RATE=1000000/minute
+export DJANGO_API_USER_RATE=1000000/minute
+export DJANGO_API_TOKEN_RATE=1000000/minute
+
+echo "--- fresh database with the demo conference"
+rm -f "$DB"
+"$PYTHON" manage.py migrate --no-input -v 0
+"$PYTHON" manage.py load_demo >/dev/null
+# The staff token every request sends, and an attendee account whose password the fuzzer may try.
+TOKEN="$("$PYTHON" manage.py shell --no-imports -c '
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+users = get_user_model().objects
+users.create_user("attendee", password="schemathesis-attendee")
+print(Token.objects.get_or_create(user=users.get(username="organizer"))[0].key)
+')"
+
+echo "--- API server on ${BASE}"
+# One sync worker: SQLite takes one writer at a time, and requests then never wait on each other.
+.venv/bin/gunicorn conference.wsgi --bind "127.0.0.1:${PORT}" --workers 1 \
+    --access-logfile /dev/null --error-logfile /tmp/schemathesis-server.log &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+    if "$PYTHON" -c "import urllib.request; urllib.request.urlopen('${BASE}/api/schema/')" 2>/dev/null; then
+        break
+    fi
+    kill -0 "$SERVER" 2>/dev/null || { echo "the server did not start:"; cat /tmp/schemathesis-server.log; exit 1; }
+    sleep 0.2
+done
+
+CONFIG="$(mktemp --suffix=.toml)"
+trap 'kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null || true; rm -f "$CONFIG"' EXIT
+cat >"$CONFIG" <<'TOML'
+# Most generated slugs name nothing; steer most requests at the demo's objects so that fuzzing
+# reaches validation and the database instead of stopping at a 404.
+[dictionaries.conference]
+values = ["pytorch-eu-2026"]
+
+[dictionaries.room]
+values = ["master-stage", "central-room", "junior-stage", "founders-cafe"]
+
+[dictionaries.track]
+values = ["security-privacy", "agents-interop", "frameworks-compilers", "training-systems"]
+
+[dictionaries.speaker]
+values = ["mike-krom", "ashesh-vidyut"]
+
+[dictionaries.session]
+values = [
+    "live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds",
+    "enabling-the-audio-modality-for-language-models",
+    "backpropagation-free-optimization-in-pytorch",
+]
+
+[dictionaries.starts]
+values = ["2026-04-07T09:00:00+02:00", "2026-04-07T14:00:00+02:00"]
+
+[dictionaries.ends]
+values = ["2026-04-07T13:00:00+02:00", "2026-04-07T18:00:00+02:00"]
+
+[dictionaries.username]
+values = ["attendee"]
+
+[dictionaries.password]
+values = ["schemathesis-attendee"]
+
+[parameters]
+"path.conference_slug" = { dictionary = "conference", probability = 0.8 }
+"query.conference" = { dictionary = "conference", probability = 0.8 }
+"body.conference" = { dictionary = "conference", probability = 0.8 }
+"body.room" = { dictionary = "room", probability = 0.5 }
+"body.track" = { dictionary = "track", probability = 0.5 }
+"body.speakers[*]" = { dictionary = "speaker", probability = 0.5 }
+"body.session" = { dictionary = "session", probability = 0.5 }
+"path.session_slug" = { dictionary = "session", probability = 0.5 }
+"body.starts_at" = { dictionary = "starts", probability = 0.5 }
+"body.ends_at" = { dictionary = "ends", probability = 0.5 }
+"body.username" = { dictionary = "username", probability = 0.5 }
+"body.password" = { dictionary = "password", probability = 0.5 }
+
+# A request the schema alone cannot tell from a valid one may still break a rule that needs the
+# data: a slug already in use, a booked room or speaker, a day outside the conference, a filter
+# naming a track that does not exist, a wrong password. 400 is the right answer there.
+[[operations]]
+include-method-regex = "^(POST|PUT|PATCH)$"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+
+[[operations]]
+include-operation-id = ["conferences_sessions_list", "me_schedule_list"]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+TOML
+
+echo "--- schemathesis"
+.venv/bin/schemathesis --no-color --config-file "$CONFIG" run "${BASE}/api/schema/" \
+    --header "Authorization: Token ${TOKEN}" \
+    --checks all \
+    --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-25}" \
+    --workers 1 \
+    --request-timeout 10 \
+    --generation-database none \
+    --seed "${SCHEMATHESIS_SEED:-1}" \
+    "$@"
