@@ -112,6 +112,18 @@ class SessionQuerySet(models.QuerySet):
         )
 
 
+def lock_while_saving(model: type[models.Model], pk: int) -> None:
+    """Serialize bookings of one room or speaker: lock its row until the transaction ends.
+
+    Two organizers saving overlapping sessions at once would otherwise both pass the clash
+    check. Inside a transaction (the admin, the API and the importer all write in one) the second
+    waits here, then sees the first's session and gets the usual clear message. Outside one
+    there is nothing to hold a lock; SQLite, which serializes writers anyway, ignores it.
+    """
+    if transaction.get_connection().in_atomic_block:
+        list(model.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True))
+
+
 def ordered_speakers_prefetch(through: str = "") -> Prefetch:
     """The session's speakers in billing order, with one query for any number of sessions.
 
@@ -247,6 +259,7 @@ class Session(models.Model):
     def check_room_is_free(self):
         if not self.room_id:
             return
+        lock_while_saving(Room, self.room_id)
         clash = (
             Session.objects.clashing_in_room(self.room, self.starts_at, self.ends_at)
             .exclude(pk=self.pk)
@@ -334,6 +347,7 @@ class SessionSpeaker(models.Model):
 
     def check_speaker_is_free(self, field: str) -> None:
         session = self.session
+        lock_while_saving(Speaker, self.speaker_id)
         clashes = Session.objects.clashing_for_speaker(
             self.speaker, session.starts_at, session.ends_at
         )
