@@ -9,6 +9,7 @@ PORT="${SCHEMATHESIS_PORT:-8899}"
 BASE="http://127.0.0.1:${PORT}"
 PYTHON=.venv/bin/python
 DB=/tmp/schemathesis.sqlite3
+SERVER_LOG=/tmp/schemathesis-server.log
 
 export DATABASE_URL="sqlite:///${DB}"
 export DJANGO_DEBUG=0
@@ -34,15 +35,15 @@ print(Token.objects.get_or_create(user=users.get(username="organizer"))[0].key)
 
 echo "--- API server on ${BASE}"
 # One sync worker: SQLite takes one writer at a time, and requests then never wait on each other.
-.venv/bin/gunicorn conference.wsgi --bind "127.0.0.1:${PORT}" --workers 1 \
-    --access-logfile /dev/null --error-logfile /tmp/schemathesis-server.log &
+# Django logs every 4xx as a warning; they go to the log, read back below if a check fails.
+.venv/bin/gunicorn conference.wsgi --bind "127.0.0.1:${PORT}" --workers 1 >"$SERVER_LOG" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null || true' EXIT
 for _ in $(seq 50); do
     if "$PYTHON" -c "import urllib.request; urllib.request.urlopen('${BASE}/api/schema/')" 2>/dev/null; then
         break
     fi
-    kill -0 "$SERVER" 2>/dev/null || { echo "the server did not start:"; cat /tmp/schemathesis-server.log; exit 1; }
+    kill -0 "$SERVER" 2>/dev/null || { echo "the server did not start:"; cat "$SERVER_LOG"; exit 1; }
     sleep 0.2
 done
 
@@ -109,6 +110,7 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403",
 TOML
 
 echo "--- schemathesis"
+status=0
 .venv/bin/schemathesis --no-color --config-file "$CONFIG" run "${BASE}/api/schema/" \
     --header "Authorization: Token ${TOKEN}" \
     --checks all \
@@ -117,4 +119,9 @@ echo "--- schemathesis"
     --request-timeout 10 \
     --generation-database none \
     --seed "${SCHEMATHESIS_SEED:-1}" \
-    "$@"
+    "$@" || status=$?
+if [ "$status" -ne 0 ] && grep -q "Traceback" "$SERVER_LOG"; then
+    echo "--- server errors (${SERVER_LOG})"
+    grep -B 1 -A 40 "Traceback" "$SERVER_LOG" | tail -n 200
+fi
+exit "$status"
