@@ -3,7 +3,7 @@
 import logging
 from functools import cached_property
 
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.db.models import RestrictedError
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404
@@ -312,6 +312,17 @@ class ConferenceScopedMixin(ApiPolicyMixin):
     def filter_queryset(self, queryset):
         # Filters and ordering shape lists; a detail URL names one object whatever the query says.
         return super().filter_queryset(queryset) if self.action == "list" else queryset
+
+    # Validation and save in one transaction: clean() then locks the room or speaker it books
+    # (sessions.models.lock_while_saving), so of two clashing writes the second waits and gets the
+    # usual 400 naming the clash.
+    def create(self, request, *args, **kwargs):
+        with transaction.atomic():
+            return super().create(request, *args, **kwargs)
+
+    def update(self, request, *args, **kwargs):
+        with transaction.atomic():
+            return super().update(request, *args, **kwargs)
 
     def perform_destroy(self, instance):
         try:

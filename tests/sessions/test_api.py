@@ -1,9 +1,12 @@
 import datetime
+import threading
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection, connections
 from django.urls import reverse
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from sessions.models import Attachment, SavedSession, Session, SessionSpeaker
 from speakers.models import SpeakerLink
@@ -507,6 +510,34 @@ def test_session_double_booking_a_speaker_is_refused_and_nothing_is_saved(
     }
     assert list(Session.objects.values_list("title", flat=True)) == ["Ada elsewhere"]
     assert SessionSpeaker.objects.count() == 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs parallel connections")
+@pytest.mark.django_db(transaction=True)
+def test_clashing_bookings_sent_at_once_get_one_201_and_400s_naming_the_clash(organizer):
+    conference = make_conference(slug="pycon")
+    make_room(conference, slug="hall")
+    barrier, answers = threading.Barrier(4), []
+
+    def book(number):
+        client = APIClient()
+        client.force_authenticate(organizer)
+        body = new_session(slug=f"contender-{number}", title=f"Contender {number}", room="hall")
+        barrier.wait()
+        try:
+            response = client.post(list_url(conference), body, format="json")
+            answers.append((response.status_code, sorted(response.json())))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=book, args=(number,)) for number in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(status for status, _ in answers) == [201, 400, 400, 400]
+    assert [keys for status, keys in answers if status == 400] == [["room"]] * 3
+    assert Session.objects.count() == 1
 
 
 def test_session_listing_a_speaker_twice_is_refused(organizer_client, conference):
