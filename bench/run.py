@@ -82,7 +82,7 @@ def main() -> None:
         measure_size(args.child_size, Path(args.child_output))
         return
     sizes = QUICK_SIZES if args.quick else args.sizes
-    started = time.perf_counter()
+    started, load_before = time.perf_counter(), os.getloadavg()[0]
     work = Path(tempfile.mkdtemp(prefix="confsched-bench-"))
     report: dict[str, Any] = {"sizes": [], "throughput": None}
     try:
@@ -98,7 +98,7 @@ def main() -> None:
     finally:
         shutil.rmtree(work, ignore_errors=True)
         drop_server_database()
-    report["environment"] = environment(report, time.perf_counter() - started)
+    report["environment"] = environment(report, time.perf_counter() - started, load_before)
     write_report(report)
 
 
@@ -252,14 +252,15 @@ def targets(conference) -> list[Target]:
     Paths are spelled out rather than reversed, so they stay those that visitors use.
     """
     from sessions.models import Session
+    from speakers.models import Speaker
 
-    talks = list(
-        Session.objects.filter(conference=conference, kind=Session.Kind.TALK)
-        .prefetch_related("session_speakers__speaker")
-        .order_by("starts_at", "slug")
+    talks = Session.objects.filter(conference=conference, kind=Session.Kind.TALK)
+    session = talks.order_by("starts_at", "slug")[talks.count() // 2]
+    speaker = (
+        Speaker.objects.filter(session_links__session=session)
+        .order_by("session_links__position")
+        .first()
     )
-    session = talks[len(talks) // 2]
-    speaker = session.ordered_speakers[0]
     base = f"/{conference.slug}/"
     return [
         Target("home", base),
@@ -516,7 +517,7 @@ def load_with_threads(port: int, path: str, seconds: int) -> dict:
 # The report ----------------------------------------------------------------------------------
 
 
-def environment(report: dict, seconds: float) -> dict:
+def environment(report: dict, seconds: float, load_before: float) -> dict:
     first = report["sizes"][0] if report["sizes"] else {}
     return {
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -529,6 +530,8 @@ def environment(report: dict, seconds: float) -> dict:
         "commit": git_commit(),
         "command": " ".join(["bench/run.py", *sys.argv[1:]]),
         "total_s": round(seconds),
+        # Other work on the machine slows every figure down: the 1-minute load, before and after.
+        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
 
 
@@ -573,7 +576,8 @@ def render_markdown(report: dict) -> str:
         "",
         f"{env['date']} · {env['nproc']} cores ({env['cpu']}) · Python {env['python']} · "
         f"Django {env['django']} · {env['database']} · commit {env['commit']} · "
-        f"`{env['command']}` · {env['total_s']} s in all",
+        f"`{env['command']}` · {env['total_s']} s in all · load average "
+        f"{env['load_average'][0]} before, {env['load_average'][1]} after",
         "",
         "Columns are explained in bench/README.md. Times are wall-clock milliseconds in-process "
         "(Django test client, DEBUG off, local-memory cache); peak is tracemalloc's peak during "
