@@ -301,7 +301,7 @@ def frab_event(
         # one, so such attachments are left out of both formats until they get a file or link.
         "attachments": [
             {"url": absolute_url(base_url, attachment.href), "title": attachment.title}
-            for attachment in session.attachments.all()
+            for attachment in session.attachment_list
             if attachment.href
         ],
     }

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from conference.models import Conference, Room, Track
+from conference.routing import reverse_slugs
 from conference.uploads import FileKindValidator, RandomName
 from speakers.models import Speaker
 
@@ -108,7 +109,7 @@ class SessionQuerySet(models.QuerySet):
     def for_listing(self):
         """Everything a schedule row shows, in a fixed number of queries."""
         return self.select_related("conference", "room", "track").prefetch_related(
-            ordered_speakers_prefetch(), "attachments"
+            ordered_speakers_prefetch(), attachments_prefetch()
         )
 
 
@@ -134,6 +135,17 @@ def ordered_speakers_prefetch(through: str = "") -> Prefetch:
         queryset=SessionSpeaker.objects.select_related("speaker__conference").order_by(
             "position", "pk"
         ),
+        # A plain list, not a prefetched manager: Django builds a filtered queryset per object
+        # for the latter, which cost a 1,000-session schedule a third of a second.
+        to_attr="prefetched_speaker_links",
+    )
+
+
+def attachments_prefetch(through: str = "") -> Prefetch:
+    return Prefetch(
+        f"{through}attachments",
+        queryset=Attachment.objects.order_by("position", "pk"),
+        to_attr="prefetched_attachments",
     )
 
 
@@ -221,9 +233,8 @@ class Session(models.Model):
         return self.title
 
     def get_absolute_url(self):
-        return reverse(
-            "sessions:session-detail",
-            kwargs={"conference_slug": self.conference.slug, "slug": self.slug},
+        return reverse_slugs(
+            "sessions:session-detail", conference_slug=self.conference.slug, slug=self.slug
         )
 
     def natural_key(self):
@@ -310,9 +321,25 @@ class Session(models.Model):
         return self.status == self.Status.CANCELLED
 
     @property
+    def speaker_links(self) -> list["SessionSpeaker"]:
+        """SessionSpeaker rows in billing order; uses ``for_listing()``'s prefetch when present."""
+        if hasattr(self, "prefetched_speaker_links"):
+            return self.prefetched_speaker_links
+        return list(
+            self.session_speakers.select_related("speaker__conference").order_by("position", "pk")
+        )
+
+    @property
     def ordered_speakers(self) -> list[Speaker]:
-        """Speakers in billing order; uses ``for_listing()``'s prefetch when present."""
-        return [link.speaker for link in self.session_speakers.all()]
+        """Speakers in billing order."""
+        return [link.speaker for link in self.speaker_links]
+
+    @property
+    def attachment_list(self) -> list["Attachment"]:
+        """Attachments in order; uses ``for_listing()``'s prefetch when present."""
+        if hasattr(self, "prefetched_attachments"):
+            return self.prefetched_attachments
+        return list(self.attachments.order_by("position", "pk"))
 
 
 class SessionSpeaker(models.Model):
@@ -419,7 +446,9 @@ class SavedSessionQuerySet(models.QuerySet):
         return (
             self.filter(session__in=Session.objects.public())
             .select_related("seen_room", "session__conference", "session__room", "session__track")
-            .prefetch_related(ordered_speakers_prefetch("session__"), "session__attachments")
+            .prefetch_related(
+                ordered_speakers_prefetch("session__"), attachments_prefetch("session__")
+            )
             .order_by("session__starts_at", "session__room__position", "session__title")
         )
 

@@ -22,7 +22,7 @@ from speakers.models import Speaker
 from speakers.serializers import NULLABLE_URI, SpeakerSerializer, SpeakerSummarySerializer
 
 # Full speaker objects show their links: one more query for any number of sessions.
-SPEAKER_LINKS = "session_speakers__speaker__links"
+SPEAKER_LINKS = "prefetched_speaker_links__speaker__links"
 
 
 class AttachmentSerializer(serializers.ModelSerializer):
@@ -56,7 +56,7 @@ class SessionSerializer(serializers.ModelSerializer):
     speakers = SpeakerSummarySerializer(
         source="ordered_speakers", many=True, read_only=True, help_text="In billing order."
     )
-    attachments = AttachmentSerializer(many=True, read_only=True)
+    attachments = AttachmentSerializer(source="attachment_list", many=True, read_only=True)
     url = serializers.SerializerMethodField(help_text="The session's page on this site.")
     created_at = UTCDateTimeField(read_only=True)
     updated_at = UTCDateTimeField(read_only=True)

@@ -5,6 +5,7 @@ from django.db import models
 from django.urls import reverse
 
 from conference.models import Conference
+from conference.routing import reverse_slugs
 from conference.uploads import FileKindValidator, RandomName
 
 
@@ -82,9 +83,8 @@ class Speaker(models.Model):
         return self.name
 
     def get_absolute_url(self):
-        return reverse(
-            "speakers:speaker-detail",
-            kwargs={"conference_slug": self.conference.slug, "slug": self.slug},
+        return reverse_slugs(
+            "speakers:speaker-detail", conference_slug=self.conference.slug, slug=self.slug
         )
 
     def natural_key(self):
