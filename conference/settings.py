@@ -99,6 +99,13 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # Only for fragments repeated hundreds of times per page: see conference/jinja2.py.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "conference.jinja2.environment", "autoescape": True},
+    },
 ]
 
 DATABASES = {
