@@ -1,7 +1,7 @@
 """The time zone a visitor reads the schedule in: ?tz=Area/City, then their cookie, then the conference's."""
 
 import zoneinfo
-from functools import cache
+from functools import cache, lru_cache
 
 from django.utils import timezone
 
@@ -17,6 +17,26 @@ def known_zones() -> frozenset[str]:
 @cache
 def sorted_zones() -> tuple[str, ...]:
     return tuple(sorted(known_zones()))
+
+
+def zones_conference_first(conference_zone: str) -> list[str]:
+    return [conference_zone, *(name for name in sorted_zones() if name != conference_zone)]
+
+
+@lru_cache(maxsize=512)
+def time_zone_options(conference_zone: str, selected: str) -> str:
+    """The ~600 <option>s of the zone picker, rendered once per (conference zone, choice)."""
+    from django.template import engines
+    from django.utils.safestring import mark_safe
+
+    options = engines["jinja2"].get_template("includes/time_zone_options.html").template
+    return mark_safe(  # Jinja2 autoescapes; zone names are IANA identifiers anyway
+        options.render(
+            zones=zones_conference_first(conference_zone),
+            selected=selected,
+            conference_zone=conference_zone,
+        )
+    )
 
 
 class DisplayTimeZoneMiddleware:

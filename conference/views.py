@@ -11,7 +11,7 @@ from django.utils.http import http_date, quote_etag
 from django.views.generic import DetailView, ListView
 
 from conference.models import Conference
-from conference.timezones import sorted_zones
+from conference.timezones import time_zone_options, zones_conference_first
 
 ACCOUNT_SLOT = "<!--account-slot-->"
 PAGE_CACHE_SECONDS = 24 * 60 * 60  # keys carry the content version, so age never makes them stale
@@ -116,10 +116,8 @@ class ConferenceMixin:
         return {
             "conference": self.conference,
             "display_zone": zone,
-            "time_zone_choices": [
-                self.conference.time_zone,
-                *(name for name in sorted_zones() if name != self.conference.time_zone),
-            ],
+            "time_zone_choices": zones_conference_first(self.conference.time_zone),
+            "time_zone_options": time_zone_options(self.conference.time_zone, zone),
         }
 
 

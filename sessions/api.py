@@ -56,13 +56,6 @@ class SessionFilterBackend(DjangoFilterBackend):
             "conference": view.conference,
         }
 
-    def filter_queryset(self, request, queryset, view):
-        try:
-            return super().filter_queryset(request, queryset, view)
-        except OverflowError as error:
-            # A valid date at the edge of the calendar (9999-12-31) has no next midnight.
-            raise ValidationError({"day": ["Enter a day between years 1 and 9999."]}) from error
-
 
 FILTER_DESCRIPTIONS = {
     "day": "Sessions starting on this day (YYYY-MM-DD) as the conference's clocks count days.",

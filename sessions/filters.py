@@ -66,6 +66,8 @@ class SessionFilter(django_filters.FilterSet):
         self.filters["speaker"].queryset = conference.speakers.all()
 
     def filter_day(self, queryset, name, value):
+        if not self.conference.starts_on <= value <= self.conference.ends_on:
+            return queryset.none()  # and 9999-12-31 never reaches date arithmetic
         return queryset.on_day(self.conference, value)
 
     def filter_speaker(self, queryset, name, value):

@@ -1,6 +1,5 @@
 """API v1: speakers of a conference."""
 
-from django.db.models import Exists, OuterRef
 from django.db.models.functions import Lower
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import viewsets
@@ -16,7 +15,7 @@ from conference.api import (
     errors,
     path_slug,
 )
-from sessions.models import Session, SessionSpeaker
+from sessions.models import Session
 from speakers.models import Speaker
 from speakers.serializers import SpeakerSerializer
 
@@ -92,9 +91,7 @@ class SpeakerViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
             sessions = Session.objects.visible_to(self.request.user).filter(
                 conference=self.conference
             )
-            speakers = speakers.filter(
-                Exists(SessionSpeaker.objects.filter(speaker=OuterRef("pk"), session__in=sessions))
-            )
+            speakers = speakers.giving(sessions)
         return (
             speakers.select_related("conference")
             .prefetch_related("links")

@@ -13,6 +13,14 @@ class SpeakerQuerySet(models.QuerySet):
     def get_by_natural_key(self, conference_slug, slug):
         return self.get(conference__slug=conference_slug, slug=slug)
 
+    def giving(self, sessions):
+        """Speakers of any of ``sessions`` (a Session queryset), each once.
+
+        A subquery rather than a join with DISTINCT: on SQLite the join compared every speaker
+        with every session (2.4 s of a 5 s page at 3,000 sessions).
+        """
+        return self.filter(pk__in=sessions.values("speakers"))
+
     def search(self, text: str):
         """Speakers whose name, company or role contains ``text``."""
         return self.filter(

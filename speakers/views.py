@@ -6,7 +6,7 @@ from django.views.generic import DetailView, ListView
 
 from conference.uploads import serve_upload
 from conference.views import ConferenceMixin
-from sessions.models import Session, SessionSpeaker
+from sessions.models import Session
 from sessions.views import SaveTogglesMixin
 from speakers.forms import SpeakerSearchForm
 from speakers.models import Speaker
@@ -23,14 +23,8 @@ class SpeakerSessionsMixin(ConferenceMixin):
     def speakers(self, sessions):
         """Speakers with ``sessions`` (a loading shape of visible_sessions()) prefetched."""
         return (
-            # pk__in a subquery, not a join with DISTINCT: on SQLite the join compared every
-            # speaker with every session (2.4 s of 5 s at 3,000 sessions).
-            Speaker.objects.filter(
-                conference=self.conference,
-                pk__in=SessionSpeaker.objects.filter(session__in=self.visible_sessions()).values(
-                    "speaker_id"
-                ),
-            )
+            Speaker.objects.filter(conference=self.conference)
+            .giving(self.visible_sessions())
             .select_related("conference")
             .prefetch_related(Prefetch("sessions", queryset=sessions, to_attr="visible_sessions"))
         )

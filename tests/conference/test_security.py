@@ -45,3 +45,9 @@ def test_deploy_check_passes_with_the_documented_production_settings():
     )
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+def test_the_api_docs_page_allows_inline_styles_but_no_inline_script(client):
+    policy = client.get("/api/docs/")["Content-Security-Policy"]
+    assert "style-src 'self' 'unsafe-inline'" in policy
+    assert "script-src 'self';" in policy + ";"
