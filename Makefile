@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run serve test lint format bench clean
+.PHONY: run serve test lint format bench load clean
 
 # Runtime packages only, for `make run`.
 $(VENV)/.installed: pyproject.toml
@@ -56,6 +56,11 @@ format: $(VENV)/.installed-dev
 BENCH_ARGS ?= --throughput
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# A bounded wrk run of the schedule page and the save endpoint under gunicorn on PostgreSQL
+# (127.0.0.1 only); checks that every save is in the database afterwards.
+load: $(VENV)/.installed-dev
+	$(BIN)/python bench/load.py $(LOAD_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
