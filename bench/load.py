@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.run import free_port, wait_until_serving  # noqa: E402
+from bench.run import free_port, wait_until_serving
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "load.md"
@@ -162,7 +162,11 @@ def wrk(port: int, path: str, seconds: int, env: dict, script: Path | None = Non
     if script:
         command += ["-s", str(script)]
     output = subprocess.run(
-        [*command, f"http://127.0.0.1:{port}{path}"], env=env, capture_output=True, text=True, check=True
+        [*command, f"http://127.0.0.1:{port}{path}"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     socket_errors = re.search(r"Socket errors: (.*)", output)
