@@ -5,9 +5,11 @@ writer can forget. (QuerySet.update() sends no signals; code that uses it must c
 Conference.mark_changed() itself.)
 """
 
+from django.conf import settings
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 from conference.models import Conference, Room, Track
 from sessions.models import Attachment, Session, SessionSpeaker
@@ -31,3 +33,11 @@ def session_part_changed(sender, instance, **kwargs):
 @receiver([post_save, post_delete], sender=SpeakerLink)
 def speaker_part_changed(sender, instance, **kwargs):
     Conference.objects.filter(speakers=instance.speaker_id).update(changed_at=timezone.now())
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def revoke_api_tokens_on_password_change(sender, instance, created, **kwargs):
+    """A new password ends every API token: whoever learnt the old one keeps nothing."""
+    # set_password() keeps the raw password in _password until save() has finished.
+    if not created and getattr(instance, "_password", None) is not None:
+        Token.objects.filter(user=instance).delete()

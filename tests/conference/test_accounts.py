@@ -117,3 +117,45 @@ def test_password_change_keeps_me_logged_in_here(client, attendee):
     )
     assert response.url == "/accounts/password/change/done/"
     assert client.get("/accounts/password/change/").status_code == 200
+
+
+def test_password_change_logs_out_my_other_sessions(client, attendee):
+    from django.test import Client
+
+    elsewhere = Client()
+    elsewhere.force_login(attendee)
+    client.force_login(attendee)
+    client.post(
+        "/accounts/password/change/",
+        {
+            "old_password": "correct horse battery",
+            "new_password1": "brand new passphrase 7",
+            "new_password2": "brand new passphrase 7",
+        },
+    )
+    assert elsewhere.get("/accounts/password/change/").status_code == 302  # sent to log in
+
+
+def test_password_change_revokes_api_tokens(client, attendee):
+    from rest_framework.authtoken.models import Token
+
+    Token.objects.create(user=attendee)
+    client.force_login(attendee)
+    client.post(
+        "/accounts/password/change/",
+        {
+            "old_password": "correct horse battery",
+            "new_password1": "brand new passphrase 7",
+            "new_password2": "brand new passphrase 7",
+        },
+    )
+    assert not Token.objects.filter(user=attendee).exists()
+
+
+def test_saving_a_profile_without_a_new_password_keeps_api_tokens(attendee):
+    from rest_framework.authtoken.models import Token
+
+    Token.objects.create(user=attendee)
+    attendee.first_name = "Ada"
+    attendee.save()
+    assert Token.objects.filter(user=attendee).exists()
