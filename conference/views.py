@@ -49,9 +49,12 @@ class ConferenceMixin:
             )
             if not_modified is not None:
                 return not_modified
-        response = self.personalize_response(
-            self.shared_response(request, version, *args, **kwargs)
-        )
+        if request.user.is_authenticated or self.same_for_every_user:
+            response = self.personalize_response(
+                self.shared_response(request, version, *args, **kwargs)
+            )
+        else:
+            response = self.anonymous_response(request, version, *args, **kwargs)
         if conditional and response.status_code == 200:
             response.headers["ETag"] = version
             response.headers["Last-Modified"] = http_date(last_modified)
@@ -88,6 +91,24 @@ class ConferenceMixin:
                 if name in ("Content-Type", "Content-Disposition")
             }
             cache.set(key, (response.content, headers), PAGE_CACHE_SECONDS)
+        return response
+
+    def anonymous_response(self, request, version: str, *args, **kwargs) -> HttpResponse:
+        """Anonymous visitors of one URL all get the same finished page: keep that too."""
+        key = f"anonymous-page:{version}"
+        cached = cache.get(key)
+        if cached is not None:
+            content, headers = cached
+            return HttpResponse(content, headers=headers)
+        response = self.personalize_response(
+            self.shared_response(request, version, *args, **kwargs)
+        )
+        if response.status_code == 200 and not response.streaming:
+            cache.set(
+                key,
+                (response.content, {"Content-Type": response["Content-Type"]}),
+                PAGE_CACHE_SECONDS,
+            )
         return response
 
     def personalize_response(self, response):
