@@ -125,16 +125,21 @@ def build_calendar(
     calendar.add("method", "PUBLISH")
     calendar.add("x-wr-calname", name)
     calendar.add("x-wr-timezone", conference.time_zone)
+    # Every event uses the conference's zone and no other, so its VTIMEZONE (covering the
+    # conference's years, which keeps the file small) goes first, where every client reads it.
+    # Adding it directly spares add_missing_timezones() a scan of every event.
+    calendar.add_component(
+        icalendar.Timezone.from_tzinfo(
+            conference.tz,
+            tzid=conference.time_zone,
+            first_date=datetime.date(conference.starts_on.year, 1, 1),
+            last_date=datetime.date(conference.ends_on.year + 1, 1, 1),
+        )
+    )
     for session in sessions:
         calendar.add_component(calendar_event(conference, session, base_url, host, stamp))
-    # A VTIMEZONE covering the conference's years is enough and keeps the file small.
-    calendar.add_missing_timezones(
-        first_date=datetime.date(conference.starts_on.year, 1, 1),
-        last_date=datetime.date(conference.ends_on.year + 1, 1, 1),
-    )
-    # Some clients read a VTIMEZONE only if it comes before the events that use it.
-    calendar.subcomponents.sort(key=lambda component: component.name != "VTIMEZONE")
-    return calendar.to_ical()
+    # Properties in the order written: sorting them costs a tenth of a large export.
+    return calendar.to_ical(sorted=False)
 
 
 def calendar_event(

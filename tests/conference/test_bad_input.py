@@ -151,3 +151,64 @@ def test_another_users_calendar_token_never_opens_my_feed(client, site, django_u
     feed = CalendarFeed.issue(ada, site)
     forged = f"{feed.selector}.{'A' * len(feed.verifier)}"
     assert client.get(f"/pycon/my-schedule/{forged}.ics").status_code == 404
+
+
+API_LISTS = [
+    "/api/v1/conferences/",
+    "/api/v1/conferences/pycon/",
+    "/api/v1/conferences/pycon/rooms/",
+    "/api/v1/conferences/pycon/tracks/",
+    "/api/v1/conferences/pycon/sessions/",
+    "/api/v1/conferences/pycon/sessions/talk/",
+    "/api/v1/conferences/pycon/speakers/",
+    "/api/v1/me/schedule/",
+]
+
+
+@pytest.mark.parametrize("path", API_LISTS)
+@pytest.mark.parametrize("value", BAD_VALUES, ids=lambda value: repr(value[:20]))
+def test_a_bad_query_value_never_breaks_the_api(client, site, path, value):
+    response = client.get(
+        path, dict.fromkeys([*PARAMETERS, "updated_since", "expand", "conference"], value)
+    )
+    assert_handled(response)
+    assert response["Content-Type"] == "application/json"
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("application/json", "{not json"),
+        ("application/json", '{"title": ' + '"x"' * 3 + "}"),
+        ("application/json", "[]"),
+        ("application/json", '{"title": "' + LONG + '"}'),
+        ("text/plain", "title=x"),
+        ("application/xml", "<session/>"),
+        ("multipart/form-data; boundary=x", "--x--"),
+    ],
+)
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/conferences/pycon/sessions/",
+        "/api/v1/conferences/pycon/rooms/",
+        "/api/v1/me/schedule/",
+        "/api/v1/auth/token/",
+    ],
+)
+def test_malformed_api_bodies_get_a_json_4xx(
+    client, site, django_user_model, path, content_type, body
+):
+    client.force_login(
+        django_user_model.objects.create_user("staff", is_staff=True, is_superuser=True)
+    )
+    response = client.post(path, data=body, content_type=content_type)
+    assert 400 <= response.status_code < 500
+    assert response["Content-Type"] == "application/json"
+
+
+def test_the_admin_is_for_staff_only(client, site, django_user_model):
+    client.force_login(django_user_model.objects.create_user("ada"))
+    response = client.get("/admin/schedule/session/")
+    assert response.status_code == 302
+    assert response.url.startswith("/admin/login/")

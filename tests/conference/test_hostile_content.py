@@ -258,3 +258,57 @@ def test_imported_hostile_text_is_inert_on_every_page(client, conference, tmp_pa
     session = Session.objects.get(title=f"Imported {SCRIPT}")
     for url in ["/pycon/schedule/", session.get_absolute_url(), "/pycon/speakers/"]:
         assert_inert(client.get(url).content.decode())
+
+
+@pytest.fixture
+def api_hostile_session(conference, django_user_model):
+    """The same payloads written through the REST API by a staff client."""
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(django_user_model.objects.create_user("staff", is_staff=True))
+    base = "/api/v1/conferences/pycon"
+    writes = [
+        api.post(f"{base}/rooms/", {"name": f"Room {SVG}", "slug": "room"}, format="json"),
+        api.post(
+            f"{base}/tracks/",
+            {"name": f"Track {IMAGE}", "slug": "track", "colour": "#123456"},
+            format="json",
+        ),
+        api.post(
+            f"{base}/speakers/",
+            {"name": f"Eve {SCRIPT}", "slug": "eve", "role": SVG, "company": IMAGE, "bio": ALL},
+            format="json",
+        ),
+        api.post(
+            f"{base}/sessions/",
+            {
+                "slug": "talk",
+                "title": f"Talk {SCRIPT}{IMAGE}",
+                "kind": "talk",
+                "status": "published",
+                "starts_at": "2026-04-08T10:00:00+02:00",
+                "ends_at": "2026-04-08T10:30:00+02:00",
+                "room": "room",
+                "track": "track",
+                "speakers": ["eve"],
+                "description": ALL,
+            },
+            format="json",
+        ),
+    ]
+    assert [response.status_code for response in writes] == [201, 201, 201, 201]
+    return Session.objects.get(slug="talk")
+
+
+@pytest.mark.parametrize(
+    "path", ["/pycon/schedule/", "/pycon/sessions/talk/", "/pycon/speakers/eve/"]
+)
+def test_text_written_through_the_api_is_inert_on_pages(client, api_hostile_session, path):
+    assert_inert(client.get(path).content.decode())
+
+
+def test_the_api_returns_hostile_text_as_json_strings(client, api_hostile_session):
+    response = client.get("/api/v1/conferences/pycon/sessions/talk/")
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["title"] == f"Talk {SCRIPT}{IMAGE}"
