@@ -173,8 +173,8 @@ def wrk(port: int, path: str, seconds: int, env: dict, script: Path | None = Non
     return {
         "requests": int(re.search(r"(\d+) requests in", output).group(1)),
         "per_second": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
-        "median": re.search(r"50%\s+(\S+)", output).group(1),
-        "p99": re.search(r"99%\s+(\S+)", output).group(1),
+        "median": re.search(r"^\s+50%\s+(\S+)", output, re.MULTILINE).group(1),
+        "p99": re.search(r"^\s+99%\s+(\S+)", output, re.MULTILINE).group(1),
         "errors": int(errors.group(1)) if errors else 0,
         "socket_errors": socket_errors.group(1) if socket_errors else "none",
     }
