@@ -3,10 +3,10 @@
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.generic import FormView
 
 from conference.forms import RateLimitedAuthenticationForm, SignupForm
+from conference.views import safe_next
 
 
 class SignupView(FormView):
@@ -19,14 +19,7 @@ class SignupView(FormView):
         return super().form_valid(form)
 
     def get_success_url(self):
-        next_url = self.request.POST.get("next") or self.request.GET.get("next")
-        if next_url and url_has_allowed_host_and_scheme(
-            next_url,
-            allowed_hosts={self.request.get_host()},
-            require_https=self.request.is_secure(),
-        ):
-            return next_url
-        return "/"
+        return safe_next(self.request, "/")
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(next=self.request.GET.get("next", ""), **kwargs)

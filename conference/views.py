@@ -7,13 +7,25 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import get_conditional_response
-from django.utils.http import http_date, quote_etag
+from django.utils.http import http_date, quote_etag, url_has_allowed_host_and_scheme
 from django.views.generic import DetailView, ListView
 
 from conference.models import Conference
 from conference.timezones import time_zone_options, zones_conference_first
 
 ACCOUNT_SLOT = "<!--account-slot-->"
+
+
+def safe_next(request, default: str) -> str:
+    """The ?next= (or posted next) address if it stays on this site, else ``default``."""
+    next_url = request.POST.get("next") or request.GET.get("next")
+    if next_url and url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return next_url
+    return default
+
+
 PAGE_CACHE_SECONDS = 24 * 60 * 60  # keys carry the content version, so age never makes them stale
 
 

@@ -9,11 +9,10 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
 from django.utils.html import escape
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import View
 from django.views.generic import TemplateView
 
-from conference.views import ConferenceMixin
+from conference.views import ConferenceMixin, safe_next
 from sessions.exports import build_calendar
 from sessions.models import CalendarFeed, SavedSession, Session
 from sessions.timetable import group_by_day_and_slot, happening_now_and_next, mark_clashes
@@ -21,15 +20,6 @@ from sessions.views import SaveTogglesMixin, save_toggle_html
 
 # An anonymous visitor's “save” waits here while they log in or sign up (see signals.py).
 PENDING_SAVE_KEY = "pending_saved_session"
-
-
-def safe_next(request, default: str) -> str:
-    next_url = request.POST.get("next") or request.GET.get("next")
-    if next_url and url_has_allowed_host_and_scheme(
-        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return next_url
-    return default
 
 
 class PublicSessionMixin(ConferenceMixin):

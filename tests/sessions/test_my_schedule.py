@@ -40,6 +40,17 @@ def my_schedule_url(conference):
     return reverse("sessions:my-schedule", kwargs={"conference_slug": conference.slug})
 
 
+def save_sessions(user, conference, count):
+    """``count`` half-hour sessions with a speaker each, all on ``user``'s schedule."""
+    for number in range(count):
+        session = make_session(
+            conference,
+            starts_at=paris(8, 8) + datetime.timedelta(minutes=30 * number),
+            speakers=[make_speaker(conference)],
+        )
+        SavedSession.objects.add(user, session)
+
+
 def saved_titles(user):
     return sorted(save.session.title for save in SavedSession.objects.filter(user=user))
 
@@ -157,13 +168,7 @@ def test_schedule_marks_my_saved_sessions(attendee_client, attendee, conference)
 def test_schedule_with_saved_markers_query_count_does_not_grow(
     attendee_client, attendee, conference, django_assert_max_num_queries, count
 ):
-    for number in range(count):
-        session = make_session(
-            conference,
-            starts_at=paris(8, 8) + datetime.timedelta(minutes=30 * number),
-            speakers=[make_speaker(conference)],
-        )
-        SavedSession.objects.add(attendee, session)
+    save_sessions(attendee, conference, count)
     with django_assert_max_num_queries(10):
         response = attendee_client.get(
             reverse("sessions:schedule", kwargs={"conference_slug": "pycon"})
@@ -297,13 +302,7 @@ def test_my_schedule_shows_what_is_happening_now_and_next(attendee_client, atten
 def test_my_schedule_query_count_does_not_grow(
     attendee_client, attendee, conference, django_assert_max_num_queries, count
 ):
-    for number in range(count):
-        session = make_session(
-            conference,
-            starts_at=paris(8, 8) + datetime.timedelta(minutes=30 * number),
-            speakers=[make_speaker(conference)],
-        )
-        SavedSession.objects.add(attendee, session)
+    save_sessions(attendee, conference, count)
     with django_assert_max_num_queries(10):
         response = attendee_client.get(my_schedule_url(conference))
     assert len(response.context["sessions"]) == count
