@@ -255,6 +255,48 @@ def test_calendar_event_describes_the_session(demo):
     assert event["SEQUENCE"] == 0
 
 
+AWKWARD_TITLE = "Données; café, \\escapes\\ and 漢字 — \U0001f680 everywhere"
+# Long enough to fold many times, with multi-byte characters straddling every possible fold point.
+AWKWARD_DESCRIPTION = "Première ligne.\r\nZweite Zeile, mit Komma; und Semikolon.\n\n" + (
+    "é漢\U0001f680x" * 40
+)
+
+
+@pytest.fixture
+def awkward_calendar():
+    conference = make_conference()
+    track = make_track(conference, name="Data, AI; Ops")
+    make_session(
+        conference, title=AWKWARD_TITLE, description=AWKWARD_DESCRIPTION + "\x00\x1b", track=track
+    )
+    return calendar_of(conference)
+
+
+def test_calendar_folds_multibyte_text_without_breaking_a_character(awkward_calendar):
+    lines = awkward_calendar.split(b"\r\n")
+
+    assert max(len(line) for line in lines) <= 75
+    assert sum(line.startswith(b" ") for line in lines) > 5
+    for line in lines:
+        line.decode()  # raises if a fold cut a character in two
+
+
+def test_calendar_text_reads_back_exactly_in_icalendar(awkward_calendar):
+    event = vevent(awkward_calendar, AWKWARD_TITLE)
+
+    assert event["SUMMARY"] == AWKWARD_TITLE
+    assert event["DESCRIPTION"] == AWKWARD_DESCRIPTION.replace("\r\n", "\n")
+
+
+def test_calendar_text_reads_back_exactly_in_vobject(awkward_calendar):
+    (event,) = vobject.readOne(awkward_calendar.decode()).vevent_list
+
+    assert event.summary.value == AWKWARD_TITLE
+    assert event.description.value == AWKWARD_DESCRIPTION.replace("\r\n", "\n")
+    # icalendar's reader splits CATEGORIES at escaped commas too, so only vobject checks this.
+    assert event.categories.value == ["Data, AI; Ops"]
+
+
 def test_calendar_locates_roomless_break_at_the_venue(with_breaks):
     event = vevent(calendar_of(with_breaks), "Lunch")
 
