@@ -292,11 +292,7 @@ class SessionViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
     ordering = ["starts_at", "room__position", "title", "pk"]
 
     def get_conference_queryset(self):
-        sessions = (
-            Session.objects.visible_to(self.request.user)
-            .filter(conference=self.conference)
-            .for_listing()
-        )
+        sessions = self.conference.sessions.visible_to(self.request.user).for_listing()
         return sessions.prefetch_related(SPEAKER_LINKS) if self.expands_speakers() else sessions
 
     def expands_speakers(self) -> bool:
@@ -374,7 +370,8 @@ class MyScheduleViewSet(
         query.is_valid(raise_exception=True)
         saved = SavedSession.objects.of(self.request.user, query.validated_data["conference"])
         return (
-            Session.objects.visible_to(self.request.user)
+            query.validated_data["conference"]
+            .sessions.visible_to(self.request.user)
             .filter(pk__in=saved.values("session"))
             .for_listing()
             .order_by("starts_at", "room__position", "title", "pk")
@@ -391,7 +388,7 @@ class MyScheduleViewSet(
             _, created = SavedSession.objects.add(request.user, session)
         except DjangoValidationError as error:
             raise ValidationError(serializers.as_serializer_error(error)) from error
-        session = Session.objects.filter(pk=session.pk).for_listing().get()
+        session = session.conference.sessions.filter(pk=session.pk).for_listing().get()
         return Response(
             SessionSerializer(session, context=self.get_serializer_context()).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,

@@ -143,8 +143,8 @@ def my_schedule_feed(request, conference_slug, token):
     if feed is None or feed.conference.slug != conference_slug or not feed.conference.is_published:
         raise Http404("No such calendar.")
     sessions = (
-        Session.objects.public()
-        .filter(conference=feed.conference, saves__user=feed.user)
+        feed.conference.sessions.public()
+        .filter(saves__user=feed.user)
         .for_listing()
         .order_by("starts_at")
     )

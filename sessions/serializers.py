@@ -192,7 +192,7 @@ class SessionWriteSerializer(FullCleanMixin, StrictTypesMixin, serializers.Model
 
     def to_representation(self, instance):
         session = (
-            Session.objects.filter(pk=instance.pk)
+            instance.conference.sessions.filter(pk=instance.pk)
             .for_listing()
             .prefetch_related(SPEAKER_LINKS)
             .get()

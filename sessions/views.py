@@ -130,8 +130,7 @@ class SessionListMixin(SaveTogglesMixin, ConferenceMixin):
 
     def get_filterset(self):
         queryset = (
-            Session.objects.visible_to(self.request.user)
-            .filter(conference=self.conference)
+            self.conference.sessions.visible_to(self.request.user)
             .for_listing()
             .order_by("starts_at", "room__position", "title")
         )
@@ -203,14 +202,13 @@ class SessionDetailView(SaveTogglesMixin, ConferenceMixin, DetailView):
     shared = True
 
     def get_object(self, queryset=None):
-        sessions = Session.objects.visible_to(self.request.user).filter(conference=self.conference)
+        sessions = self.conference.sessions.visible_to(self.request.user)
         return get_object_or_404(sessions.for_listing(), slug=self.kwargs["slug"])
 
     def get_context_data(self, **kwargs):
         session = self.object
         parallel = (
-            Session.objects.visible_to(self.request.user)
-            .filter(conference=self.conference)
+            self.conference.sessions.visible_to(self.request.user)
             .overlapping(session.starts_at, session.ends_at)
             .exclude(pk=session.pk)
             .for_listing()
@@ -228,8 +226,7 @@ class ExportMixin(ConferenceMixin):
 
     def public_sessions(self):
         return (
-            Session.objects.public()
-            .filter(conference=self.conference)
+            self.conference.sessions.public()
             .for_listing()
             .order_by("starts_at", "room__position", "title")
         )

@@ -6,10 +6,8 @@ from django.views.generic import DetailView, ListView
 
 from conference.uploads import serve_upload
 from conference.views import ConferenceMixin
-from sessions.models import Session
 from sessions.views import SaveTogglesMixin
 from speakers.forms import SpeakerSearchForm
-from speakers.models import Speaker
 
 
 class SpeakerSessionsMixin(ConferenceMixin):
@@ -18,16 +16,10 @@ class SpeakerSessionsMixin(ConferenceMixin):
     shared = True
 
     def visible_sessions(self):
-        return Session.objects.visible_to(self.request.user).filter(conference=self.conference)
+        return self.conference.sessions.visible_to(self.request.user)
 
-    def speakers(self, sessions):
-        """Speakers with ``sessions`` (a loading shape of visible_sessions()) prefetched."""
-        return (
-            Speaker.objects.filter(conference=self.conference)
-            .giving(self.visible_sessions())
-            .select_related("conference")
-            .prefetch_related(Prefetch("sessions", queryset=sessions, to_attr="visible_sessions"))
-        )
+    def speakers(self):
+        return self.conference.speakers.giving(self.visible_sessions())
 
 
 class SpeakerListView(SpeakerSessionsMixin, ListView):
@@ -38,11 +30,12 @@ class SpeakerListView(SpeakerSessionsMixin, ListView):
     context_object_name = "speakers"
 
     def get_queryset(self):
-        sessions = self.visible_sessions().select_related("conference")
-        speakers = self.speakers(sessions).order_by(Lower("name"), "pk")
+        speakers = self.speakers().order_by(Lower("name"), "pk")
         self.search_form = SpeakerSearchForm(self.request.GET)
         query = self.search_form.cleaned_data["q"] if self.search_form.is_valid() else ""
-        return speakers.search(query) if query else speakers
+        if query:
+            speakers = speakers.search(query)
+        return speakers.with_sessions(self.visible_sessions())
 
     def get_context_data(self, **kwargs):
         form = self.search_form
@@ -55,9 +48,11 @@ class SpeakerDetailView(SaveTogglesMixin, SpeakerSessionsMixin, DetailView):
     context_object_name = "speaker"
 
     def get_object(self, queryset=None):
+        sessions = Prefetch(
+            "sessions", queryset=self.visible_sessions().for_listing(), to_attr="visible_sessions"
+        )
         return get_object_or_404(
-            self.speakers(self.visible_sessions().for_listing()).prefetch_related("links"),
-            slug=self.kwargs["slug"],
+            self.speakers().prefetch_related(sessions, "links"), slug=self.kwargs["slug"]
         )
 
 
@@ -65,7 +60,5 @@ class SpeakerPhotoView(SpeakerSessionsMixin, View):
     shared = False  # a file stream, not a page to cache
 
     def get(self, request, conference_slug, slug):
-        speaker = get_object_or_404(
-            self.speakers(Session.objects.none()).exclude(photo=""), slug=slug
-        )
+        speaker = get_object_or_404(self.speakers().exclude(photo=""), slug=slug)
         return serve_upload(speaker.photo, filename=speaker.slug, as_attachment=False)

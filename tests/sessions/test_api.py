@@ -212,7 +212,7 @@ def test_session_detail_ignores_list_filters(anonymous, conference):
 
 
 @pytest.mark.parametrize("n", [1, 12])
-@pytest.mark.parametrize(("query", "queries"), [({}, 5), ({"expand": "speakers"}, 6)])
+@pytest.mark.parametrize(("query", "queries"), [({}, 7), ({"expand": "speakers"}, 8)])
 def test_session_list_query_count_does_not_grow(
     anonymous, django_assert_max_num_queries, conference, n, query, queries
 ):
