@@ -5,6 +5,7 @@ cannot afford that. Jinja2 compiles templates to Python and renders the same car
 faster, with the same autoescaping. Pages themselves stay in Django templates.
 """
 
+from django.template.defaultfilters import date
 from jinja2 import Environment, StrictUndefined
 
 from conference.templatetags.zones import clock, clock_zone
@@ -12,5 +13,5 @@ from conference.templatetags.zones import clock, clock_zone
 
 def environment(**options) -> Environment:
     env = Environment(**{**options, "undefined": StrictUndefined})
-    env.filters.update(clock=clock, clock_zone=clock_zone)
+    env.filters.update(clock=clock, clock_zone=clock_zone, date=date)
     return env

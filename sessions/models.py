@@ -333,9 +333,10 @@ class Session(models.Model):
         else:
             links = list(self.session_speakers.select_related("speaker").order_by("position", "pk"))
         for link in links:
-            link.speaker.conference = (
-                self.conference
-            )  # no query: a speaker's conference is the session's
+            # No query: a speaker's conference is the session's. Set once, as exports read the
+            # speakers of a session several times.
+            if not Speaker.conference.is_cached(link.speaker):
+                link.speaker.conference = self.conference
         return links
 
     @property

@@ -13,12 +13,12 @@ register = template.Library()
 
 
 @register.filter
-def clock(value: datetime.datetime | None) -> str:
-    """10:35"""
-    return timezone.localtime(value).strftime("%H:%M") if value else ""
+def clock(value: datetime.datetime | None, zone: datetime.tzinfo | None = None) -> str:
+    """10:35, in ``zone`` or else the active zone"""
+    return timezone.localtime(value, zone).strftime("%H:%M") if value else ""
 
 
 @register.filter
-def clock_zone(value: datetime.datetime | None) -> str:
+def clock_zone(value: datetime.datetime | None, zone: datetime.tzinfo | None = None) -> str:
     """10:35 CEST"""
-    return timezone.localtime(value).strftime("%H:%M %Z") if value else ""
+    return timezone.localtime(value, zone).strftime("%H:%M %Z") if value else ""
