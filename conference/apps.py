@@ -1,4 +1,7 @@
+import gc
+
 from django.apps import AppConfig
+from django.conf import settings
 
 
 class ConferenceConfig(AppConfig):
@@ -7,3 +10,6 @@ class ConferenceConfig(AppConfig):
 
     def ready(self):
         from conference import signals  # noqa: F401 -- connects the receivers
+
+        if settings.GC_GEN0_THRESHOLD > 0:  # see settings.py
+            gc.set_threshold(settings.GC_GEN0_THRESHOLD, *gc.get_threshold()[1:])

@@ -6,7 +6,6 @@ reads them; the frab builders add a constant number of queries (rooms, tracks, s
 
 import datetime
 import hashlib
-import json
 import re
 import uuid
 import xml.etree.ElementTree as ET
@@ -275,11 +274,10 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
             }
         )
     schedule = {
-        "version": "",
+        "version": schedule_version(conference),
         "base_url": absolute_url(base_url, "/"),
         "conference": conference_data,
     }
-    schedule["version"] = schedule_version(conference, sessions, schedule)
     return {"$schema": SCHEMA_URL, "generator": {"name": GENERATOR}, "schedule": schedule}
 
 
@@ -372,15 +370,16 @@ def frab_person(base_url: str, speaker: Speaker, links: dict[int, list[SpeakerLi
     }
 
 
-def schedule_version(conference: Conference, sessions: list[Session], schedule: dict) -> str:
-    """Latest edit plus a digest of the content: changes whenever anything exported changes."""
-    edits = [conference.updated_at]
-    for session in sessions:
-        edits.append(session.updated_at)
-        edits.extend(speaker.updated_at for speaker in session.ordered_speakers)
-    latest = max(edits).astimezone(datetime.UTC)
-    digest = hashlib.sha256(json.dumps(schedule, sort_keys=True).encode()).hexdigest()[:8]
-    return f"{latest:%Y-%m-%d %H:%M} {digest}"
+def schedule_version(conference: Conference) -> str:
+    """When the conference's content last changed, plus a digest telling apart edits of one minute.
+
+    ``Conference.changed_at`` moves on every write to the conference's content (sessions,
+    speakers, rooms, links...), the moment its cached pages and exports are replaced; hashing the
+    whole schedule instead took a tenth of a large export.
+    """
+    changed = conference.changed_at.astimezone(datetime.UTC)
+    digest = hashlib.sha256(changed.isoformat().encode()).hexdigest()[:8]
+    return f"{changed:%Y-%m-%d %H:%M} {digest}"
 
 
 def build_frab_xml(conference: Conference, sessions: Iterable[Session], *, base_url: str) -> bytes:
@@ -425,7 +424,9 @@ def build_frab_xml(conference: Conference, sessions: Iterable[Session], *, base_
             for event in events:
                 xml_event(room_element, event)
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    # Serialized to str and encoded once: with encoding="utf-8" every small write is encoded
+    # on its own, a fifth slower.
+    return f"<?xml version='1.0' encoding='utf-8'?>\n{ET.tostring(root, encoding='unicode')}\n".encode()
 
 
 def xml_event(parent: ET.Element, event: dict) -> None:

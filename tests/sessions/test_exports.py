@@ -561,11 +561,23 @@ def test_frab_first_day_widens_to_cover_a_session_before_day_change():
 
 def test_frab_version_changes_when_a_session_changes():
     session = make_session(title="Tensors")
-    before = frab_data(session.conference)["schedule"]["version"]
+    before = frab_data(Conference.objects.get())["schedule"]["version"]
 
     session.title = "Tensors, revisited"
     session.save()
-    after = frab_data(session.conference)["schedule"]["version"]
+    after = frab_data(Conference.objects.get())["schedule"]["version"]
+
+    assert after != before
+
+
+def test_frab_version_changes_when_a_speaker_is_renamed():
+    ada = make_speaker(name="Ada")
+    make_session(ada.conference, speakers=[ada])
+    before = frab_data(Conference.objects.get())["schedule"]["version"]
+
+    ada.name = "Ada Lovelace"
+    ada.save()
+    after = frab_data(Conference.objects.get())["schedule"]["version"]
 
     assert after != before
 
