@@ -203,7 +203,9 @@ class SessionDetailView(SaveTogglesMixin, ConferenceMixin, DetailView):
 
     def get_object(self, queryset=None):
         sessions = self.conference.sessions.visible_to(self.request.user)
-        return get_object_or_404(sessions.for_listing(), slug=self.kwargs["slug"])
+        return get_object_or_404(
+            sessions.select_related("room", "track").for_listing(), slug=self.kwargs["slug"]
+        )
 
     def get_context_data(self, **kwargs):
         session = self.object
@@ -211,6 +213,7 @@ class SessionDetailView(SaveTogglesMixin, ConferenceMixin, DetailView):
             self.conference.sessions.visible_to(self.request.user)
             .overlapping(session.starts_at, session.ends_at)
             .exclude(pk=session.pk)
+            .select_related("room", "track")
             .for_listing()
         )
         return super().get_context_data(parallel_sessions=list(parallel), **kwargs)

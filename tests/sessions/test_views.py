@@ -429,6 +429,6 @@ def test_session_page_query_count_does_not_grow(
             speakers=[make_speaker(conference)],
             title=f"Parallel {number}",
         )
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(7):
         response = client.get(session_url(session))
     assert len(response.context["parallel_sessions"]) == count
