@@ -83,6 +83,7 @@ def main() -> None:
         return
     sizes = QUICK_SIZES if args.quick else args.sizes
     started, load_before = time.perf_counter(), os.getloadavg()[0]
+    reference_before = reference_loop_ms()
     work = Path(tempfile.mkdtemp(prefix="confsched-bench-"))
     report: dict[str, Any] = {"sizes": [], "throughput": None}
     try:
@@ -99,6 +100,7 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
         drop_server_database()
     report["environment"] = environment(report, time.perf_counter() - started, load_before)
+    report["environment"]["reference_loop_ms"] = [reference_before, reference_loop_ms()]
     write_report(report)
 
 
@@ -535,6 +537,19 @@ def environment(report: dict, seconds: float, load_before: float) -> dict:
     }
 
 
+def reference_loop_ms() -> float:
+    """A fixed pure-Python workload, best of three. A virtual machine's CPU can be a third slower
+    from one hour to the next without any load of its own; this says how fast it was."""
+    timings = []
+    for _ in range(3):
+        started = time.perf_counter()
+        total = 0
+        for number in range(1_000_000):
+            total += number * number
+        timings.append((time.perf_counter() - started) * 1000)
+    return round(min(timings), 1)
+
+
 def cpu_model() -> str:
     try:
         text = Path("/proc/cpuinfo").read_text()
@@ -577,7 +592,9 @@ def render_markdown(report: dict) -> str:
         f"{env['date']} · {env['nproc']} cores ({env['cpu']}) · Python {env['python']} · "
         f"Django {env['django']} · {env['database']} · commit {env['commit']} · "
         f"`{env['command']}` · {env['total_s']} s in all · load average "
-        f"{env['load_average'][0]} before, {env['load_average'][1]} after",
+        f"{env['load_average'][0]} before, {env['load_average'][1]} after · reference loop "
+        f"{env['reference_loop_ms'][0]} ms before, {env['reference_loop_ms'][1]} ms after "
+        "(bench/README.md)",
         "",
         "Columns are explained in bench/README.md. Times are wall-clock milliseconds in-process "
         "(Django test client, DEBUG off, local-memory cache); peak is tracemalloc's peak during "
