@@ -7,6 +7,7 @@ from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBadRequest, QueryDict
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import escape
 from django.utils.text import slugify
@@ -141,9 +142,13 @@ class SessionListMixin(SaveTogglesMixin, ConferenceMixin):
             request=self.request,
         )
 
+    def sessions_shown(self, filterset) -> list[Session]:
+        return list(filterset.qs)
+
     def get_context_data(self, **kwargs):
         filterset = self.get_filterset()
-        sessions = list(filterset.qs)
+        sessions = self.sessions_shown(filterset)
+        self.rooms = list(self.conference.rooms.all())
         chosen = self.request.GET
         return super().get_context_data(
             filterset=filterset,
@@ -158,7 +163,7 @@ class SessionListMixin(SaveTogglesMixin, ConferenceMixin):
                 )
                 for name, legend, parts in (
                     ("track", "Track", self.conference.tracks.all()),
-                    ("room", "Room", self.conference.rooms.all()),
+                    ("room", "Room", self.rooms),
                 )
             ],
             filter_chips=active_filter_chips(filterset, self.request.GET),
@@ -183,16 +188,22 @@ class ScheduleGridView(SessionListMixin, TemplateView):
     template_name = "sessions/schedule_grid.html"
     extra_context = {"nav": "grid"}
 
+    def sessions_shown(self, filterset) -> list[Session]:
+        """The chosen day's sessions; without a ?day=, the first day's, loading no other day."""
+        sessions = filterset.qs  # validates the filters first
+        self.day = filterset.form.cleaned_data.get("day") if filterset.is_bound else None
+        if self.day is not None:  # the filter has narrowed them already
+            return list(sessions)
+        first_start = sessions.values_list("starts_at", flat=True).first()
+        if first_start is None:
+            self.day = self.conference.starts_on
+            return []
+        self.day = timezone.localtime(first_start, self.conference.tz).date()
+        return list(sessions.on_day(self.conference, self.day))
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        sessions = context["sessions"]
-        filterset = context["filterset"]
-        day = filterset.form.cleaned_data.get("day") if filterset.is_bound else None
-        if day is None:
-            day = sessions[0].local_starts_at.date() if sessions else self.conference.starts_on
-            start, end = self.conference.day_bounds(day)
-            sessions = [session for session in sessions if start <= session.starts_at < end]
-        context.update(day=day, grid=build_grid(sessions, list(self.conference.rooms.all())))
+        context.update(day=self.day, grid=build_grid(context["sessions"], self.rooms))
         return context
 
 
