@@ -214,10 +214,7 @@ def calendar_event(
         lines.append(ical_text("CATEGORIES", session.track.name))
     lines += [
         ical_utc("LAST-MODIFIED", session.updated_at.replace(microsecond=0)),
-        # Seconds between creation and last edit: rises with every save, needs no stored counter.
-        ical_line(
-            "SEQUENCE", str(max(0, int((session.updated_at - session.created_at).total_seconds())))
-        ),
+        ical_line("SEQUENCE", str(session.sequence)),
         b"STATUS:CANCELLED" if session.is_cancelled else b"STATUS:CONFIRMED",
         b"END:VEVENT",
     ]

@@ -212,6 +212,9 @@ class Session(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # iCalendar's SEQUENCE: calendar apps take a changed event only when it rises. Every save of
+    # an existing session raises it; the admin, its actions, the API and the importer all save().
+    sequence = models.PositiveIntegerField(default=0, editable=False)
 
     objects = SessionQuerySet.as_manager()
 
@@ -238,6 +241,13 @@ class Session(models.Model):
 
     def __str__(self):
         return self.title
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            self.sequence += 1
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "sequence"}
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse_slugs(

@@ -1,4 +1,5 @@
 import datetime
+import importlib
 import json
 import re
 import uuid
@@ -7,6 +8,7 @@ import icalendar
 import jsonschema
 import pytest
 import vobject
+from django.apps import apps as django_apps
 from django.core.management import call_command
 from lxml import etree
 
@@ -213,19 +215,32 @@ def test_calendar_is_byte_identical_for_one_generation_time(demo):
     assert b"DTSTAMP:20260401T120000Z\r\n" in export()
 
 
-def test_calendar_sequence_rises_after_an_edit():
+def test_calendar_sequence_rises_with_every_edit_even_within_one_second():
     session = make_session(title="Tensors")
-    long_ago = datetime.datetime(2026, 3, 1, tzinfo=UTC)
-    Session.objects.filter(pk=session.pk).update(created_at=long_ago, updated_at=long_ago)
-    before = vevent(calendar_of(session.conference), "Tensors")["SEQUENCE"]
+    sequences = [vevent(calendar_of(session.conference), "Tensors")["SEQUENCE"]]
+    for description in ("Now with an abstract.", "Now with a better abstract."):
+        session.description = description
+        session.save()
+        sequences.append(vevent(calendar_of(session.conference), "Tensors")["SEQUENCE"])
+    Session.objects.filter(pk=session.pk).set_status(Session.Status.CANCELLED)  # admin action
+    sequences.append(vevent(calendar_of(session.conference), "Tensors")["SEQUENCE"])
 
+    assert sequences == [0, 1, 2, 3]
+
+
+def test_sequence_migration_continues_from_the_seconds_exported_before():
+    migration = importlib.import_module("sessions.migrations.0007_session_sequence")
+    session = make_session(title="Tensors")
+    created = datetime.datetime(2026, 3, 1, tzinfo=UTC)
+    Session.objects.filter(pk=session.pk).update(
+        created_at=created, updated_at=created + datetime.timedelta(minutes=2), sequence=0
+    )
+
+    migration.continue_from_seconds(django_apps, schema_editor=None)
     session.refresh_from_db()
-    session.description = "Now with an abstract."
     session.save()
-    after = vevent(calendar_of(session.conference), "Tensors")["SEQUENCE"]
 
-    assert before == 0
-    assert after > before
+    assert session.sequence == 121
 
 
 def test_calendar_marks_cancelled_session_cancelled_and_others_confirmed():
