@@ -8,9 +8,10 @@ import datetime
 import hashlib
 import re
 import uuid
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from urllib.parse import urljoin, urlsplit
+from xml.sax.saxutils import escape as xml_escape
+from xml.sax.saxutils import quoteattr
 
 import icalendar
 from django.utils import timezone
@@ -380,13 +381,20 @@ def schedule_version(conference: Conference) -> str:
 
 
 def build_frab_xml(conference: Conference, sessions: Iterable[Session], *, base_url: str) -> bytes:
-    """schedule.xml, rendered from the same data as schedule.json so the two never disagree."""
+    """schedule.xml, rendered from the same data as schedule.json so the two never disagree.
+
+    Written as text with the standard library's XML escaping rather than as an ElementTree:
+    building and serializing 15,000 elements for 1,000 sessions took a fifth of the export.
+    """
     schedule = build_frab_data(conference, sessions, base_url=base_url)["schedule"]
     data = schedule["conference"]
-    root = ET.Element("schedule")
-    ET.SubElement(root, "generator", name=GENERATOR)
-    _text(root, "version", schedule["version"])
-    element = ET.SubElement(root, "conference")
+    lines = [
+        "<?xml version='1.0' encoding='utf-8'?>",
+        "<schedule>",
+        f"  <generator{xml_attributes(name=GENERATOR)} />",
+        f"  <version>{xml_text(schedule['version'])}</version>",
+        "  <conference>",
+    ]
     for tag, key in (
         ("title", "title"),
         ("acronym", "acronym"),
@@ -397,50 +405,62 @@ def build_frab_xml(conference: Conference, sessions: Iterable[Session], *, base_
         ("time_zone_name", "time_zone_name"),
         ("url", "url"),
     ):
-        _text(element, tag, str(data[key]))
-    _text(element, "base_url", schedule["base_url"])
+        lines.append(f"    <{tag}>{xml_text(data[key])}</{tag}>")
+    lines.append(f"    <base_url>{xml_text(schedule['base_url'])}</base_url>")
     for track in data["tracks"]:
         attributes = {"name": track["name"], "color": track["color"]}
         if _XML_TRACK_SLUG.match(track.get("slug", "")):  # the XSD's slug must start with a letter
             attributes["slug"] = track["slug"]
-        ET.SubElement(element, "track", attributes)
+        lines.append(f"    <track{xml_attributes(**attributes)} />")
+    lines.append("  </conference>")
     room_guids = {room["name"]: room["guid"] for room in data["rooms"]}
     for day in data["days"]:
-        day_element = ET.SubElement(
-            root,
-            "day",
-            index=str(day["index"]),
-            date=day["date"],
-            start=day["day_start"],
-            end=day["day_end"],
+        day_attributes = xml_attributes(
+            index=day["index"], date=day["date"], start=day["day_start"], end=day["day_end"]
         )
+        lines.append(f"  <day{day_attributes}>")
         for room_name, events in day["rooms"].items():
-            room_element = ET.SubElement(
-                day_element, "room", name=room_name, guid=room_guids[room_name]
-            )
+            lines.append(f"    <room{xml_attributes(name=room_name, guid=room_guids[room_name])}>")
             for event in events:
-                xml_event(room_element, event)
-    ET.indent(root)
-    # Serialized to str and encoded once: with encoding="utf-8" every small write is encoded
-    # on its own, a fifth slower.
-    return f"<?xml version='1.0' encoding='utf-8'?>\n{ET.tostring(root, encoding='unicode')}\n".encode()
+                lines += xml_event(event)
+            lines.append("    </room>")
+        lines.append("  </day>")
+    lines.append("</schedule>\n")
+    return "\n".join(lines).encode()
 
 
-def xml_event(parent: ET.Element, event: dict) -> None:
-    element = ET.SubElement(parent, "event", guid=event["guid"], id=str(event["id"]))
+def xml_event(event: dict) -> list[str]:
+    lines = [f"      <event{xml_attributes(guid=event['guid'], id=event['id'])}>"]
     for tag in ("date", "start", "duration", "room", "slug", "url", "title", "type", "abstract"):
-        _text(element, tag, event[tag])
-    _text(element, "track", event["track"] or "")
-    persons = ET.SubElement(element, "persons")
-    for person in event["persons"]:
-        _text(persons, "person", person["name"], guid=person["guid"])
-    attachments = ET.SubElement(element, "attachments")
-    for attachment in event["attachments"]:
-        _text(attachments, "attachment", attachment["title"], href=attachment["url"])
+        lines.append(f"        <{tag}>{xml_text(event[tag])}</{tag}>")
+    lines.append(f"        <track>{xml_text(event['track'] or '')}</track>")
+    persons = [
+        f"          <person{xml_attributes(guid=person['guid'])}>{xml_text(person['name'])}</person>"
+        for person in event["persons"]
+    ]
+    attachments = [
+        f"          <attachment{xml_attributes(href=attachment['url'])}>"
+        f"{xml_text(attachment['title'])}</attachment>"
+        for attachment in event["attachments"]
+    ]
+    lines += xml_list("persons", persons) + xml_list("attachments", attachments)
+    lines.append("      </event>")
+    return lines
 
 
-def _text(parent: ET.Element, tag: str, text: str, **attributes: str) -> ET.Element:
-    element = ET.SubElement(parent, tag, attributes)
+def xml_list(tag: str, children: list[str]) -> list[str]:
+    if not children:
+        return [f"        <{tag} />"]
+    return [f"        <{tag}>", *children, f"        </{tag}>"]
+
+
+def xml_text(value: object) -> str:
     # Control characters are not allowed anywhere in XML 1.0, even escaped.
-    element.text = _XML_ILLEGAL.sub("", text)
-    return element
+    return xml_escape(_XML_ILLEGAL.sub("", str(value)))
+
+
+def xml_attributes(**attributes: object) -> str:
+    return "".join(
+        f" {name}={quoteattr(_XML_ILLEGAL.sub('', str(value)))}"
+        for name, value in attributes.items()
+    )
