@@ -282,7 +282,7 @@ def awkward_calendar():
     conference = make_conference()
     track = make_track(conference, name="Data, AI; Ops")
     make_session(
-        conference, title=AWKWARD_TITLE, description=AWKWARD_DESCRIPTION + "\x00\x1b", track=track
+        conference, title=AWKWARD_TITLE, description=AWKWARD_DESCRIPTION + "\x07\x1b", track=track
     )
     return calendar_of(conference)
 
