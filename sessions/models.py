@@ -132,19 +132,21 @@ def lock_while_saving(model: type[models.Model], pk: int) -> None:
         list(model.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True))
 
 
-def ordered_speakers_prefetch(through: str = "") -> Prefetch:
+def ordered_speakers_prefetch(through: str = "", speakers=None) -> Prefetch:
     """The session's speakers in billing order, with one query for any number of sessions.
 
-    ``through`` reaches sessions from another model, e.g. "session__" from SavedSession.
+    ``through`` reaches sessions from another model, e.g. "session__" from SavedSession;
+    ``speakers`` narrows the speaker queryset, e.g. to the fields a card shows.
     """
+    speakers = Speaker.objects.all() if speakers is None else speakers
     return Prefetch(
-        f"{through}session_speakers",
-        # The speaker's conference is the session's: speaker_links sets it instead of loading
-        # one more copy per speaker.
-        queryset=SessionSpeaker.objects.select_related("speaker").order_by("position", "pk"),
+        # Through the many-to-many, not the SessionSpeaker rows: one object per appearance
+        # instead of a link plus its speaker. The ordering reuses the prefetch's own join.
+        f"{through}speakers",
+        queryset=speakers.order_by("session_links__position", "session_links__pk"),
         # A plain list, not a prefetched manager: Django builds a filtered queryset per object
         # for the latter, which cost a 1,000-session schedule a third of a second.
-        to_attr="prefetched_speaker_links",
+        to_attr="prefetched_speakers",
     )
 
 
@@ -306,6 +308,17 @@ class Session(models.Model):
         for speaker in Speaker.objects.filter(sessions=self).distinct():
             SessionSpeaker(session=self, speaker=speaker).check_speaker_is_free(field="starts_at")
 
+    # Django's own get_FOO_display() rebuilds a dict of the field's choices on every call, a
+    # tenth of a 1,000-session schedule or export; the labels never change while running.
+    _kind_labels = dict(Kind.choices)
+    _audience_level_labels = dict(AudienceLevel.choices)
+
+    def get_kind_display(self) -> str:
+        return self._kind_labels.get(self.kind, self.kind)
+
+    def get_audience_level_display(self) -> str:
+        return self._audience_level_labels.get(self.audience_level, self.audience_level)
+
     @property
     def local_starts_at(self) -> datetime.datetime:
         return timezone.localtime(self.starts_at, self.conference.tz)
@@ -338,23 +351,22 @@ class Session(models.Model):
         return self.status == self.Status.CANCELLED
 
     @property
-    def speaker_links(self) -> list["SessionSpeaker"]:
-        """SessionSpeaker rows in billing order; uses ``for_listing()``'s prefetch when present."""
-        if hasattr(self, "prefetched_speaker_links"):
-            links = self.prefetched_speaker_links
+    def ordered_speakers(self) -> list[Speaker]:
+        """Speakers in billing order; uses ``for_listing()``'s prefetch when present."""
+        if hasattr(self, "prefetched_speakers"):
+            speakers = self.prefetched_speakers
         else:
-            links = list(self.session_speakers.select_related("speaker").order_by("position", "pk"))
-        for link in links:
+            speakers = list(
+                Speaker.objects.filter(session_links__session=self).order_by(
+                    "session_links__position", "session_links__pk"
+                )
+            )
+        for speaker in speakers:
             # No query: a speaker's conference is the session's. Set once, as exports read the
             # speakers of a session several times.
-            if not Speaker.conference.is_cached(link.speaker):
-                link.speaker.conference = self.conference
-        return links
-
-    @property
-    def ordered_speakers(self) -> list[Speaker]:
-        """Speakers in billing order."""
-        return [link.speaker for link in self.speaker_links]
+            if not Speaker.conference.is_cached(speaker):
+                speaker.conference = self.conference
+        return speakers
 
     @property
     def attachment_list(self) -> list["Attachment"]:

@@ -22,7 +22,7 @@ from speakers.models import Speaker
 from speakers.serializers import NULLABLE_URI, SpeakerSerializer, SpeakerSummarySerializer
 
 # Full speaker objects show their links: one more query for any number of sessions.
-SPEAKER_LINKS = "prefetched_speaker_links__speaker__links"
+SPEAKER_LINKS = "prefetched_speakers__links"
 
 
 class AttachmentSerializer(serializers.ModelSerializer):
