@@ -35,6 +35,7 @@ VENUE_ROOM_GUID = str(uuid.uuid5(uuid.NAMESPACE_URL, "urn:confsched:room:whole-v
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _JSON_SLUG = re.compile(r"^[a-z0-9_-]+[a-z0-9]$")
 _XML_TRACK_SLUG = re.compile(r"^[a-z][a-z0-9-]+$")
+_CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 # Identity -------------------------------------------------------------------------------------
@@ -46,6 +47,10 @@ def export_guid(value: str) -> str:
     Legacy guids (frab's 22-character base64 ids) map to a fixed uuid5 of themselves, so a
     conference imported from an old file still exports valid, stable GUIDs.
     """
+    if _CANONICAL_UUID.fullmatch(
+        value
+    ):  # what we store: parsing it again took a tenth of an export
+        return value
     try:
         return str(uuid.UUID(value))
     except ValueError:
@@ -230,7 +235,7 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
     sessions = list(sessions)
     rooms = list(conference.rooms.all())
     tracks = list(conference.tracks.all())
-    links = speaker_links(sessions)
+    persons = frab_persons(base_url, sessions)
     acronym = frab_acronym(conference)
     room_list = [
         {"name": room.name, "slug": room.slug, "guid": room_guid(conference, room)}
@@ -260,7 +265,7 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
         day_start, day_end = day_window(conference, day, day_sessions)
         day_rooms = {room.name: [] for room in rooms}
         for session in day_sessions:
-            event = frab_event(conference, session, acronym, base_url, links)
+            event = frab_event(conference, session, acronym, base_url, persons)
             day_rooms.setdefault(event["room"], []).append(event)
         conference_data["days"].append(
             {
@@ -279,16 +284,19 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
     return {"$schema": SCHEMA_URL, "generator": {"name": GENERATOR}, "schedule": schedule}
 
 
-def speaker_links(sessions: list[Session]) -> dict[int, list[SpeakerLink]]:
-    """Every speaker's links in one query, keyed by speaker id."""
-    speaker_ids = {speaker.pk for session in sessions for speaker in session.ordered_speakers}
+def frab_persons(base_url: str, sessions: list[Session]) -> dict[int, dict]:
+    """Every speaker of ``sessions`` as a frab person, keyed by speaker id: built once however many
+    sessions a speaker gives, with all their links from one query."""
+    speakers = {speaker.pk: speaker for session in sessions for speaker in session.ordered_speakers}
     links: dict[int, list[SpeakerLink]] = {}
-    if speaker_ids:
-        for link in SpeakerLink.objects.filter(speaker_id__in=speaker_ids).order_by(
+    if speakers:
+        for link in SpeakerLink.objects.filter(speaker_id__in=speakers).order_by(
             "speaker_id", "position", "pk"
         ):
             links.setdefault(link.speaker_id, []).append(link)
-    return links
+    return {
+        pk: frab_person(base_url, speaker, links.get(pk, [])) for pk, speaker in speakers.items()
+    }
 
 
 def sessions_by_day(
@@ -323,14 +331,15 @@ def frab_event(
     session: Session,
     acronym: str,
     base_url: str,
-    links: dict[int, list[SpeakerLink]],
+    persons: dict[int, dict],
 ) -> dict:
     title = f"{CANCELLED_PREFIX}{session.title}" if session.is_cancelled else session.title
+    starts_at = timezone.localtime(session.starts_at, conference.tz)
     return {
         "guid": export_guid(session.guid),
         "id": session.pk,
-        "date": local_iso(session.starts_at, conference),
-        "start": timezone.localtime(session.starts_at, conference.tz).strftime("%H:%M"),
+        "date": starts_at.isoformat(timespec="seconds"),
+        "start": starts_at.strftime("%H:%M"),
         "end": local_iso(session.ends_at, conference),
         "duration": hours_minutes(session.duration),
         "room": session.room.name if session.room else venue_room_name(conference),
@@ -344,7 +353,7 @@ def frab_event(
         # frab's abstract is what apps show first; our one Markdown description fills it.
         "abstract": session.description,
         "description": None,
-        "persons": [frab_person(base_url, speaker, links) for speaker in session.ordered_speakers],
+        "persons": [persons[speaker.pk] for speaker in session.ordered_speakers],
         "links": [],
         # An attachment announced before its file arrives has no URL; the JSON schema requires
         # one, so such attachments are left out of both formats until they get a file or link.
@@ -356,7 +365,7 @@ def frab_event(
     }
 
 
-def frab_person(base_url: str, speaker: Speaker, links: dict[int, list[SpeakerLink]]) -> dict:
+def frab_person(base_url: str, speaker: Speaker, links: list[SpeakerLink]) -> dict:
     # guid + name + public_name without "id": only the pretalx shape of the schema's oneOf matches.
     return {
         "guid": export_guid(speaker.guid),
@@ -364,7 +373,7 @@ def frab_person(base_url: str, speaker: Speaker, links: dict[int, list[SpeakerLi
         "public_name": speaker.name,
         "biography": speaker.bio,
         "url": absolute_url(base_url, speaker.get_absolute_url()),
-        "links": [{"url": link.url, "title": link.title} for link in links.get(speaker.pk, [])],
+        "links": [{"url": link.url, "title": link.title} for link in links],
     }
 
 
