@@ -119,6 +119,22 @@ class SessionQuerySet(models.QuerySet):
             "conference", "room", "track", ordered_speakers_prefetch(), attachments_prefetch()
         )
 
+    def for_cards(self):
+        """``for_listing()`` narrowed to what a session card shows (sessions/cards.html).
+
+        Descriptions, speakers' bios and timestamps are left in the database: loading them for a
+        1,000-session schedule cost a fifth of its loading time. Anything else than a card reads
+        ``for_listing()``, as reading a field left out costs a query per session.
+        """
+        card_speakers = Speaker.objects.only("conference_id", "name", "slug", "company")
+        return self.defer("guid", "description", "created_at", "updated_at").prefetch_related(
+            "conference",
+            "room",
+            "track",
+            ordered_speakers_prefetch(speakers=card_speakers),
+            attachments_prefetch(),
+        )
+
 
 def lock_while_saving(model: type[models.Model], pk: int) -> None:
     """Serialize bookings of one room or speaker: lock its row until the transaction ends.

@@ -132,7 +132,7 @@ class SessionListMixin(SaveTogglesMixin, ConferenceMixin):
     def get_filterset(self):
         queryset = (
             self.conference.sessions.visible_to(self.request.user)
-            .for_listing()
+            .for_cards()
             .order_by("starts_at", "room__position", "title")
         )
         return SessionFilter(
@@ -225,7 +225,7 @@ class SessionDetailView(SaveTogglesMixin, ConferenceMixin, DetailView):
             .overlapping(session.starts_at, session.ends_at)
             .exclude(pk=session.pk)
             .select_related("room", "track")
-            .for_listing()
+            .for_cards()
         )
         return super().get_context_data(parallel_sessions=list(parallel), **kwargs)
 

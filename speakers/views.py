@@ -49,7 +49,7 @@ class SpeakerDetailView(SaveTogglesMixin, SpeakerSessionsMixin, DetailView):
 
     def get_object(self, queryset=None):
         sessions = Prefetch(
-            "sessions", queryset=self.visible_sessions().for_listing(), to_attr="visible_sessions"
+            "sessions", queryset=self.visible_sessions().for_cards(), to_attr="visible_sessions"
         )
         return get_object_or_404(
             self.speakers().prefetch_related(sessions, "links"), slug=self.kwargs["slug"]
