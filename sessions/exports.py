@@ -17,6 +17,7 @@ import icalendar
 from django.utils import timezone
 
 from conference.models import Conference, Room
+from conference.templatetags.zones import hours_and_minutes
 from sessions.models import Session
 from speakers.models import Speaker, SpeakerLink
 
@@ -147,14 +148,20 @@ def ical_text(name: str, value: str) -> bytes:
     return ical_line(name, value.replace("\n", "\\n"))
 
 
+def ical_date_time(moment: datetime.datetime) -> str:
+    """strftime("%Y%m%dT%H%M%S"), four times faster: an export writes three per session."""
+    m = moment
+    return f"{m.year:04d}{m.month:02d}{m.day:02d}T{m.hour:02d}{m.minute:02d}{m.second:02d}"
+
+
 def ical_utc(name: str, moment: datetime.datetime) -> bytes:
-    return ical_line(name, moment.astimezone(datetime.UTC).strftime("%Y%m%dT%H%M%SZ"))
+    return ical_line(name, ical_date_time(moment.astimezone(datetime.UTC)) + "Z")
 
 
 def ical_local(name: str, moment: datetime.datetime, conference: Conference) -> bytes:
     """A local time with its TZID, never floating: clients show it right wherever they are."""
     local = timezone.localtime(moment, conference.tz)
-    return ical_line(f"{name};TZID={conference.time_zone}", local.strftime("%Y%m%dT%H%M%S"))
+    return ical_line(f"{name};TZID={conference.time_zone}", ical_date_time(local))
 
 
 def build_calendar(
@@ -339,7 +346,7 @@ def frab_event(
         "guid": export_guid(session.guid),
         "id": session.pk,
         "date": starts_at.isoformat(timespec="seconds"),
-        "start": starts_at.strftime("%H:%M"),
+        "start": hours_and_minutes(starts_at),
         "end": local_iso(session.ends_at, conference),
         "duration": hours_minutes(session.duration),
         "room": session.room.name if session.room else venue_room_name(conference),
