@@ -11,7 +11,7 @@ from django.utils.http import http_date, quote_etag, url_has_allowed_host_and_sc
 from django.views.generic import DetailView, ListView
 
 from conference.models import Conference
-from conference.timezones import time_zone_options, zones_conference_first
+from conference.timezones import time_zone_options
 
 ACCOUNT_SLOT = "<!--account-slot-->"
 
@@ -149,7 +149,6 @@ class ConferenceMixin:
         return {
             "conference": self.conference,
             "display_zone": zone,
-            "time_zone_choices": zones_conference_first(self.conference.time_zone),
             "time_zone_options": time_zone_options(self.conference.time_zone, zone),
         }
 
