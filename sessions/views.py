@@ -1,6 +1,7 @@
 import datetime
 import json
 import re
+from functools import lru_cache
 from urllib.parse import quote
 
 from django.db.models import QuerySet
@@ -54,6 +55,12 @@ SAVE_SLOT = re.compile(
 )
 
 
+@lru_cache(maxsize=256)
+def quoted_next(next_url: str) -> str:
+    """The page's own address as a ?next= value: the same for every card of the page."""
+    return quote(next_url, safe="/")
+
+
 def save_toggle_html(
     *, url: str, title: str, saved: bool, next_url: str, csrf_token: str | None
 ) -> str:
@@ -66,7 +73,7 @@ def save_toggle_html(
     """
     if csrf_token is None:
         return (
-            f'<a class="save-button" href="{url}?next={quote(next_url, safe="/")}" '
+            f'<a class="save-button" href="{url}?next={quoted_next(next_url)}" '
             f'aria-label="Save “{title}” to my schedule"><span aria-hidden="true">☆</span> Save</a>'
         )
     if saved:
