@@ -74,6 +74,22 @@ def test_schedule_card_shows_what_the_seed_shows(client, conference):
     assert "Slides attached" in html
 
 
+def test_schedule_marks_only_sessions_that_have_slides(client, conference):
+    with_slides = make_session(conference, title="With slides", slug="with-slides")
+    make_session(
+        conference, title="Without slides", slug="without-slides", room=make_room(conference)
+    )
+    Attachment.objects.create(session=with_slides, title="slides", url="https://example.org/s.pdf")
+    html = client.get(schedule_url(conference)).content.decode()
+    cards = {
+        title: card
+        for card in html.split("<article")[1:]
+        for title in re.findall(r">(With(?:out)? slides)</a>", card)
+    }
+    assert "Slides attached" in cards["With slides"]
+    assert "Slides attached" not in cards["Without slides"]
+
+
 def test_schedule_shows_breaks_as_breaks_without_a_link(client, conference):
     make_session(conference, title="Coffee break", kind=Session.Kind.BREAK, slug="coffee")
     html = client.get(schedule_url(conference)).content.decode()
