@@ -288,11 +288,7 @@ class ConferenceScopedMixin(ApiPolicyMixin):
 
     @cached_property
     def conference(self) -> Conference:
-        conferences = (
-            Conference.objects.all()
-            if self.request.user.is_staff
-            else Conference.objects.published()
-        )
+        conferences = Conference.objects.visible_to(self.request.user)
         return get_object_or_404(conferences, slug=self.kwargs["conference_slug"])
 
     def get_queryset(self):
@@ -358,12 +354,7 @@ class ConferenceViewSet(ApiPolicyMixin, viewsets.ReadOnlyModelViewSet):
     lookup_value_converter = "slug"
 
     def get_queryset(self):
-        conferences = (
-            Conference.objects.all()
-            if self.request.user.is_staff
-            else Conference.objects.published()
-        )
-        return conferences.order_by("-starts_on", "name", "pk")
+        return Conference.objects.visible_to(self.request.user).order_by("-starts_on", "name", "pk")
 
 
 def part_schema(kind: str, serializer, example_request: dict, example_slug: str, invalid: dict):

@@ -3,6 +3,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.forms.renderers import Jinja2
+
+# Attendee pages render in Jinja2 (conference/jinja2.py), and so do their forms' widgets; the
+# admin keeps Django's renderer.
+ATTENDEE_FORM_RENDERER = Jinja2()
 
 # Failed logins are counted in Django's cache (Redis when REDIS_URL is set, so every app server
 # sees the same counts): no extra dependency, and it fails open only if the cache is down.

@@ -42,6 +42,10 @@ class ConferenceQuerySet(models.QuerySet):
         """Conferences the public may see."""
         return self.filter(is_published=True)
 
+    def visible_to(self, user):
+        """What ``user`` may read: staff preview unpublished conferences, everyone else not."""
+        return self.all() if user.is_staff else self.published()
+
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
 

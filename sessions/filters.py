@@ -2,16 +2,26 @@
 
 import django_filters
 from django import forms
+from django.utils.formats import date_format
 
+from conference.forms import ATTENDEE_FORM_RENDERER
 from conference.models import Conference, Room, Track
 from sessions.models import Session
 from speakers.models import Speaker
 
 
+class SessionFilterForm(forms.Form):
+    """The filters as the schedule pages show them: in the pages' engine, labels without colons."""
+
+    default_renderer = ATTENDEE_FORM_RENDERER
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, label_suffix="", **kwargs)
+
+
 class SessionFilter(django_filters.FilterSet):
-    day = django_filters.DateFilter(
-        method="filter_day", label="Day", widget=forms.DateInput(attrs={"type": "date"})
-    )
+    # The widget's choices, the conference's days, are set per conference in __init__.
+    day = django_filters.DateFilter(method="filter_day", label="Day", widget=forms.Select)
     track = django_filters.ModelMultipleChoiceFilter(
         field_name="track__slug",
         to_field_name="slug",
@@ -44,10 +54,18 @@ class SessionFilter(django_filters.FilterSet):
         queryset=Speaker.objects.none(),
         label="Speaker",
     )
-    q = django_filters.CharFilter(method="filter_q", label="Search", max_length=200)
+    q = django_filters.CharFilter(
+        method="filter_q",
+        label="Search",
+        max_length=200,
+        widget=forms.TextInput(
+            attrs={"type": "search", "placeholder": "Title, description, speaker, company"}
+        ),
+    )
 
     class Meta:
         model = Session
+        form = SessionFilterForm
         fields = ["day", "track", "room", "kind", "level", "speaker", "q"]
 
     def __init__(
@@ -64,6 +82,12 @@ class SessionFilter(django_filters.FilterSet):
         self.filters["track"].queryset = conference.tracks.all()
         self.filters["room"].queryset = conference.rooms.all()
         self.filters["speaker"].queryset = conference.speakers.all()
+        self.filters["day"].extra["widget"] = forms.Select(
+            choices=[
+                ("", "All dates"),
+                *((day.isoformat(), date_format(day, "l j F")) for day in conference.days),
+            ]
+        )
 
     def filter_day(self, queryset, name, value):
         if not self.conference.starts_on <= value <= self.conference.ends_on:

@@ -368,6 +368,19 @@ class Session(models.Model):
         return self.status == self.Status.CANCELLED
 
     @property
+    def is_draft(self) -> bool:
+        return self.status == self.Status.DRAFT
+
+    @property
+    def is_published(self) -> bool:
+        return self.status == self.Status.PUBLISHED
+
+    @property
+    def has_audience_level(self) -> bool:
+        """Whether it names a level; “Any” goes without saying."""
+        return self.audience_level != self.AudienceLevel.ANY
+
+    @property
     def ordered_speakers(self) -> list[Speaker]:
         """Speakers in billing order; uses ``for_listing()``'s prefetch when present."""
         if hasattr(self, "prefetched_speakers"):

@@ -5,18 +5,16 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
-from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect
+from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.html import escape
 from django.views import View
 from django.views.generic import TemplateView
 
-from conference.views import ConferenceMixin, safe_next
+from conference.views import ConferenceMixin, ConferencePageMixin, safe_next
 from sessions.exports import build_calendar
 from sessions.models import CalendarFeed, SavedSession, Session
 from sessions.timetable import group_by_day_and_slot, happening_now_and_next, mark_clashes
-from sessions.views import SaveTogglesMixin, save_toggle_html
 
 # An anonymous visitor's “save” waits here while they log in or sign up (see signals.py).
 PENDING_SAVE_KEY = "pending_saved_session"
@@ -64,20 +62,29 @@ class SaveSessionView(PublicSessionMixin, View):
                 messages.error(request, " ".join(error.messages))
                 return redirect(back)
         if request.htmx:
-            button = save_toggle_html(
-                url=escape(f"{session.get_absolute_url()}save/"),
-                title=escape(session.title),
-                saved=action == "save",
-                next_url=back,
-                csrf_token=get_token(request),
+            saved = action == "save"
+            button = render_to_string(
+                "sessions/includes/save_toggle.html",
+                {
+                    "url": f"{session.get_absolute_url()}save/",
+                    "title": session.title,
+                    "session_id": session.pk,
+                    "can_save": session.is_published,
+                    "saved_session_ids": {session.pk} if saved else set(),
+                    "next_url": back,
+                },
+                request,
             )
             return HttpResponse(button)
         return redirect(back)
 
 
-class MyScheduleView(LoginRequiredMixin, SaveTogglesMixin, ConferenceMixin, TemplateView):
+class MyScheduleView(LoginRequiredMixin, ConferencePageMixin, TemplateView):
+    """The visitor's own page: never shared, so its Save buttons render in place."""
+
     template_name = "sessions/my_schedule.html"
     extra_context = {"nav": "my-schedule"}
+    shared = False
 
     def get_context_data(self, **kwargs):
         user = self.request.user
@@ -97,6 +104,7 @@ class MyScheduleView(LoginRequiredMixin, SaveTogglesMixin, ConferenceMixin, Temp
         return super().get_context_data(
             days=group_by_day_and_slot(sessions),
             sessions=sessions,
+            saved_session_ids={session.pk for session in sessions},
             clash_count=sum(1 for session in sessions if session.clashes_with),
             happening_now=running,
             up_next=up_next,

@@ -1,25 +1,21 @@
 import datetime
 import json
-import re
-from functools import lru_cache
-from urllib.parse import quote
 
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBadRequest, QueryDict
-from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.html import escape
 from django.utils.text import slugify
 from django.views import View
 from django.views.generic import DetailView, TemplateView
 
 from conference.uploads import serve_upload
-from conference.views import ConferenceMixin
+from conference.views import ConferenceMixin, ConferencePageMixin
 from sessions.exports import build_calendar, build_frab_data, build_frab_xml
 from sessions.filters import SessionFilter
-from sessions.models import Attachment, SavedSession, Session
+from sessions.models import Attachment, Session
+from sessions.personal import SaveTogglesMixin
 from sessions.timetable import build_grid, group_by_day_and_slot
 
 
@@ -49,92 +45,10 @@ def active_filter_chips(filterset: SessionFilter, query: QueryDict) -> list[tupl
     return chips
 
 
-SAVE_SLOT = re.compile(
-    r'<span class="save-slot" data-url="(?P<url>[^"]*)" data-title="(?P<title>[^"]*)" '
-    r'data-session="(?P<pk>\d+)" data-open="(?P<open>[01])"></span>'
-)
-
-
-@lru_cache(maxsize=256)
-def quoted_next(next_url: str) -> str:
-    """The page's own address as a ?next= value: the same for every card of the page."""
-    return quote(next_url, safe="/")
-
-
-def save_toggle_html(
-    *, url: str, title: str, saved: bool, next_url: str, csrf_token: str | None
-) -> str:
-    """The save / remove button of one session, for one visitor.
-
-    Plain string formatting rather than a template or format_html: a schedule page fills one per
-    session (a thousand at a large conference) on every request, cached or not. ``url`` and
-    ``title`` must already be HTML-escaped. Without a CSRF token (anonymous) it is a link:
-    saving starts with logging in.
-    """
-    if csrf_token is None:
-        return (
-            f'<a class="save-button" href="{url}?next={quoted_next(next_url)}" '
-            f'aria-label="Save “{title}” to my schedule"><span aria-hidden="true">☆</span> Save</a>'
-        )
-    if saved:
-        action, label, verb, star = "remove", f"Remove “{title}” from my schedule", "Saved", "★"
-    else:
-        action, label, verb, star = "save", f"Save “{title}” to my schedule", "Save", "☆"
-    return (
-        f'<form method="post" action="{url}" class="save-toggle" hx-post="{url}" hx-swap="outerHTML">'
-        f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(csrf_token)}">'
-        f'<input type="hidden" name="next" value="{escape(next_url)}">'
-        f'<input type="hidden" name="action" value="{action}">'
-        f'<button type="submit" class="save-button{" is-saved" if saved else ""}" '
-        f'aria-pressed="{"true" if saved else "false"}" aria-label="{label}">'
-        f'<span aria-hidden="true">{star}</span> {verb}</button></form>'
-    )
-
-
-class SaveTogglesMixin:
-    """Pages with session cards leave a slot per save button; each request fills them.
-
-    One query finds the visitor's saved sessions, however many cards the page has, and the rest
-    of the page stays shared between visitors (and cacheable).
-    """
-
-    def personalize(self, html: str) -> str:
-        html = super().personalize(html)
-        if 'class="save-slot"' not in html:
-            return html
-        request = self.request
-        authenticated = request.user.is_authenticated
-        saved_ids = (
-            set(
-                SavedSession.objects.of(request.user, self.conference).values_list(
-                    "session_id", flat=True
-                )
-            )
-            if authenticated
-            else set()
-        )
-        token = get_token(request) if authenticated else None
-        next_url = request.get_full_path()
-
-        def fill(slot: re.Match) -> str:
-            saved = int(slot["pk"]) in saved_ids
-            if slot["open"] == "0" and not saved:
-                return ""  # a cancelled session can be removed, not saved
-            return save_toggle_html(
-                url=slot["url"],
-                title=slot["title"],
-                saved=saved,
-                next_url=next_url,
-                csrf_token=token,
-            )
-
-        return SAVE_SLOT.sub(fill, html)
-
-
-class SessionListMixin(SaveTogglesMixin, ConferenceMixin):
+class SessionListMixin(SaveTogglesMixin, ConferencePageMixin):
     """Filtered, loaded sessions of the conference, shared by the list and the grid."""
 
-    shared = True
+    query_parameters = ("tz", *SessionFilter.base_filters)
 
     def get_filterset(self):
         queryset = (
@@ -142,8 +56,10 @@ class SessionListMixin(SaveTogglesMixin, ConferenceMixin):
             .for_cards()
             .order_by("starts_at", "room__position", "title")
         )
+        filter_query = self.page_query.copy()
+        filter_query.pop("tz", None)
         return SessionFilter(
-            self.request.GET or None,
+            filter_query or None,
             queryset=queryset,
             conference=self.conference,
             request=self.request,
@@ -155,26 +71,11 @@ class SessionListMixin(SaveTogglesMixin, ConferenceMixin):
     def get_context_data(self, **kwargs):
         filterset = self.get_filterset()
         sessions = self.sessions_shown(filterset)
-        self.rooms = list(self.conference.rooms.all())
-        chosen = self.request.GET
         return super().get_context_data(
             filterset=filterset,
             sessions=sessions,
-            # Checkboxes written out by the template: Django's widget templates took 1/4 of the
-            # schedule's render time for a few dozen boxes.
-            choice_filters=[
-                (
-                    name,
-                    legend,
-                    [(part.slug, part.name, part.slug in chosen.getlist(name)) for part in parts],
-                )
-                for name, legend, parts in (
-                    ("track", "Track", self.conference.tracks.all()),
-                    ("room", "Room", self.rooms),
-                )
-            ],
-            filter_chips=active_filter_chips(filterset, self.request.GET),
-            filters_in_use=bool(self.request.GET.keys() - {"tz"}),
+            filter_chips=active_filter_chips(filterset, self.page_query),
+            filters_in_use=bool(self.page_query.keys() - {"tz"}),
             **kwargs,
         )
 
@@ -210,14 +111,14 @@ class ScheduleGridView(SessionListMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context.update(day=self.day, grid=build_grid(context["sessions"], self.rooms))
+        rooms = list(self.conference.rooms.all())
+        context.update(day=self.day, grid=build_grid(context["sessions"], rooms))
         return context
 
 
-class SessionDetailView(SaveTogglesMixin, ConferenceMixin, DetailView):
+class SessionDetailView(SaveTogglesMixin, ConferencePageMixin, DetailView):
     template_name = "sessions/session_detail.html"
     context_object_name = "session"
-    shared = True
 
     def get_object(self, queryset=None):
         sessions = self.conference.sessions.visible_to(self.request.user)
@@ -237,11 +138,11 @@ class SessionDetailView(SaveTogglesMixin, ConferenceMixin, DetailView):
         return super().get_context_data(parallel_sessions=list(parallel), **kwargs)
 
 
-class ExportMixin(ConferenceMixin):
+class ExportMixin(ConferencePageMixin):
     """Exports hold public data only, the same for every client, so every GET is conditional."""
 
-    shared = True
     same_for_every_user = True
+    query_parameters = ()
     content_type = ""
     extension = ""
 
@@ -266,10 +167,11 @@ class ScheduleCalendarView(ExportMixin, View):
 
     content_type = "text/calendar; charset=utf-8"
     extension = "ics"
+    query_parameters = tuple(SessionFilter.base_filters)
 
     def get(self, request, conference_slug):
         filterset = SessionFilter(
-            request.GET or None, queryset=self.public_sessions(), conference=self.conference
+            self.page_query or None, queryset=self.public_sessions(), conference=self.conference
         )
         if filterset.is_bound and not filterset.is_valid():
             problems = "; ".join(

@@ -5,15 +5,13 @@ from django.views import View
 from django.views.generic import DetailView, ListView
 
 from conference.uploads import serve_upload
-from conference.views import ConferenceMixin
-from sessions.views import SaveTogglesMixin
+from conference.views import ConferencePageMixin
+from sessions.personal import SaveTogglesMixin
 from speakers.forms import SpeakerSearchForm
 
 
-class SpeakerSessionsMixin(ConferenceMixin):
+class SpeakerSessionsMixin(ConferencePageMixin):
     """Speakers of the conference who give at least one session the visitor may see."""
-
-    shared = True
 
     def visible_sessions(self):
         return self.conference.sessions.visible_to(self.request.user)
@@ -28,10 +26,11 @@ class SpeakerListView(SpeakerSessionsMixin, ListView):
     template_name = "speakers/speaker_list.html"
     extra_context = {"nav": "speakers"}
     context_object_name = "speakers"
+    query_parameters = ("tz", "q")
 
     def get_queryset(self):
         speakers = self.speakers().order_by(Lower("name"), "pk")
-        self.search_form = SpeakerSearchForm(self.request.GET)
+        self.search_form = SpeakerSearchForm(self.page_query)
         query = self.search_form.cleaned_data["q"] if self.search_form.is_valid() else ""
         if query:
             speakers = speakers.search(query)

@@ -4,10 +4,6 @@ import threading
 
 import markdown as markdown_lib
 import nh3
-from django import template
-from django.utils.safestring import mark_safe
-
-register = template.Library()
 
 ALLOWED_TAGS = {
     "p", "br", "strong", "em", "b", "i", "code", "pre", "blockquote", "ul", "ol", "li",
@@ -40,9 +36,3 @@ def render_markdown(text: str) -> str:
         url_schemes=ALLOWED_URL_SCHEMES,
         link_rel="noopener noreferrer nofollow",
     )
-
-
-@register.filter(name="markdown")
-def markdown_filter(text: str) -> str:
-    # Safe: nh3 has removed everything outside the allow-list.
-    return mark_safe(render_markdown(text))

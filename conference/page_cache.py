@@ -1,0 +1,226 @@
+"""Pages shared by every visitor of a URL: cached per content version, personal parts filled per request.
+
+A *shared* page looks the same to everyone who asks for the same thing, apart from a few
+personal parts (account links, Save buttons). It is rendered once per **version**, which names
+everything the shared part depends on: the release of the code, the conference's content
+(``Conference.changed_at``, moved by every write), the path with only the query parameters the
+page reads, the display zone and the visitor's role (staff also see drafts).
+
+**Holes.** A template marks each personal part with ``{{ personal("template.html", **data) }}``
+(``conference.jinja2``). Rendered for the cache, that leaves a marker and records the hole's
+template and data; every request then fills the holes by rendering those templates for its
+visitor (``SharedPage.fill``). Rendered any other way (a page that is not shared, an htmx swap),
+``personal()`` renders the same template in place, so a personal part has one template only.
+
+**Conditional GET.** Anonymous visitors, and everyone for ``same_for_every_user`` pages (exports),
+get an ETag and Last-Modified from the version, and a 304 when they already hold it. Anonymous
+visitors of one version all get the same finished page, so that is cached too.
+
+Views use it through ``SharedPageMixin``; this module is the only place that reads or writes
+cached pages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.template import engines
+from django.template.backends.utils import csrf_input_lazy
+from django.utils import timezone
+from django.utils.cache import get_conditional_response
+from django.utils.http import http_date, quote_etag
+
+# Keys carry the content version, so age never makes an entry stale; a day bounds the memory.
+PAGE_CACHE_SECONDS = 24 * 60 * 60
+# Response headers a cached page keeps.
+KEPT_HEADERS = ("Content-Type", "Content-Disposition")
+
+
+def page_query(request: HttpRequest, parameters: tuple[str, ...]) -> QueryDict:
+    """The request's query reduced to ``parameters``, in their declared order.
+
+    Pages build links and forms from this, never from ``request.GET``, so a page depends only
+    on what its version names: ``?utm_source=…`` neither splits the cache nor leaks into it.
+    """
+    query = QueryDict(mutable=True)
+    for name in parameters:
+        values = request.GET.getlist(name)
+        if values:
+            query.setlist(name, values)
+    query._mutable = False
+    return query
+
+
+def page_url(request: HttpRequest, query: QueryDict) -> str:
+    """The page's own address with only the parameters it reads (for ``?next=`` links)."""
+    return f"{request.path}?{query.urlencode()}" if query else request.path
+
+
+def page_version(request: HttpRequest, conference, url: str) -> str:
+    """The ETag of a shared page: changes with the release, content, URL, zone and role."""
+    variant = "|".join(
+        [
+            settings.RELEASE,
+            str(conference.pk),
+            conference.changed_at.isoformat(),
+            url,
+            timezone.get_current_timezone_name(),
+            "staff" if request.user.is_staff else "public",
+        ]
+    )
+    return quote_etag(hashlib.sha256(variant.encode()).hexdigest()[:32])
+
+
+@dataclass
+class Hole:
+    template_name: str
+    data: dict[str, Any]
+
+
+@dataclass
+class HoleRecorder:
+    """Collects the holes of one shared rendering; ``personal()`` finds it in the context."""
+
+    marker: str = field(default_factory=lambda: f"<!--hole-{secrets.token_hex(8)}-->")
+    holes: list[Hole] = field(default_factory=list)
+
+    def add(self, template_name: str, data: dict[str, Any]) -> str:
+        self.holes.append(Hole(template_name, data))
+        return self.marker
+
+
+@dataclass
+class SharedPage:
+    """A rendered page as the cache keeps it: the shared text between its holes."""
+
+    parts: list[str]
+    holes: list[Hole]
+    headers: dict[str, str]
+
+    @classmethod
+    def from_rendering(cls, html: str, recorder: HoleRecorder, headers: dict[str, str]):
+        parts = html.split(recorder.marker)
+        assert len(parts) == len(recorder.holes) + 1, "a hole marker went missing"
+        return cls(parts=parts, holes=recorder.holes, headers=headers)
+
+    def fill(self, personal_context: dict[str, Any]) -> str:
+        """The page for one visitor: each hole rendered from its template with their context."""
+        if not self.holes:
+            return self.parts[0]
+        env = engines["jinja2"].env
+        pieces = [self.parts[0]]
+        for hole, part in zip(self.holes, self.parts[1:], strict=True):
+            template = env.get_template(hole.template_name)
+            pieces.append(template.render({**personal_context, **hole.data}))
+            pieces.append(part)
+        return "".join(pieces)
+
+
+def not_modified(request: HttpRequest, version: str, last_modified: int) -> HttpResponse | None:
+    return get_conditional_response(request, etag=version, last_modified=last_modified)
+
+
+class SharedPageMixin:
+    """For conference pages (after ``ConferenceMixin``, which finds ``self.conference``).
+
+    ``shared``: the page is the same for every visitor of its version apart from its holes.
+    ``same_for_every_user``: it has no holes at all (exports, stylesheets): conditional for all.
+    ``query_parameters``: the query parameters the page reads; all others are ignored.
+    ``personal_context()``: what the holes need besides the visitor and the page's address
+    (``sessions.personal`` adds the saved sessions).
+    """
+
+    shared = True
+    same_for_every_user = False
+    query_parameters: tuple[str, ...] = ("tz",)
+    hole_recorder: HoleRecorder | None = None
+
+    def setup(self, request, *args, **kwargs):
+        super().setup(request, *args, **kwargs)
+        self.page_query = page_query(request, self.query_parameters)
+        self.page_url = page_url(request, self.page_query)
+
+    def dispatch(self, request, *args, **kwargs):
+        if not (self.shared and request.method in ("GET", "HEAD")):
+            return super().dispatch(request, *args, **kwargs)
+        version = page_version(request, self.conference, self.page_url)
+        conditional = self.same_for_every_user or not request.user.is_authenticated
+        last_modified = int(self.conference.changed_at.timestamp())
+        if conditional and (response := not_modified(request, version, last_modified)):
+            return response
+        if conditional:
+            response = self.finished_response(version, *args, **kwargs)
+        else:
+            response = self.personal_response(version, *args, **kwargs)
+        if conditional and response.status_code == 200:
+            response.headers["ETag"] = version
+            response.headers["Last-Modified"] = http_date(last_modified)
+        return response
+
+    def finished_response(self, version: str, *args, **kwargs) -> HttpResponse:
+        """Exports, and pages for anonymous visitors: the same bytes for everyone, kept whole."""
+        key = f"finished-page:{version}"
+        cached = cache.get(key)
+        if cached is not None:
+            content, headers = cached
+            return HttpResponse(content, headers=headers)
+        if self.same_for_every_user:
+            response = rendered(super().dispatch(self.request, *args, **kwargs))
+        else:
+            response = self.personal_response(version, *args, **kwargs)
+        if response.status_code == 200:
+            cache.set(key, (response.content, kept_headers(response)), PAGE_CACHE_SECONDS)
+        return response
+
+    def personal_response(self, version: str, *args, **kwargs) -> HttpResponse:
+        """The page for this visitor: the cached shared rendering with its holes filled."""
+        key = f"shared-page:{version}"
+        page = cache.get(key)
+        if page is None:
+            self.hole_recorder = HoleRecorder()
+            response = rendered(super().dispatch(self.request, *args, **kwargs))
+            if response.status_code != 200:
+                return response
+            page = SharedPage.from_rendering(
+                response.content.decode(), self.hole_recorder, kept_headers(response)
+            )
+            cache.set(key, page, PAGE_CACHE_SECONDS)
+        return HttpResponse(page.fill(self.full_personal_context()), headers=page.headers)
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            hole_recorder=self.hole_recorder,
+            page_query=self.page_query,
+            **self.full_personal_context(),
+            **kwargs,
+        )
+
+    def personal_context(self) -> dict[str, Any]:
+        return {}
+
+    def full_personal_context(self) -> dict[str, Any]:
+        """Everything a hole may read: the visitor, the page's address, the CSRF field."""
+        request = self.request
+        return {
+            "request": request,
+            "user": request.user,
+            "csrf_input": csrf_input_lazy(request),
+            "next_url": self.page_url,
+            **self.personal_context(),
+        }
+
+
+def rendered(response: HttpResponse) -> HttpResponse:
+    if hasattr(response, "render"):  # a TemplateResponse renders lazily
+        response.render()
+    return response
+
+
+def kept_headers(response: HttpResponse) -> dict[str, str]:
+    return {name: response[name] for name in KEPT_HEADERS if name in response}
