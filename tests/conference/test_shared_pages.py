@@ -1,9 +1,11 @@
 """Shared pages: rendered once per content version, cached, personalised per request."""
 
 import os
+import re
 import socket
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
 from sessions.models import SavedSession, Session, SessionSpeaker
@@ -157,3 +159,84 @@ def test_the_redis_cache_serves_and_invalidates_shared_pages(
     session.title = "New title"
     session.save()
     assert "New title" in schedule(client).content.decode()
+
+
+CSRF_VALUE = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+
+
+def page_text(response) -> str:
+    """The page with its CSRF tokens blanked: Django masks them afresh for every form."""
+    return CSRF_VALUE.sub('name="csrfmiddlewaretoken" value=""', response.content.decode())
+
+
+@pytest.fixture
+def varied_conference(conference, django_user_model):
+    """Sessions of every state a card can show, one of them saved by ada."""
+    speaker = make_speaker(conference, name="Grace", company="Navy")
+    saved = make_session(conference, title="Saved <talk>", speakers=[speaker])
+    make_session(conference, title="Not saved", starts_at=paris(8, 14))
+    make_session(
+        conference, title="Called off", starts_at=paris(8, 15), status=Session.Status.CANCELLED
+    )
+    make_session(
+        conference, title="Unfinished", starts_at=paris(8, 16), status=Session.Status.DRAFT
+    )
+    ada = django_user_model.objects.create_user("ada")
+    django_user_model.objects.create_user("root", is_staff=True)
+    SavedSession.objects.add(ada, saved)
+    return conference
+
+
+PAGES = [
+    "/pycon/",
+    "/pycon/schedule/",
+    "/pycon/schedule/?track=none&q=talk&tz=America/New_York",
+    "/pycon/schedule/grid/",
+    "/pycon/speakers/",
+    "/pycon/sessions/saved-talk/",
+]
+
+
+@pytest.mark.parametrize("visitor", [None, "ada", "root"])
+@pytest.mark.parametrize("url", PAGES)
+def test_a_cached_page_is_byte_identical_to_a_fresh_rendering(
+    client, varied_conference, django_user_model, visitor, url
+):
+    if visitor:
+        client.force_login(django_user_model.objects.get(username=visitor))
+    fresh = client.get(url)
+    cached = client.get(url)
+    assert fresh.status_code == 200
+    assert page_text(cached) == page_text(fresh)
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_the_shared_part_does_not_depend_on_who_rendered_it_first(
+    client, varied_conference, django_user_model, url
+):
+    """Ada's page built on a rendering made for an anonymous visitor equals her own fresh one."""
+    ada = django_user_model.objects.get(username="ada")
+    client.force_login(ada)
+    own = page_text(client.get(url))
+    cache.clear()
+    client.logout()
+    client.get(url)  # an anonymous visitor fills the cache
+    client.force_login(ada)
+    assert page_text(client.get(url)) == own
+
+
+def test_a_page_ignores_query_parameters_it_does_not_read(
+    client, conference, django_assert_num_queries
+):
+    make_session(conference, title="Talk")
+    plain = schedule(client)
+    with django_assert_num_queries(1):  # the same version: straight from the cache
+        tagged = schedule(client, utm_source="newsletter")
+    assert tagged.content == plain.content
+    assert "newsletter" not in tagged.content.decode()
+
+
+def test_the_save_button_of_a_cached_page_comes_back_to_that_page(client, conference):
+    make_session(conference, title="Talk")
+    html = schedule(client, q="talk", utm_source="x").content.decode()
+    assert 'href="/pycon/sessions/talk/save/?next=/pycon/schedule/%3Fq%3Dtalk"' in html
