@@ -160,7 +160,10 @@ def ordered_speakers_prefetch(through: str = "", speakers=None) -> Prefetch:
         # Through the many-to-many, not the SessionSpeaker rows: one object per appearance
         # instead of a link plus its speaker. The ordering reuses the prefetch's own join.
         f"{through}speakers",
-        queryset=speakers.order_by("session_links__position", "session_links__pk"),
+        # Their conference too (one query, one shared object): their links need its slug.
+        queryset=speakers.prefetch_related("conference").order_by(
+            "session_links__position", "session_links__pk"
+        ),
         # A plain list, not a prefetched manager: Django builds a filtered queryset per object
         # for the latter, which cost a 1,000-session schedule a third of a second.
         to_attr="prefetched_speakers",
@@ -325,17 +328,6 @@ class Session(models.Model):
         for speaker in Speaker.objects.filter(sessions=self).distinct():
             SessionSpeaker(session=self, speaker=speaker).check_speaker_is_free(field="starts_at")
 
-    # Django's own get_FOO_display() rebuilds a dict of the field's choices on every call, a
-    # tenth of a 1,000-session schedule or export; the labels never change while running.
-    _kind_labels = dict(Kind.choices)
-    _audience_level_labels = dict(AudienceLevel.choices)
-
-    def get_kind_display(self) -> str:
-        return self._kind_labels.get(self.kind, self.kind)
-
-    def get_audience_level_display(self) -> str:
-        return self._audience_level_labels.get(self.audience_level, self.audience_level)
-
     @property
     def local_starts_at(self) -> datetime.datetime:
         return timezone.localtime(self.starts_at, self.conference.tz)
@@ -391,12 +383,6 @@ class Session(models.Model):
                     "session_links__position", "session_links__pk"
                 )
             )
-        conference = Speaker.conference.field
-        for speaker in speakers:
-            # No query: a speaker's conference is the session's (clean() refuses any other).
-            # Cached directly, once: the descriptor's checks cost a large schedule 3 ms.
-            if not conference.is_cached(speaker):
-                conference.set_cached_value(speaker, self.conference)
         return speakers
 
     @property

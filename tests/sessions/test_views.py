@@ -298,8 +298,9 @@ def test_schedule_query_count_does_not_grow(
             speakers=[make_speaker(conference), make_speaker(conference)],
         )
         Attachment.objects.create(session=session, title="slides", url="https://example.org/s.pdf")
-    # Rooms and tracks are prefetched (sharing one object each) besides the filter form's lists.
-    with django_assert_max_num_queries(10):
+    # Rooms, tracks and the speakers' conference are prefetched (sharing one object each)
+    # besides the filter form's lists.
+    with django_assert_max_num_queries(11):
         response = client.get(schedule_url(conference, view), {"track": track.slug})
     assert len(response.context["sessions"]) == count
 
@@ -447,6 +448,6 @@ def test_session_page_query_count_does_not_grow(
             speakers=[make_speaker(conference)],
             title=f"Parallel {number}",
         )
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(8):
         response = client.get(session_url(session))
     assert len(response.context["parallel_sessions"]) == count
