@@ -5,7 +5,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 from django.views.generic import FormView
 
-from conference.forms import RateLimitedAuthenticationForm, SignupForm
+from conference.forms import (
+    PasswordChangeForm,
+    PasswordResetForm,
+    RateLimitedAuthenticationForm,
+    SetPasswordForm,
+    SignupForm,
+)
 from conference.views import safe_next
 
 
@@ -35,7 +41,9 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/change/",
-        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("password_change_done")),
+        auth_views.PasswordChangeView.as_view(
+            form_class=PasswordChangeForm, success_url=reverse_lazy("password_change_done")
+        ),
         name="password_change",
     ),
     path(
@@ -43,7 +51,11 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path("password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "password/reset/",
+        auth_views.PasswordResetView.as_view(form_class=PasswordResetForm),
+        name="password_reset",
+    ),
     path(
         "password/reset/sent/",
         auth_views.PasswordResetDoneView.as_view(),
@@ -51,7 +63,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
+        auth_views.PasswordResetConfirmView.as_view(form_class=SetPasswordForm),
         name="password_reset_confirm",
     ),
     path(

@@ -1,4 +1,5 @@
 from django import forms
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.cache import cache
@@ -8,6 +9,11 @@ from django.forms.renderers import Jinja2
 # Attendee pages render in Jinja2 (conference/jinja2.py), and so do their forms' widgets; the
 # admin keeps Django's renderer.
 ATTENDEE_FORM_RENDERER = Jinja2()
+
+
+class AttendeeFormMixin:
+    default_renderer = ATTENDEE_FORM_RENDERER
+
 
 # Failed logins are counted in Django's cache (Redis when REDIS_URL is set, so every app server
 # sees the same counts): no extra dependency, and it fails open only if the cache is down.
@@ -24,7 +30,7 @@ def login_failure_keys(username: str, address: str) -> dict[str, int]:
     }
 
 
-class RateLimitedAuthenticationForm(AuthenticationForm):
+class RateLimitedAuthenticationForm(AttendeeFormMixin, AuthenticationForm):
     """Django's login form, refusing further tries after repeated failures for a while."""
 
     error_messages = {
@@ -48,9 +54,21 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
             raise
 
 
-class SignupForm(UserCreationForm):
+class SignupForm(AttendeeFormMixin, UserCreationForm):
     email = forms.EmailField(help_text="Only used to reset your password.")
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ["username", "email"]
+
+
+class PasswordChangeForm(AttendeeFormMixin, auth_forms.PasswordChangeForm):
+    pass
+
+
+class PasswordResetForm(AttendeeFormMixin, auth_forms.PasswordResetForm):
+    pass
+
+
+class SetPasswordForm(AttendeeFormMixin, auth_forms.SetPasswordForm):
+    pass
