@@ -11,7 +11,6 @@ import datetime
 import json
 import os
 import re
-import uuid
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
@@ -25,31 +24,22 @@ from django.db import models, transaction
 from django.utils.text import slugify
 
 from conference.models import Conference, Room, Track
-from sessions.exports import CANCELLED_PREFIX, VENUE_ROOM_GUID, export_guid
+from sessions.frab import (
+    FILE_KEYS,
+    VENUE_ROOM_GUID,
+    export_guid,
+    parse_duration,
+    person_guid,
+    session_kind,
+    session_slug,
+    split_title,
+)
 from sessions.models import Session, SessionSpeaker, ordered_speakers_prefetch
 from speakers.models import Speaker
 
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 KINDS = ("room", "track", "speaker", "session")
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
-_DURATION = re.compile(r"^(\d{1,3}):([0-5]\d)(?::([0-5]\d))?$")
-# Session kinds by the words other systems put in <type>, beyond our own values and labels.
-_KIND_ALIASES = {
-    "lecture": Session.Kind.TALK,
-    "lightning": Session.Kind.LIGHTNING_TALK,
-    "podium": Session.Kind.PANEL,
-    "pause": Session.Kind.BREAK,
-}
-# Our field names as the file calls them, so an error points at what the author can fix.
-_FILE_FIELDS = {
-    "starts_at": "date",
-    "ends_at": "duration",
-    "description": "abstract",
-    "kind": "type",
-    "speaker": "persons",
-    "bio": "biography",
-    "colour": "color",
-}
 
 
 class ScheduleImportError(ValueError):
@@ -229,46 +219,11 @@ def parse_moment(value: str, conference: Conference, where: str, name: str) -> d
     return moment if moment.tzinfo else moment.replace(tzinfo=conference.tz)
 
 
-def parse_duration(value: str, where: str) -> datetime.timedelta:
-    match = _DURATION.match(value.strip())
-    if not match:
+def read_duration(value: str, where: str) -> datetime.timedelta:
+    duration = parse_duration(value)
+    if duration is None:
         raise _RecordError(f"{where}: duration: “{value}” is not a duration like 00:30 or 1:30.")
-    hours, minutes, seconds = (int(part or 0) for part in match.groups())
-    return datetime.timedelta(hours=hours, minutes=minutes, seconds=seconds)
-
-
-def session_kind(value: str) -> str:
-    value = slugify(value)
-    for kind in Session.Kind:
-        if value in (kind.value, slugify(kind.label)):
-            return kind.value
-    return _KIND_ALIASES.get(value, Session.Kind.TALK)
-
-
-def person_guid(guid: str, person_id: object, name: str) -> str:
-    """The file's person guid; else one derived from its id and name, so a re-import matches.
-
-    The name is part of the key because merged files (jev22) reuse ids across their sources.
-    """
-    if guid:
-        return guid
-    key = f"id:{person_id}:{name}" if person_id not in (None, "") else f"name:{name}"
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"urn:confsched:person:{key}"))
-
-
-def session_slug(slug: str, acronym: str, title: str) -> str:
-    """The event's slug without the conference's acronym prefix, else the title's."""
-    slug = slug.strip()
-    if acronym and slug.lower().startswith(f"{acronym.lower()}-"):
-        slug = slug[len(acronym) + 1 :]
-    return slugify(slug) or slugify(title)
-
-
-def split_title(title: str) -> tuple[str, bool]:
-    """The title and whether our exports marked it cancelled."""
-    if title.startswith(CANCELLED_PREFIX):
-        return title[len(CANCELLED_PREFIX) :].strip(), True
-    return title, False
+    return duration
 
 
 def join_text(*parts: str | None) -> str:
@@ -399,7 +354,7 @@ def xml_event(
         room=None if is_venue else room_name,
         track=text("track").strip(),
         starts_at=starts_at,
-        ends_at=starts_at + parse_duration(text("duration"), where),
+        ends_at=starts_at + read_duration(text("duration"), where),
         description=join_text(text("abstract"), text("description")),
         persons=persons,
     )
@@ -551,7 +506,7 @@ def json_event(
     if end:
         ends_at = parse_moment(end, conference, where, "end")
     else:
-        ends_at = starts_at + parse_duration(json_value(event, "duration", str, where), where)
+        ends_at = starts_at + read_duration(json_value(event, "duration", str, where), where)
     persons = [
         json_person(person, f"{where}, persons[{index}]")
         for index, person in enumerate(
@@ -603,7 +558,7 @@ def validation_problems(where: str, error: ValidationError) -> list[str]:
     return [
         f"{where}: {message}"
         if name == NON_FIELD_ERRORS
-        else f"{where}: {_FILE_FIELDS.get(name, name)}: {message}"
+        else f"{where}: {FILE_KEYS.get(name, name)}: {message}"
         for name, messages in error.message_dict.items()
         for message in messages
     ]
