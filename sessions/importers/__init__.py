@@ -13,13 +13,11 @@ import os
 from pathlib import Path
 from typing import IO
 
-from django.db import transaction
-
 from conference.models import Conference
 from sessions.importers.frab_json import parse_json
 from sessions.importers.frab_xml import parse_xml
 from sessions.importers.records import ScheduleImportError, ScheduleRecords
-from sessions.importers.writer import ImportReport, ScheduleWriter
+from sessions.importers.writer import ImportReport, write_schedule
 
 __all__ = ["MAX_IMPORT_BYTES", "ImportReport", "ScheduleImportError", "import_schedule"]
 
@@ -38,14 +36,7 @@ def import_schedule(
     records = parse_schedule(data, name, conference)
     if records.problems:
         raise ScheduleImportError(records.problems)
-    report = ImportReport(dry_run=dry_run)
-    with transaction.atomic():
-        problems = ScheduleWriter(conference, records, report).write()
-        if problems:
-            raise ScheduleImportError(problems)  # leaving the block rolls everything back
-        if dry_run:
-            transaction.set_rollback(True)
-    return report
+    return write_schedule(conference, records, dry_run=dry_run)
 
 
 def read_input(path_or_file: str | os.PathLike | IO) -> tuple[bytes, str]:

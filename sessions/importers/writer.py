@@ -12,13 +12,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.utils.text import slugify
 
 from conference.models import Conference, Room, Track
 from sessions.frab import FILE_KEYS, export_guid
-from sessions.importers.records import EventRecord, PersonRecord, ScheduleRecords
-from sessions.models import Session, SessionSpeaker, ordered_speakers_prefetch
+from sessions.importers.records import (
+    EventRecord,
+    PersonRecord,
+    ScheduleImportError,
+    ScheduleRecords,
+)
+from sessions.models import (
+    Session,
+    SessionSpeaker,
+    ordered_speakers_prefetch,
+    room_bookings_checked_at_end,
+)
 from speakers.models import Speaker
 
 KINDS = ("room", "track", "speaker", "session")
@@ -46,6 +56,26 @@ class ImportReport:
             f"{self.unchanged[kind]} unchanged"
             for kind in KINDS
         ]
+
+
+def write_schedule(
+    conference: Conference, records: ScheduleRecords, *, dry_run: bool = False
+) -> ImportReport:
+    """Write ``records`` into ``conference`` in one transaction, all or nothing.
+
+    Raises ScheduleImportError naming every record that fails; with ``dry_run`` everything is
+    checked and reported, then rolled back.
+    """
+    report = ImportReport(dry_run=dry_run)
+    with transaction.atomic():
+        # Sessions of the file may swap slots: PostgreSQL checks room bookings once all are written.
+        with room_bookings_checked_at_end():
+            problems = ScheduleWriter(conference, records, report).write()
+            if problems:
+                raise ScheduleImportError(problems)  # leaving the block rolls everything back
+        if dry_run:
+            transaction.set_rollback(True)
+    return report
 
 
 def validation_problems(where: str, error: ValidationError) -> list[str]:
@@ -80,6 +110,8 @@ class ScheduleWriter:
         self.rooms: dict[str, Room] = {}
         self.tracks: dict[str, Track] = {}
         self.speakers: dict[str, Speaker] = {}
+        # Sessions of the file still to be written, whose stored slots clash checks skip.
+        self.being_replaced: set[int] = set()
 
     def write(self) -> list[str]:
         self.write_rooms()
@@ -184,12 +216,10 @@ class ScheduleWriter:
             by_guid.get(event.guid) or by_guid.get(export_guid(event.guid))
             for event in self.records.events
         ]
-        # Take the sessions being re-imported out of the room and speaker checks (both ignore
-        # cancelled sessions), then place them again in file order: two talks that swap slots
-        # do not clash with each other's old times, and clashes within the file are still found.
-        Session.objects.filter(pk__in=[match.pk for match in matches if match]).update(
-            status=Session.Status.CANCELLED
-        )
+        # The sessions being re-imported are written in file order; until its turn, each one's
+        # stored slot is left out of the others' room and speaker checks. So two talks that swap
+        # slots do not clash with each other's old times, and clashes within the file are found.
+        self.being_replaced = {match.pk for match in matches if match}
         for event, session in zip(self.records.events, matches, strict=True):
             if session is None:
                 session = Session(
@@ -230,10 +260,10 @@ class ScheduleWriter:
             # Old links go first, so a speaker leaving this session cannot clash at its new time.
             session.session_speakers.all().delete()
         result = outcome(session, fields)
+        session.being_replaced = frozenset(self.being_replaced)
         if not self.save(session, event.where, result):
             return
-        if result == "unchanged":  # restore the status set aside above, leaving updated_at alone
-            Session.objects.filter(pk=session.pk).update(status=session.status)
+        self.being_replaced.discard(session.pk)  # in place again: later sessions check against it
         if speakers_changed:
             for position, speaker in enumerate(speakers):
                 link = SessionSpeaker(session=session, speaker=speaker, position=position)
