@@ -42,6 +42,10 @@ class ConferenceQuerySet(models.QuerySet):
         """Conferences the public may see."""
         return self.filter(is_published=True)
 
+    def mark_changed(self) -> None:
+        """Record that something in these conferences changed, by one UPDATE (see changed_at)."""
+        self.update(changed_at=timezone.now())
+
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
 
@@ -108,7 +112,7 @@ class Conference(models.Model):
     def mark_changed(cls, conference_id: int | None) -> None:
         """Record that something in the conference changed, by one UPDATE."""
         if conference_id is not None:
-            cls.objects.filter(pk=conference_id).update(changed_at=timezone.now())
+            cls.objects.filter(pk=conference_id).mark_changed()
 
     @cached_property
     def tz(self) -> zoneinfo.ZoneInfo:
