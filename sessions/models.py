@@ -20,6 +20,8 @@ from speakers.models import Speaker
 
 # PostgreSQL's exclusion constraint on room bookings (migrations 0003 and 0008).
 ROOM_BOOKING_CONSTRAINT = "session_room_not_double_booked"
+# How every schedule lists sessions: by start, parallel sessions in room order, then by title.
+SCHEDULE_ORDER = ("starts_at", "room__position", "title")
 
 
 def local_time_range(
@@ -77,6 +79,10 @@ class SessionQuerySet(models.QuerySet):
             .overlapping(starts_at, ends_at)
             .order_by("starts_at")
         )
+
+    def in_schedule_order(self):
+        """Sessions in SCHEDULE_ORDER; the pk settles ties, so pages of a list never overlap."""
+        return self.order_by(*SCHEDULE_ORDER, "pk")
 
     def on_day(self, conference: Conference, day: datetime.date):
         """Sessions starting on ``day`` as the conference's clocks count days."""
@@ -276,7 +282,7 @@ class Session(models.Model):
     being_replaced: frozenset[int] = frozenset()
 
     class Meta:
-        ordering = ["starts_at", "room__position", "title"]
+        ordering = list(SCHEDULE_ORDER)
         constraints = [
             models.CheckConstraint(
                 condition=Q(ends_at__gt=F("starts_at")),
@@ -550,8 +556,12 @@ class SavedSessionQuerySet(models.QuerySet):
             .prefetch_related(
                 ordered_speakers_prefetch("session__"), attachments_prefetch("session__")
             )
-            .order_by("session__starts_at", "session__room__position", "session__title")
+            .in_schedule_order()
         )
+
+    def in_schedule_order(self):
+        """Saves in their sessions' SCHEDULE_ORDER; the pk settles ties."""
+        return self.order_by(*(f"session__{name}" for name in SCHEDULE_ORDER), "pk")
 
     def add(self, user, session: Session) -> tuple["SavedSession", bool]:
         """Put ``session`` on ``user``'s schedule; saving twice, even at once, keeps one row."""

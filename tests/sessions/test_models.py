@@ -181,6 +181,17 @@ def test_session_times_across_the_autumn_dst_change_keep_their_real_length():
     assert session.duration == datetime.timedelta(hours=1)
 
 
+def test_in_schedule_order_sorts_by_start_then_room_position_then_title():
+    conference = make_conference()
+    front, back = make_room(conference, position=0), make_room(conference, position=1)
+    later = make_session(conference, title="A later talk", room=front, starts_at=paris(8, 11))
+    back_b = make_session(conference, title="B", room=back)
+    back_a = make_session(conference, title="A", room=back, status=Session.Status.CANCELLED)
+    front_z = make_session(conference, title="Z", room=front)
+
+    assert list(Session.objects.in_schedule_order()) == [front_z, back_a, back_b, later]
+
+
 def test_ordered_speakers_follow_billing_order():
     conference = make_conference()
     second, first = (
