@@ -56,6 +56,7 @@ class SessionQuerySet(models.QuerySet):
         return self.exclude(status=Session.Status.CANCELLED)
 
     def overlapping(self, starts_at: datetime.datetime, ends_at: datetime.datetime):
+        """Sessions sharing some time with [starts_at, ends_at): back to back is no overlap."""
         return self.filter(starts_at__lt=ends_at, ends_at__gt=starts_at)
 
     def clashing_in_room(self, room: Room, starts_at, ends_at, ignoring: Collection[int] = ()):
@@ -578,12 +579,10 @@ class SavedSessionQuerySet(models.QuerySet):
 
     def keep_only(self, user, session: Session) -> int:
         """Resolve a clash by keeping ``session``: drop ``user``'s other saves that overlap it."""
-        clashing = self.filter(user=user, session__conference=session.conference_id).exclude(
-            session=session
+        overlapping = Session.objects.filter(conference=session.conference_id).overlapping(
+            session.starts_at, session.ends_at
         )
-        clashing = clashing.filter(
-            session__starts_at__lt=session.ends_at, session__ends_at__gt=session.starts_at
-        )
+        clashing = self.filter(user=user, session__in=overlapping).exclude(session=session)
         deleted, _ = clashing.delete()
         return deleted
 

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 
-from sessions.models import Session, SessionSpeaker, room_bookings_checked_at_end
+from sessions.models import SavedSession, Session, SessionSpeaker, room_bookings_checked_at_end
 from tests.builders import make_conference, make_room, make_session, make_speaker, paris
 
 pytestmark = pytest.mark.django_db
@@ -190,6 +190,24 @@ def test_in_schedule_order_sorts_by_start_then_room_position_then_title():
     front_z = make_session(conference, title="Z", room=front)
 
     assert list(Session.objects.in_schedule_order()) == [front_z, back_a, back_b, later]
+
+
+def test_keep_only_drops_overlapping_saves_but_not_back_to_back_ones(django_user_model):
+    conference = make_conference()
+    kept = make_session(conference, title="Kept", room=make_room(conference))
+    overlapping = make_session(
+        conference, title="Overlapping", room=make_room(conference), starts_at=paris(8, 10, 15)
+    )
+    right_after = make_session(conference, title="Right after", starts_at=paris(8, 10, 30))
+    user = django_user_model.objects.create_user("ada")
+    for session in (kept, overlapping, right_after):
+        SavedSession.objects.add(user, session)
+
+    assert SavedSession.objects.keep_only(user, kept) == 1
+    assert sorted(SavedSession.objects.values_list("session__title", flat=True)) == [
+        "Kept",
+        "Right after",
+    ]
 
 
 def test_ordered_speakers_follow_billing_order():
