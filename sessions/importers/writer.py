@@ -5,7 +5,6 @@ every problem instead of stopping; ``import_schedule`` runs it in one transactio
 everything back if there is any.
 """
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,7 +14,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
 from django.utils.text import slugify
 
-from conference.models import Conference, Room, Track
+from conference.models import Conference, Room, Track, validate_hex_colour
 from sessions.frab import FILE_KEYS, export_guid
 from sessions.importers.records import (
     EventRecord,
@@ -32,7 +31,6 @@ from sessions.models import (
 from speakers.models import Speaker
 
 KINDS = ("room", "track", "speaker", "session")
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 @dataclass
@@ -170,7 +168,7 @@ class ScheduleWriter:
                 )
             values = {"name": record.name}
             # A colour the model would refuse (#abc, “red”) is ignored rather than failing the import.
-            colour = record.colour.lower() if _COLOUR.match(record.colour) else ""
+            colour = hex_colour_or_blank(record.colour)
             if colour and track.colour.lower() != colour:
                 values["colour"] = colour
             fields = apply_changes(track, values)
@@ -270,6 +268,15 @@ class ScheduleWriter:
                 if not self.save(link, event.where, "created"):
                     return
         self.report.record("session", result, event.title, fields)
+
+
+def hex_colour_or_blank(value: str) -> str:
+    """``value`` in lower case if a track may have it as its colour, else blank."""
+    try:
+        validate_hex_colour(value)
+    except ValidationError:
+        return ""
+    return value.lower()
 
 
 def apply_changes(instance: models.Model, values: dict[str, Any]) -> list[str]:

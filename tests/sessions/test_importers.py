@@ -597,6 +597,23 @@ def test_import_reads_event_fields(conference):
     ]
 
 
+def test_import_takes_track_colours_the_model_accepts_in_lower_case_and_ignores_others(
+    conference,
+):
+    document = json_document(event(track="Compilers"))
+    document["schedule"]["conference"]["tracks"] = [
+        {"name": "Compilers", "color": "#EE4C2C"},
+        {"name": "Kernels", "color": "red"},
+    ]
+
+    import_schedule(conference, io.BytesIO(json.dumps(document).encode()))
+
+    assert sorted(Track.objects.values_list("name", "colour")) == [
+        ("Compilers", "#ee4c2c"),
+        ("Kernels", "#5b6b7f"),
+    ]
+
+
 def test_import_keeps_a_legacy_guid_as_it_is(conference):
     import_schedule(conference, xml_file(xml_event(guid="HOqeNIb6G7M4hYFKFRkCmQ")))
 
