@@ -190,7 +190,7 @@ def measure_size(size: int, output: Path) -> None:
     from django.core.management import call_command
     from django.test.utils import override_settings
 
-    from sessions.generators import generate_conference
+    from bench.generator import generate_conference
 
     result: dict[str, Any] = {"size": size}
     result["migrate_s"] = timed(lambda: call_command("migrate", verbosity=0))[0]

@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import exception_handler, set_rollback
 
-from conference.models import Conference, Room, Track
+from conference.models import HEX_COLOUR_MESSAGE, Conference, Room, Track
 from conference.serializers import (
     ConferenceSerializer,
     ErrorSerializer,
@@ -425,7 +425,7 @@ class RoomViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
     TrackSerializer,
     {"slug": "robotics", "name": "Robotics", "colour": "#ee4c2c", "description": ""},
     "security-privacy",
-    {"colour": ["Enter a colour as #rrggbb, for example #ee4c2c."]},
+    {"colour": [HEX_COLOUR_MESSAGE]},
 )
 class TrackViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
     """Tracks of a conference, by name."""

@@ -33,6 +33,13 @@ def validate_not_reserved(value: str) -> None:
         )
 
 
+# A track's colour, as its CSS and the frab exports use it. The field validates with it, and a
+# database constraint holds the same pattern for writers that skip validation.
+HEX_COLOUR = r"^#[0-9a-fA-F]{6}$"
+HEX_COLOUR_MESSAGE = "Enter a colour as #rrggbb, for example #ee4c2c."
+validate_hex_colour = RegexValidator(HEX_COLOUR, HEX_COLOUR_MESSAGE)
+
+
 def time_zone_choices() -> list[tuple[str, str]]:
     return [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
@@ -45,6 +52,10 @@ class ConferenceQuerySet(models.QuerySet):
     def visible_to(self, user):
         """What ``user`` may read: staff preview unpublished conferences, everyone else not."""
         return self.all() if user.is_staff else self.published()
+
+    def mark_changed(self) -> None:
+        """Record that something in these conferences changed, by one UPDATE (see changed_at)."""
+        self.update(changed_at=timezone.now())
 
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
@@ -112,7 +123,7 @@ class Conference(models.Model):
     def mark_changed(cls, conference_id: int | None) -> None:
         """Record that something in the conference changed, by one UPDATE."""
         if conference_id is not None:
-            cls.objects.filter(pk=conference_id).update(changed_at=timezone.now())
+            cls.objects.filter(pk=conference_id).mark_changed()
 
     @cached_property
     def tz(self) -> zoneinfo.ZoneInfo:
@@ -191,9 +202,7 @@ class Track(models.Model):
     colour = models.CharField(
         max_length=7,
         default="#5b6b7f",
-        validators=[
-            RegexValidator(r"^#[0-9a-fA-F]{6}$", "Enter a colour as #rrggbb, for example #ee4c2c.")
-        ],
+        validators=[validate_hex_colour],
         help_text="Hex colour, #rrggbb.",
     )
     description = models.TextField(blank=True)
@@ -209,9 +218,9 @@ class Track(models.Model):
                 violation_error_message="This conference already has a track with this slug.",
             ),
             models.CheckConstraint(
-                condition=Q(colour__regex=r"^#[0-9a-fA-F]{6}$"),
+                condition=Q(colour__regex=HEX_COLOUR),
                 name="track_colour_is_hex",
-                violation_error_message="Enter a colour as #rrggbb, for example #ee4c2c.",
+                violation_error_message=HEX_COLOUR_MESSAGE,
             ),
         ]
 

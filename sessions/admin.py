@@ -6,6 +6,7 @@ from django.utils.formats import date_format
 
 from conference.models import Conference
 from sessions.models import (
+    SCHEDULE_ORDER,
     Attachment,
     Session,
     SessionSpeaker,
@@ -68,7 +69,7 @@ class SessionAdmin(admin.ModelAdmin):
     ]
     list_select_related = ["conference", "room", "track"]
     search_fields = ["title", "speakers__name", "speakers__company"]
-    ordering = ["conference", "starts_at", "room__position"]
+    ordering = ["conference", *SCHEDULE_ORDER]
     prepopulated_fields = {"slug": ("title",)}
     inlines = [SessionSpeakerInline, AttachmentInline]
     actions = ["publish", "unpublish", "cancel"]

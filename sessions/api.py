@@ -289,10 +289,12 @@ class SessionViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
     filter_backends = [SessionFilterBackend, UpdatedSinceFilter, StrictOrderingFilter]
     filterset_class = SessionFilter
     ordering_fields = ["starts_at", "title", "updated_at"]
-    ordering = ["starts_at", "room__position", "title", "pk"]
+    # No default ``ordering``: without ?ordering= a list keeps the queryset's schedule order.
 
     def get_conference_queryset(self):
-        sessions = self.conference.sessions.visible_to(self.request.user).for_listing()
+        sessions = (
+            self.conference.sessions.visible_to(self.request.user).for_listing().in_schedule_order()
+        )
         return sessions.prefetch_related(SPEAKER_LINKS) if self.expands_speakers() else sessions
 
     def expands_speakers(self) -> bool:
@@ -374,7 +376,7 @@ class MyScheduleViewSet(
             .sessions.visible_to(self.request.user)
             .filter(pk__in=saved.values("session"))
             .for_listing()
-            .order_by("starts_at", "room__position", "title", "pk")
+            .in_schedule_order()
         )
 
     def get_serializer_class(self):

@@ -1,5 +1,7 @@
 """The standard schedule exports: iCalendar, frab/c3voc schedule.xml and schedule.json.
 
+The frab format's names, GUIDs and conventions, shared with the importer, are in sessions/frab.py.
+
 Each builder takes sessions already loaded with ``Session.objects.public().for_listing()`` and only
 reads them; the frab builders add a constant number of queries (rooms, tracks, speaker links).
 """
@@ -7,7 +9,6 @@ reads them; the frab builders add a constant number of queries (rooms, tracks, s
 import datetime
 import hashlib
 import re
-import uuid
 from collections.abc import Iterable
 from urllib.parse import urljoin, urlsplit
 from xml.sax.saxutils import escape as xml_escape
@@ -16,71 +17,30 @@ from xml.sax.saxutils import quoteattr
 import icalendar
 from django.utils import timezone
 
-from conference.models import Conference, Room
+from conference.models import Conference
 from conference.timezones import clock_text
+from sessions.frab import (
+    DAY_CHANGE,
+    JSON_SLUG,
+    SCHEMA_URL,
+    TIMESLOT_DURATION,
+    VENUE_ROOM_GUID,
+    XML_TRACK_SLUG,
+    event_title,
+    event_type,
+    export_guid,
+    frab_acronym,
+    frab_slug,
+    hours_minutes,
+    room_guid,
+    venue_room_name,
+)
 from sessions.models import Session
 from speakers.models import Speaker, SpeakerLink
 
-SCHEMA_URL = "https://c3voc.de/schedule/schema.json"
 GENERATOR = "confsched"
-# Sessions starting before 04:00 belong to the previous day, as at frab and the CCC events: a
-# party running past midnight stays on the day it began.
-DAY_CHANGE = datetime.time(4, 0)
-TIMESLOT_DURATION = "00:05"
-# schedule v1 has no cancelled flag; NOTES.md suggests marking the title. The importer reads it back.
-CANCELLED_PREFIX = "Cancelled: "
-# A break without a room is for the whole venue. frab needs a room for every event, so those
-# sessions sit in one extra room; its fixed GUID lets our importer recognise it and leave them roomless.
-VENUE_ROOM_GUID = str(uuid.uuid5(uuid.NAMESPACE_URL, "urn:confsched:room:whole-venue"))
 
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_JSON_SLUG = re.compile(r"^[a-z0-9_-]+[a-z0-9]$")
-_XML_TRACK_SLUG = re.compile(r"^[a-z][a-z0-9-]+$")
-_CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-
-
-# Identity -------------------------------------------------------------------------------------
-
-
-def export_guid(value: str) -> str:
-    """The GUID as both schemas want it: a canonical UUID.
-
-    Legacy guids (frab's 22-character base64 ids) map to a fixed uuid5 of themselves, so a
-    conference imported from an old file still exports valid, stable GUIDs.
-    """
-    if _CANONICAL_UUID.fullmatch(value):  # what we store; parsing it took a tenth of an export
-        return value
-    try:
-        return str(uuid.UUID(value))
-    except ValueError:
-        return str(uuid.uuid5(uuid.NAMESPACE_URL, f"urn:confsched:legacy-guid:{value}"))
-
-
-def conference_guid(conference: Conference) -> uuid.UUID:
-    return uuid.uuid5(uuid.NAMESPACE_URL, f"urn:confsched:conference:{conference.slug}")
-
-
-def venue_room_name(conference: Conference) -> str:
-    """The room that roomless sessions (breaks for the whole venue) sit in; see VENUE_ROOM_GUID."""
-    return conference.venue or "Venue"
-
-
-def room_guid(conference: Conference, room: Room) -> str:
-    """Rooms have no stored GUID; derived from the slugs, it is the same in every export."""
-    return str(uuid.uuid5(conference_guid(conference), f"room:{room.slug}"))
-
-
-def frab_acronym(conference: Conference) -> str:
-    """The slug as ``[a-z0-9_]{4,}``: the only acronym shape both the XSD and the JSON schema accept."""
-    return re.sub(r"[^a-z0-9_]", "_", conference.slug.lower()).ljust(4, "_")
-
-
-def frab_slug(acronym: str, session: Session) -> str:
-    """``<acronym>-<session slug>``: unique per file, lowercase, not ending in ``-`` or ``_``."""
-    tail = re.sub(r"[^a-z0-9_-]", "-", session.slug.lower()).strip("-_")
-    if len(tail) < 4:  # the XSD wants four characters after the dash
-        tail = f"session-{tail}".strip("-")
-    return f"{acronym}-{tail}"
 
 
 # Formatting helpers ---------------------------------------------------------------------------
@@ -90,11 +50,6 @@ def absolute_url(base_url: str, path: str) -> str:
     if path.startswith("/") and not path.startswith("//"):
         return base_url.rstrip("/") + path  # our own paths: urljoin took a tenth of a large export
     return urljoin(base_url.rstrip("/") + "/", path)
-
-
-def hours_minutes(duration: datetime.timedelta) -> str:
-    minutes = int(duration.total_seconds()) // 60
-    return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
 def local_iso(moment: datetime.datetime, conference: Conference) -> str:
@@ -260,7 +215,7 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
         "url": absolute_url(base_url, conference.get_absolute_url()),
         "tracks": [
             {"name": track.name, "color": track.colour.lower()}
-            | ({"slug": track.slug} if _JSON_SLUG.match(track.slug) else {})
+            | ({"slug": track.slug} if JSON_SLUG.match(track.slug) else {})
             for track in tracks
         ],
         "rooms": room_list,
@@ -338,7 +293,6 @@ def frab_event(
     base_url: str,
     persons: dict[int, dict],
 ) -> dict:
-    title = f"{CANCELLED_PREFIX}{session.title}" if session.is_cancelled else session.title
     starts_at = timezone.localtime(session.starts_at, conference.tz)
     return {
         "guid": export_guid(session.guid),
@@ -350,10 +304,10 @@ def frab_event(
         "room": session.room.name if session.room else venue_room_name(conference),
         "slug": frab_slug(acronym, session),
         "url": absolute_url(base_url, session.get_absolute_url()),
-        "title": title,
+        "title": event_title(session),
         "subtitle": None,
         "track": session.track.name if session.track else None,
-        "type": session.get_kind_display(),
+        "type": event_type(session),
         "language": None,
         # frab's abstract is what apps show first; our one Markdown description fills it.
         "abstract": session.description,
@@ -423,7 +377,7 @@ def build_frab_xml(conference: Conference, sessions: Iterable[Session], *, base_
     lines.append(f"    <base_url>{xml_text(schedule['base_url'])}</base_url>")
     for track in data["tracks"]:
         attributes = {"name": track["name"], "color": track["color"]}
-        if _XML_TRACK_SLUG.match(track.get("slug", "")):  # the XSD's slug must start with a letter
+        if XML_TRACK_SLUG.match(track.get("slug", "")):  # the XSD's slug must start with a letter
             attributes["slug"] = track["slug"]
         lines.append(f"    <track{xml_attributes(**attributes)} />")
     lines.append("  </conference>")

@@ -2,6 +2,8 @@ import datetime
 import hmac
 import secrets
 import uuid
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -15,6 +17,11 @@ from conference.models import Conference, Room, Track
 from conference.routing import reverse_slugs
 from conference.uploads import FileKindValidator, RandomName
 from speakers.models import Speaker
+
+# PostgreSQL's exclusion constraint on room bookings (migrations 0003 and 0008).
+ROOM_BOOKING_CONSTRAINT = "session_room_not_double_booked"
+# How every schedule lists sessions: by start, parallel sessions in room order, then by title.
+SCHEDULE_ORDER = ("starts_at", "room__position", "title")
 
 
 def local_time_range(
@@ -49,22 +56,34 @@ class SessionQuerySet(models.QuerySet):
         return self.exclude(status=Session.Status.CANCELLED)
 
     def overlapping(self, starts_at: datetime.datetime, ends_at: datetime.datetime):
+        """Sessions sharing some time with [starts_at, ends_at): back to back is no overlap."""
         return self.filter(starts_at__lt=ends_at, ends_at__gt=starts_at)
 
-    def clashing_in_room(self, room: Room, starts_at, ends_at):
-        """Sessions that would double-book ``room`` between these instants."""
-        return (
-            self.scheduled().filter(room=room).overlapping(starts_at, ends_at).order_by("starts_at")
-        )
-
-    def clashing_for_speaker(self, speaker: Speaker, starts_at, ends_at):
-        """Sessions that ``speaker`` already gives between these instants."""
+    def clashing_in_room(self, room: Room, starts_at, ends_at, ignoring: Collection[int] = ()):
+        """Sessions that would double-book ``room`` between these instants, but those ``ignoring``."""
         return (
             self.scheduled()
-            .filter(speakers=speaker)
+            .filter(room=room)
+            .exclude(pk__in=ignoring)
             .overlapping(starts_at, ends_at)
             .order_by("starts_at")
         )
+
+    def clashing_for_speaker(
+        self, speaker: Speaker, starts_at, ends_at, ignoring: Collection[int] = ()
+    ):
+        """Sessions that ``speaker`` already gives between these instants, but those ``ignoring``."""
+        return (
+            self.scheduled()
+            .filter(speakers=speaker)
+            .exclude(pk__in=ignoring)
+            .overlapping(starts_at, ends_at)
+            .order_by("starts_at")
+        )
+
+    def in_schedule_order(self):
+        """Sessions in SCHEDULE_ORDER; the pk settles ties, so pages of a list never overlap."""
+        return self.order_by(*SCHEDULE_ORDER, "pk")
 
     def on_day(self, conference: Conference, day: datetime.date):
         """Sessions starting on ``day`` as the conference's clocks count days."""
@@ -135,6 +154,29 @@ class SessionQuerySet(models.QuerySet):
                 "conference", "room", "track", ordered_speakers_prefetch(speakers=card_speakers)
             )
         )
+
+
+@contextmanager
+def room_bookings_checked_at_end() -> Iterator[None]:
+    """Let the rows written in this block overlap in a room until it ends, then check them all.
+
+    On PostgreSQL an exclusion constraint (migrations 0003, 0008) refuses each overlapping row as
+    it is written; a writer that moves several sessions at once, like an import swapping two
+    talks' slots, passes through such states. Its rows must each pass full_clean() (which sees
+    the final slots); the constraint checks them once more when the block ends without error.
+    Use inside a transaction; on SQLite, which has no such constraint, this does nothing.
+    """
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET CONSTRAINTS {ROOM_BOOKING_CONSTRAINT} DEFERRED")
+    yield
+    # Back to immediate: PostgreSQL checks the deferred rows now (after an error, the
+    # transaction is rolled back instead, which undoes the deferral too).
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET CONSTRAINTS {ROOM_BOOKING_CONSTRAINT} IMMEDIATE")
 
 
 def lock_while_saving(model: type[models.Model], pk: int) -> None:
@@ -240,8 +282,11 @@ class Session(models.Model):
 
     objects = SessionQuerySet.as_manager()
 
+    # Pks of sessions an import is rewriting in this transaction: clash checks skip their old slots.
+    being_replaced: frozenset[int] = frozenset()
+
     class Meta:
-        ordering = ["starts_at", "room__position", "title"]
+        ordering = list(SCHEDULE_ORDER)
         constraints = [
             models.CheckConstraint(
                 condition=Q(ends_at__gt=F("starts_at")),
@@ -310,11 +355,9 @@ class Session(models.Model):
         if not self.room_id:
             return
         lock_while_saving(Room, self.room_id)
-        clash = (
-            Session.objects.clashing_in_room(self.room, self.starts_at, self.ends_at)
-            .exclude(pk=self.pk)
-            .first()
-        )
+        clash = Session.objects.clashing_in_room(
+            self.room, self.starts_at, self.ends_at, ignoring=self.cannot_clash_with
+        ).first()
         if clash:
             raise ValidationError(
                 {"room": f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."},
@@ -327,6 +370,11 @@ class Session(models.Model):
             return
         for speaker in Speaker.objects.filter(sessions=self).distinct():
             SessionSpeaker(session=self, speaker=speaker).check_speaker_is_free(field="starts_at")
+
+    @property
+    def cannot_clash_with(self) -> set[int]:
+        """The pks clash checks leave out: this session's own and those ``being_replaced``."""
+        return {pk for pk in (self.pk, *self.being_replaced) if pk is not None}
 
     @property
     def local_starts_at(self) -> datetime.datetime:
@@ -433,12 +481,13 @@ class SessionSpeaker(models.Model):
     def check_speaker_is_free(self, field: str) -> None:
         session = self.session
         lock_while_saving(Speaker, self.speaker_id)
-        clashes = Session.objects.clashing_for_speaker(
-            self.speaker, session.starts_at, session.ends_at
+        clash = (
+            Session.objects.clashing_for_speaker(
+                self.speaker, session.starts_at, session.ends_at, ignoring=session.cannot_clash_with
+            )
+            .select_related("conference")
+            .first()
         )
-        if session.pk:
-            clashes = clashes.exclude(pk=session.pk)
-        clash = clashes.select_related("conference").first()
         if clash:
             raise ValidationError(
                 {field: f"{self.speaker} already gives “{clash}” then ({clash.local_time_range})."},
@@ -507,8 +556,12 @@ class SavedSessionQuerySet(models.QuerySet):
             .prefetch_related(
                 ordered_speakers_prefetch("session__"), attachments_prefetch("session__")
             )
-            .order_by("session__starts_at", "session__room__position", "session__title")
+            .in_schedule_order()
         )
+
+    def in_schedule_order(self):
+        """Saves in their sessions' SCHEDULE_ORDER; the pk settles ties."""
+        return self.order_by(*(f"session__{name}" for name in SCHEDULE_ORDER), "pk")
 
     def add(self, user, session: Session) -> tuple["SavedSession", bool]:
         """Put ``session`` on ``user``'s schedule; saving twice, even at once, keeps one row."""
@@ -525,12 +578,10 @@ class SavedSessionQuerySet(models.QuerySet):
 
     def keep_only(self, user, session: Session) -> int:
         """Resolve a clash by keeping ``session``: drop ``user``'s other saves that overlap it."""
-        clashing = self.filter(user=user, session__conference=session.conference_id).exclude(
-            session=session
+        overlapping = Session.objects.filter(conference=session.conference_id).overlapping(
+            session.starts_at, session.ends_at
         )
-        clashing = clashing.filter(
-            session__starts_at__lt=session.ends_at, session__ends_at__gt=session.starts_at
-        )
+        clashing = self.filter(user=user, session__in=overlapping).exclude(session=session)
         deleted, _ = clashing.delete()
         return deleted
 

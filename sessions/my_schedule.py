@@ -154,7 +154,7 @@ def my_schedule_feed(request, conference_slug, token):
         feed.conference.sessions.public()
         .filter(saves__user=feed.user)
         .for_listing()
-        .order_by("starts_at")
+        .in_schedule_order()
     )
     body = build_calendar(
         feed.conference,

@@ -1,10 +1,29 @@
+"""Receivers of the sessions app.
+
+A write to a session, its speakers or attachments moves its conference's changed_at (rooms and
+tracks: conference/signals.py); a save chosen before logging in is finished after it.
+"""
+
 from contextlib import suppress
 
 from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import ValidationError
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from sessions.models import SavedSession, Session
+from conference.models import Conference
+from sessions.models import Attachment, SavedSession, Session, SessionSpeaker
+
+
+@receiver([post_save, post_delete], sender=Session)
+def session_changed(sender, instance, **kwargs):
+    Conference.mark_changed(instance.conference_id)
+
+
+@receiver([post_save, post_delete], sender=SessionSpeaker)
+@receiver([post_save, post_delete], sender=Attachment)
+def session_part_changed(sender, instance, **kwargs):
+    Conference.objects.filter(sessions=instance.session_id).mark_changed()
 
 
 @receiver(user_logged_in)

@@ -52,9 +52,7 @@ class SessionListMixin(SaveTogglesMixin, ConferencePageMixin):
 
     def get_filterset(self):
         queryset = (
-            self.conference.sessions.visible_to(self.request.user)
-            .for_cards()
-            .order_by("starts_at", "room__position", "title")
+            self.conference.sessions.visible_to(self.request.user).for_cards().in_schedule_order()
         )
         filter_query = self.page_query.copy()
         filter_query.pop("tz", None)
@@ -147,11 +145,7 @@ class ExportMixin(ConferencePageMixin):
     extension = ""
 
     def public_sessions(self):
-        return (
-            self.conference.sessions.public()
-            .for_listing()
-            .order_by("starts_at", "room__position", "title")
-        )
+        return self.conference.sessions.public().for_listing().in_schedule_order()
 
     def base_url(self) -> str:
         return self.request.build_absolute_uri("/").rstrip("/")

@@ -2,6 +2,7 @@ import datetime
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.db.models import RestrictedError
 
 from conference.models import Conference, Room, Track
@@ -81,6 +82,12 @@ def test_track_rejects_a_colour_that_is_not_hex():
     with pytest.raises(ValidationError) as error:
         track.full_clean()
     assert "colour" in error.value.message_dict
+
+
+def test_database_refuses_a_track_colour_that_is_not_hex():
+    track = make_track()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Track.objects.filter(pk=track.pk).update(colour="red")
 
 
 def test_deleting_a_room_with_sessions_is_refused_and_keeps_them():

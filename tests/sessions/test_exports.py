@@ -13,14 +13,8 @@ from django.core.management import call_command
 from lxml import etree
 
 from conference.models import Conference
-from sessions.exports import (
-    VENUE_ROOM_GUID,
-    build_calendar,
-    build_frab_data,
-    build_frab_xml,
-    export_guid,
-    room_guid,
-)
+from sessions.exports import build_calendar, build_frab_data, build_frab_xml
+from sessions.frab import VENUE_ROOM_GUID, export_guid, room_guid
 from sessions.models import Attachment, Session
 from speakers.models import SpeakerLink
 from tests.builders import make_conference, make_room, make_session, make_speaker, make_track, paris

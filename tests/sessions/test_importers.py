@@ -3,9 +3,13 @@ import io
 import json
 import uuid
 from collections import Counter
+from contextlib import contextmanager
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.db.models.signals import post_save
+from django.test.utils import CaptureQueriesContext
 
 from conference.models import Conference, Room, Track
 from sessions.exports import build_frab_data, build_frab_xml
@@ -20,6 +24,12 @@ BASE_URL = "https://schedule.example.org"
 GUID_A = "aaaaaaaa-0000-4000-8000-000000000001"
 GUID_B = "bbbbbbbb-0000-4000-8000-000000000002"
 PERSON = "cccccccc-0000-4000-8000-000000000003"
+# A talk at 14:00 that stays where it is while others move.
+THIRD = {
+    "guid": "dddddddd-0000-4000-8000-000000000004",
+    "title": "Third",
+    "date": "2026-04-08T14:00:00+02:00",
+}
 
 
 @pytest.fixture
@@ -141,6 +151,21 @@ def xml_file(*events, room="Hall", prolog='<?xml version="1.0"?>\n'):
             "</schedule>\n"
         ).encode()
     )
+
+
+@contextmanager
+def saved_sessions():
+    """The (title, status) of every session saved inside the block, as post_save reports them."""
+    saved = []
+
+    def remember(sender, instance, **kwargs):
+        saved.append((instance.title, instance.status))
+
+    post_save.connect(remember, sender=Session)
+    try:
+        yield saved
+    finally:
+        post_save.disconnect(remember, sender=Session)
 
 
 def import_error(conference, source) -> ScheduleImportError:
@@ -408,6 +433,94 @@ def test_reimport_lets_two_sessions_swap_slots(conference):
     assert [session.guid for session in Session.objects.order_by("starts_at")] == [GUID_B, GUID_A]
 
 
+def test_reimport_lets_two_sessions_swap_rooms_without_touching_any_status(conference):
+    first, second = {"guid": GUID_A}, {"guid": GUID_B, "title": "Second"}
+    import_schedule(
+        conference,
+        json_file(event(**first, room="Hall"), event(**second, room="Attic"), event(**THIRD)),
+    )
+
+    with saved_sessions() as saved, CaptureQueriesContext(connection) as queries:
+        report = import_schedule(
+            conference,
+            json_file(event(**first, room="Attic"), event(**second, room="Hall"), event(**THIRD)),
+        )
+
+    assert report.updated == {"session": 2}
+    assert report.unchanged == {"room": 2, "session": 1}
+    assert sorted(Session.objects.values_list("title", "room__name", "status")) == [
+        ("First talk", "Attic", "published"),
+        ("Second", "Hall", "published"),
+        ("Third", "Hall", "published"),
+    ]
+    # Each moved session is saved once, as published, and signals see it; nothing else is written.
+    assert sorted(saved) == [("First talk", "published"), ("Second", "published")]
+    assert [
+        query["sql"]
+        for query in queries.captured_queries
+        if query["sql"].startswith("UPDATE") and "cancelled" in query["sql"]
+    ] == []
+
+
+def test_reimport_into_the_room_of_a_session_missing_from_the_file_is_refused(conference):
+    import_schedule(conference, json_file(event()))
+    make_session(
+        conference,
+        title="Organizer's own",
+        room=Room.objects.get(name="Hall"),
+        starts_at=paris(8, 11),
+    )
+
+    error = import_error(conference, json_file(event(date="2026-04-08T11:00:00+02:00")))
+
+    assert error.problems == [
+        f'Event “First talk” (guid {GUID_A}, schedule.conference.days[0].rooms["Hall"][0]): '
+        "room: Hall already hosts “Organizer's own” then (Wednesday 8 April 2026 11:00–11:30 CEST)."
+    ]
+    assert Session.objects.get(guid=GUID_A).starts_at == paris(8, 10)
+
+
+def test_reimport_onto_a_speakers_session_missing_from_the_file_is_refused(conference):
+    ada = {"guid": PERSON, "name": "Ada"}
+    import_schedule(conference, json_file(event(persons=[ada])))
+    make_session(
+        conference,
+        title="Organizer's own",
+        starts_at=paris(8, 11),
+        speakers=[Speaker.objects.get(guid=PERSON)],
+    )
+
+    error = import_error(
+        conference, json_file(event(persons=[ada], date="2026-04-08T11:00:00+02:00"))
+    )
+
+    assert error.problems == [
+        f'Event “First talk” (guid {GUID_A}, schedule.conference.days[0].rooms["Hall"][0]): '
+        "date: Ada already gives “Organizer's own” then (Wednesday 8 April 2026 11:00–11:30 CEST)."
+    ]
+    assert Session.objects.get(guid=GUID_A).starts_at == paris(8, 10)
+
+
+def test_reimport_that_moves_a_session_moves_the_conference_changed_at(conference):
+    import_schedule(conference, json_file(event()))
+    before = Conference.objects.get(pk=conference.pk).changed_at
+
+    import_schedule(conference, json_file(event(date="2026-04-08T11:00:00+02:00")))
+
+    assert Conference.objects.get(pk=conference.pk).changed_at > before
+
+
+def test_unchanged_reimport_saves_nothing_and_leaves_the_conference_changed_at(conference):
+    import_schedule(conference, json_file(event(), event(**THIRD)))
+    before = Conference.objects.get(pk=conference.pk).changed_at
+
+    with saved_sessions() as saved:
+        import_schedule(conference, json_file(event(), event(**THIRD)))
+
+    assert saved == []
+    assert Conference.objects.get(pk=conference.pk).changed_at == before
+
+
 def test_reimport_updates_speaker_list(conference):
     ada = {"guid": PERSON, "name": "Ada"}
     grace = {"guid": GUID_B, "name": "Grace"}
@@ -481,6 +594,23 @@ def test_import_reads_event_fields(conference):
     assert session.description == "Short.\n\nLonger."
     assert [(s.guid, s.name, s.bio) for s in session.ordered_speakers] == [
         (PERSON, "Ada", "Counts.")
+    ]
+
+
+def test_import_takes_track_colours_the_model_accepts_in_lower_case_and_ignores_others(
+    conference,
+):
+    document = json_document(event(track="Compilers"))
+    document["schedule"]["conference"]["tracks"] = [
+        {"name": "Compilers", "color": "#EE4C2C"},
+        {"name": "Kernels", "color": "red"},
+    ]
+
+    import_schedule(conference, io.BytesIO(json.dumps(document).encode()))
+
+    assert sorted(Track.objects.values_list("name", "colour")) == [
+        ("Compilers", "#ee4c2c"),
+        ("Kernels", "#5b6b7f"),
     ]
 
 

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 
-from sessions.models import Session, SessionSpeaker
+from sessions.models import SavedSession, Session, SessionSpeaker, room_bookings_checked_at_end
 from tests.builders import make_conference, make_room, make_session, make_speaker, paris
 
 pytestmark = pytest.mark.django_db
@@ -141,6 +141,22 @@ def test_a_speaker_may_give_a_session_when_the_other_is_cancelled():
     SessionSpeaker(session=make_session(conference), speaker=speaker).full_clean()
 
 
+def test_session_clean_skips_the_slot_of_a_session_being_replaced():
+    booked = make_session(room=make_room())
+    session = unsaved_session(booked.conference, room=booked.room)
+    session.being_replaced = frozenset({booked.pk})
+    session.full_clean()
+
+
+def test_a_speaker_may_take_the_slot_of_their_session_being_replaced():
+    conference = make_conference()
+    speaker = make_speaker(conference)
+    booked = make_session(conference, speakers=[speaker])
+    session = make_session(conference, title="Newcomer")
+    session.being_replaced = frozenset({booked.pk})
+    SessionSpeaker(session=session, speaker=speaker).full_clean()
+
+
 def test_a_speaker_of_another_conference_is_rejected():
     session = make_session()
     speaker = make_speaker(make_conference(), name="Grace Hopper")
@@ -163,6 +179,35 @@ def test_session_times_across_the_autumn_dst_change_keep_their_real_length():
     session.full_clean()
     assert session.local_time_range == "Sunday 25 October 2026 02:30 CEST–02:30 CET"
     assert session.duration == datetime.timedelta(hours=1)
+
+
+def test_in_schedule_order_sorts_by_start_then_room_position_then_title():
+    conference = make_conference()
+    front, back = make_room(conference, position=0), make_room(conference, position=1)
+    later = make_session(conference, title="A later talk", room=front, starts_at=paris(8, 11))
+    back_b = make_session(conference, title="B", room=back)
+    back_a = make_session(conference, title="A", room=back, status=Session.Status.CANCELLED)
+    front_z = make_session(conference, title="Z", room=front)
+
+    assert list(Session.objects.in_schedule_order()) == [front_z, back_a, back_b, later]
+
+
+def test_keep_only_drops_overlapping_saves_but_not_back_to_back_ones(django_user_model):
+    conference = make_conference()
+    kept = make_session(conference, title="Kept", room=make_room(conference))
+    overlapping = make_session(
+        conference, title="Overlapping", room=make_room(conference), starts_at=paris(8, 10, 15)
+    )
+    right_after = make_session(conference, title="Right after", starts_at=paris(8, 10, 30))
+    user = django_user_model.objects.create_user("ada")
+    for session in (kept, overlapping, right_after):
+        SavedSession.objects.add(user, session)
+
+    assert SavedSession.objects.keep_only(user, kept) == 1
+    assert sorted(SavedSession.objects.values_list("session__title", flat=True)) == [
+        "Kept",
+        "Right after",
+    ]
 
 
 def test_ordered_speakers_follow_billing_order():
@@ -225,6 +270,32 @@ def test_postgresql_refuses_an_overlapping_room_booking_that_skips_validation():
             ends_at=paris(8, 10, 45),
             status=Session.Status.PUBLISHED,
         )
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="exclusion constraints exist on PostgreSQL only",
+)
+def test_postgresql_checks_room_bookings_deferred_by_a_writer_when_its_block_ends():
+    booked = make_session(room=make_room())
+    steps = []
+
+    def book_the_same_slot():
+        with transaction.atomic(), room_bookings_checked_at_end():
+            Session.objects.create(
+                conference=booked.conference,
+                title="Swapped in",
+                slug="swapped-in",
+                room=booked.room,
+                starts_at=booked.starts_at,
+                ends_at=booked.ends_at,
+                status=Session.Status.PUBLISHED,
+            )
+            steps.append("written")
+
+    with pytest.raises(IntegrityError, match="session_room_not_double_booked"):
+        book_the_same_slot()
+    assert steps == ["written"]
 
 
 @pytest.mark.skipif(

@@ -1,14 +1,21 @@
+"""Generate a synthetic, published conference (bench/generator.py) from the command line.
+
+    .venv/bin/python bench/generate_conference.py --sessions N [--seed S] [--slug SLUG] [--replace]
+
+It uses the project's settings as manage.py does: the database of DATABASE_URL, and
+DJANGO_DEBUG=1 or a DJANGO_SECRET_KEY. Tests run the Command with call_command(Command(), ...).
+"""
+
+import os
+import sys
 import time
+from pathlib import Path
 
 from django.core.exceptions import ValidationError
 from django.core.management import BaseCommand, CommandError
 from django.db import transaction
-from django.db.models import Count
 
-from conference.models import Conference
-from sessions.generators import MIN_SESSIONS, default_slug, generate_conference
-from sessions.models import Attachment, Session, SessionSpeaker
-from speakers.models import SpeakerLink
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class Command(BaseCommand):
@@ -18,7 +25,14 @@ class Command(BaseCommand):
         "The same seed always gives the same conference."
     )
 
+    def create_parser(self, prog_name, subcommand, **kwargs):
+        parser = super().create_parser(prog_name, subcommand, **kwargs)
+        parser.prog = "bench/generate_conference.py"
+        return parser
+
     def add_arguments(self, parser):
+        from bench.generator import MIN_SESSIONS  # models load only once Django is set up
+
         parser.add_argument(
             "--sessions",
             type=int,
@@ -35,6 +49,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, sessions, seed, slug, replace, **options):
+        from bench.generator import default_slug, generate_conference, summary
+        from conference.models import Conference
+
         slug = slug or default_slug(sessions, seed)
         existing = Conference.objects.filter(slug=slug)
         if existing.exists() and not replace:
@@ -59,22 +76,14 @@ class Command(BaseCommand):
         )
 
 
-def summary(conference: Conference) -> list[str]:
-    """What the conference holds, one line per kind of row."""
-    sessions = Session.objects.filter(conference=conference)
-    kinds = dict(sessions.values_list("kind").annotate(count=Count("pk")).order_by("kind"))
-    by_kind = ", ".join(
-        f"{kinds[kind]} {label.lower()}" for kind, label in Session.Kind.choices if kind in kinds
-    )
-    days = len(conference.days)
-    return [
-        f"{sum(kinds.values())} sessions over {days} days "
-        f"({conference.starts_on:%d %b %Y}–{conference.ends_on:%d %b %Y}, {conference.time_zone}): "
-        f"{by_kind}",
-        f"{conference.rooms.count()} rooms, {conference.tracks.count()} tracks",
-        f"{conference.speakers.count()} speakers with "
-        f"{SpeakerLink.objects.filter(speaker__conference=conference).count()} links, "
-        f"{SessionSpeaker.objects.filter(session__conference=conference).count()} "
-        "speaker appearances",
-        f"{Attachment.objects.filter(session__conference=conference).count()} attachments",
-    ]
+def main() -> None:
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.settings")
+    import django
+
+    django.setup()
+    Command().run_from_argv([sys.argv[0], "generate_conference", *sys.argv[1:]])
+
+
+if __name__ == "__main__":
+    main()

@@ -6,6 +6,9 @@ Placement happens in memory first: each room fills its windows between the break
 overlap, and each speaker keeps a busy list so nobody gives two sessions at once. Rows are then
 written with ``bulk_create``, which skips ``full_clean()`` and sends no signals: the placement
 itself keeps every rule, and ``Conference.mark_changed()`` runs at the end.
+
+Benchmark and demo tooling, not part of the site: bench/run.py calls ``generate_conference()``,
+and bench/generate_conference.py runs it from the command line.
 """
 
 import datetime
@@ -17,6 +20,7 @@ import zoneinfo
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils.text import slugify
 
 from conference.models import Conference, Room, Track
@@ -326,6 +330,27 @@ def generate_conference(sessions: int, seed: int = 0, slug: str | None = None) -
         Conference.mark_changed(conference.pk)  # bulk_create sends no signals
     conference.refresh_from_db()
     return conference
+
+
+def summary(conference: Conference) -> list[str]:
+    """What the conference holds, one line per kind of row."""
+    sessions = Session.objects.filter(conference=conference)
+    kinds = dict(sessions.values_list("kind").annotate(count=Count("pk")).order_by("kind"))
+    by_kind = ", ".join(
+        f"{kinds[kind]} {label.lower()}" for kind, label in Session.Kind.choices if kind in kinds
+    )
+    days = len(conference.days)
+    return [
+        f"{sum(kinds.values())} sessions over {days} days "
+        f"({conference.starts_on:%d %b %Y}–{conference.ends_on:%d %b %Y}, {conference.time_zone}): "
+        f"{by_kind}",
+        f"{conference.rooms.count()} rooms, {conference.tracks.count()} tracks",
+        f"{conference.speakers.count()} speakers with "
+        f"{SpeakerLink.objects.filter(speaker__conference=conference).count()} links, "
+        f"{SessionSpeaker.objects.filter(session__conference=conference).count()} "
+        "speaker appearances",
+        f"{Attachment.objects.filter(session__conference=conference).count()} attachments",
+    ]
 
 
 # Placement ----------------------------------------------------------------------------------

@@ -6,8 +6,9 @@ from django.core.management import CommandError, call_command
 from django.db.models import Count, Exists, OuterRef
 from django.urls import reverse
 
+from bench.generate_conference import Command
+from bench.generator import generate_conference
 from conference.models import Conference
-from sessions.generators import generate_conference
 from sessions.models import Attachment, Session, SessionSpeaker
 from speakers.models import Speaker, SpeakerLink
 
@@ -24,7 +25,7 @@ def schedule_rows(conference):
 
 def run_command(*args) -> str:
     out = io.StringIO()
-    call_command("generate_conference", *args, stdout=out)
+    call_command(Command(), *args, stdout=out)
     return out.getvalue()
 
 

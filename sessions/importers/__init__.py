@@ -1,0 +1,79 @@
+"""Import a frab/c3voc schedule.xml or schedule.json into an existing conference.
+
+Parsing turns the file into plain records, naming each by title, guid and line (XML) or index
+(JSON). Writing then creates or updates rooms, tracks, speakers and sessions, matched by GUID
+(sessions, speakers) or name/slug (rooms, tracks), each through ``full_clean()``, all in one
+transaction: any problem and nothing is written.
+
+records.py holds the records and the error; frab_xml.py and frab_json.py parse; writer.py writes.
+"""
+
+import codecs
+import os
+from pathlib import Path
+from typing import IO
+
+from conference.models import Conference
+from sessions.importers.frab_json import parse_json
+from sessions.importers.frab_xml import parse_xml
+from sessions.importers.records import ScheduleImportError, ScheduleRecords
+from sessions.importers.writer import ImportReport, write_schedule
+
+__all__ = ["MAX_IMPORT_BYTES", "ImportReport", "ScheduleImportError", "import_schedule"]
+
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+
+
+def import_schedule(
+    conference: Conference, path_or_file: str | os.PathLike | IO, *, dry_run: bool = False
+) -> ImportReport:
+    """Import schedule.xml or schedule.json into ``conference``, all or nothing.
+
+    Raises ScheduleImportError naming every record that fails; with ``dry_run`` everything is
+    checked and reported, then rolled back.
+    """
+    data, name = read_input(path_or_file)
+    records = parse_schedule(data, name, conference)
+    if records.problems:
+        raise ScheduleImportError(records.problems)
+    return write_schedule(conference, records, dry_run=dry_run)
+
+
+def read_input(path_or_file: str | os.PathLike | IO) -> tuple[bytes, str]:
+    too_big = (
+        f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB; "
+        "a schedule is far smaller, so it is refused."
+    )
+    if isinstance(path_or_file, str | os.PathLike):
+        path = Path(path_or_file)
+        if not path.is_file():
+            raise ScheduleImportError(f"No such file: {path}")
+        if path.stat().st_size > MAX_IMPORT_BYTES:
+            raise ScheduleImportError(too_big)
+        return path.read_bytes(), path.name
+    data = path_or_file.read(MAX_IMPORT_BYTES + 1)
+    if isinstance(data, str):
+        data = data.encode()
+    if len(data) > MAX_IMPORT_BYTES:
+        raise ScheduleImportError(too_big)
+    return data, str(getattr(path_or_file, "name", ""))
+
+
+def parse_schedule(data: bytes, name: str, conference: Conference) -> ScheduleRecords:
+    first = first_character(data)
+    if first == "<" or (not first and name.endswith(".xml")):
+        return parse_xml(data, conference)
+    if first in ("{", "[") or (not first and name.endswith(".json")):
+        return parse_json(data, conference)
+    raise ScheduleImportError(
+        "The file is neither schedule.xml nor schedule.json: it starts with neither “<” nor “{”."
+    )
+
+
+def first_character(data: bytes) -> str:
+    """The first non-blank character, also of UTF-16 files (XML and JSON may both be UTF-16)."""
+    encoding = "utf-8"
+    for bom, name in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
+        if data.startswith(bom):
+            data, encoding = data[len(bom) :], name
+    return data[:400].decode(encoding, errors="ignore").lstrip("\ufeff \t\r\n")[:1]

@@ -1,0 +1,206 @@
+"""schedule.json (the c3voc format frab and pretalx publish) into records, located by JSON path."""
+
+import json
+from typing import Any
+
+from conference.models import Conference
+from sessions.frab import VENUE_ROOM_GUID, person_guid, session_kind, session_slug, split_title
+from sessions.importers.records import (
+    EventRecord,
+    PersonRecord,
+    RecordError,
+    RoomRecord,
+    ScheduleImportError,
+    ScheduleRecords,
+    TrackRecord,
+    event_where,
+    join_text,
+    parse_moment,
+    read_duration,
+)
+
+_MISSING = object()
+_JSON_TYPES = {str: "a string", int: "an integer", list: "a list", dict: "an object"}
+
+
+def json_value(record: dict, key: str, kind: type, where: str, *, required: bool = True) -> Any:
+    value = record.get(key, _MISSING)
+    if value is _MISSING or value is None:
+        if required:
+            raise RecordError(f"{where}: {key}: missing.")
+        return None
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecordError(
+            f"{where}: {key}: expected {_JSON_TYPES[kind]}, got {json.dumps(value)[:40]}."
+        )
+    return value
+
+
+def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
+    try:
+        document = json.loads(data)  # detects UTF-8, -16 and -32 and skips a BOM
+    except UnicodeDecodeError:
+        raise ScheduleImportError("The file is not UTF-8, UTF-16 or UTF-32 text.") from None
+    except json.JSONDecodeError as error:
+        raise ScheduleImportError(
+            f"The file is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})."
+        ) from None
+    except RecursionError:
+        raise ScheduleImportError("The file is not valid JSON: it is nested too deeply.") from None
+    try:
+        if not isinstance(document, dict):
+            raise RecordError("The file: expected an object with a “schedule” key.")
+        schedule = json_value(document, "schedule", dict, "The file")
+        conference_data = json_value(schedule, "conference", dict, "schedule")
+        days = json_value(conference_data, "days", list, "schedule.conference")
+        acronym = json_value(conference_data, "acronym", str, "schedule.conference", required=False)
+        room_list = json_value(
+            conference_data, "rooms", list, "schedule.conference", required=False
+        )
+        track_list = json_value(
+            conference_data, "tracks", list, "schedule.conference", required=False
+        )
+    except RecordError as problem:
+        raise ScheduleImportError(str(problem)) from None
+    records = ScheduleRecords()
+    declared_rooms, venue_rooms = json_rooms(room_list or [], records)
+    for index, track in enumerate(track_list or []):
+        where = f"schedule.conference.tracks[{index}]"
+        try:
+            if not isinstance(track, dict):
+                raise RecordError(f"{where}: expected an object.")
+            name = json_value(track, "name", str, where).strip()
+            slug = json_value(track, "slug", str, where, required=False) or ""
+            colour = json_value(track, "color", str, where, required=False) or ""
+            records.tracks[name] = TrackRecord(name, slug, colour)
+        except RecordError as problem:
+            records.problems.append(str(problem))
+    seen: dict[str, EventRecord] = {}
+    for day_index, day in enumerate(days):
+        day_where = f"schedule.conference.days[{day_index}]"
+        try:
+            if not isinstance(day, dict):
+                raise RecordError(f"{day_where}: expected an object.")
+            rooms = json_value(day, "rooms", dict, day_where)
+        except RecordError as problem:
+            records.problems.append(str(problem))
+            continue
+        for room_name, events in rooms.items():
+            room_where = f'{day_where}.rooms["{room_name}"]'
+            if declared_rooms and room_name not in declared_rooms:
+                records.problems.append(
+                    f"{room_where}: room: “{room_name}” is not in schedule.conference.rooms."
+                )
+                continue
+            if not isinstance(events, list):
+                records.problems.append(f"{room_where}: expected a list of events.")
+                continue
+            is_venue = room_name in venue_rooms
+            if not is_venue:
+                records.rooms.setdefault(room_name, RoomRecord(room_name))
+            for event_index, event in enumerate(events):
+                location = f"{room_where}[{event_index}]"
+                try:
+                    record = json_event(event, location, room_name, is_venue, acronym, conference)
+                    records.add_event(record, seen)
+                except RecordError as problem:
+                    records.problems.append(str(problem))
+    return records
+
+
+def json_rooms(room_list: list, records: ScheduleRecords) -> tuple[set[str], set[str]]:
+    """Rooms declared in schedule.conference.rooms, and those that stand for the whole venue."""
+    declared, venue = set(), set()
+    for index, room in enumerate(room_list):
+        where = f"schedule.conference.rooms[{index}]"
+        try:
+            if not isinstance(room, dict):
+                raise RecordError(f"{where}: expected an object.")
+            name = json_value(room, "name", str, where).strip()
+            capacity = room.get("capacity")
+            declared.add(name)
+            if room.get("guid") == VENUE_ROOM_GUID:
+                venue.add(name)
+                continue
+            records.rooms[name] = RoomRecord(
+                name,
+                json_value(room, "slug", str, where, required=False) or "",
+                int(capacity) if isinstance(capacity, int | float) and capacity >= 0 else None,
+            )
+        except RecordError as problem:
+            records.problems.append(str(problem))
+    return declared, venue
+
+
+def json_event(
+    event: object,
+    location: str,
+    room_name: str,
+    is_venue: bool,
+    acronym: str | None,
+    conference: Conference,
+) -> EventRecord:
+    if not isinstance(event, dict):
+        raise RecordError(f"Event ({location}): expected an object.")
+    raw_title = event.get("title")
+    guid = event.get("guid")
+    where = event_where(
+        raw_title.strip() if isinstance(raw_title, str) else "",
+        guid if isinstance(guid, str) else "",
+        location,
+    )
+    guid = json_value(event, "guid", str, where).strip()
+    title, cancelled = split_title(json_value(event, "title", str, where).strip())
+    if not title:
+        raise RecordError(f"{where}: title: missing.")
+    room = json_value(event, "room", str, where, required=False)
+    if room is not None and room.strip() != room_name:
+        raise RecordError(
+            f"{where}: room: “{room}” is not the room it is listed under (“{room_name}”)."
+        )
+    starts_at = parse_moment(json_value(event, "date", str, where), conference, where, "date")
+    end = json_value(event, "end", str, where, required=False)
+    if end:
+        ends_at = parse_moment(end, conference, where, "end")
+    else:
+        ends_at = starts_at + read_duration(json_value(event, "duration", str, where), where)
+    persons = [
+        json_person(person, f"{where}, persons[{index}]")
+        for index, person in enumerate(
+            json_value(event, "persons", list, where, required=False) or []
+        )
+    ]
+    return EventRecord(
+        where=where,
+        guid=guid,
+        title=title,
+        slug=session_slug(
+            json_value(event, "slug", str, where, required=False) or "", acronym or "", title
+        ),
+        kind=session_kind(json_value(event, "type", str, where, required=False) or ""),
+        cancelled=cancelled,
+        room=None if is_venue else room_name,
+        track=(json_value(event, "track", str, where, required=False) or "").strip(),
+        starts_at=starts_at,
+        ends_at=ends_at,
+        description=join_text(
+            json_value(event, "abstract", str, where, required=False),
+            json_value(event, "description", str, where, required=False),
+        ),
+        persons=persons,
+    )
+
+
+def json_person(person: object, where: str) -> PersonRecord:
+    if not isinstance(person, dict):
+        raise RecordError(f"{where}: expected an object.")
+    name = json_value(person, "name", str, where, required=False)
+    if name is None:
+        name = json_value(person, "public_name", str, where, required=False)
+    if not (name or "").strip():
+        raise RecordError(f"{where}: name: missing.")
+    name = name.strip()
+    guid = json_value(person, "guid", str, where, required=False) or ""
+    person_id = person.get("id")
+    biography = json_value(person, "biography", str, where, required=False)
+    return PersonRecord(person_guid(guid.strip(), person_id, name), name, biography, where)

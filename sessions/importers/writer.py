@@ -1,0 +1,301 @@
+"""Records into the database: rooms, tracks, speakers and sessions, each through full_clean().
+
+Rooms and tracks are matched by name or slug, speakers and sessions by GUID. The writer collects
+every problem instead of stopping; ``import_schedule`` runs it in one transaction and rolls
+everything back if there is any.
+"""
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import models, transaction
+from django.utils.text import slugify
+
+from conference.models import Conference, Room, Track, validate_hex_colour
+from sessions.frab import FILE_KEYS, export_guid
+from sessions.importers.records import (
+    EventRecord,
+    PersonRecord,
+    ScheduleImportError,
+    ScheduleRecords,
+)
+from sessions.models import (
+    Session,
+    SessionSpeaker,
+    ordered_speakers_prefetch,
+    room_bookings_checked_at_end,
+)
+from speakers.models import Speaker
+
+KINDS = ("room", "track", "speaker", "session")
+
+
+@dataclass
+class ImportReport:
+    dry_run: bool = False
+    created: Counter = field(default_factory=Counter)
+    updated: Counter = field(default_factory=Counter)
+    unchanged: Counter = field(default_factory=Counter)
+    changes: list[str] = field(default_factory=list)
+
+    def record(self, kind: str, outcome: str, label: str, fields: Sequence[str] = ()) -> None:
+        getattr(self, outcome)[kind] += 1
+        if outcome == "created":
+            self.changes.append(f"create {kind} “{label}”")
+        elif outcome == "updated":
+            self.changes.append(f"update {kind} “{label}”: {', '.join(fields)}")
+
+    def summary(self) -> list[str]:
+        return [
+            f"{kind}s: {self.created[kind]} created, {self.updated[kind]} updated, "
+            f"{self.unchanged[kind]} unchanged"
+            for kind in KINDS
+        ]
+
+
+def write_schedule(
+    conference: Conference, records: ScheduleRecords, *, dry_run: bool = False
+) -> ImportReport:
+    """Write ``records`` into ``conference`` in one transaction, all or nothing.
+
+    Raises ScheduleImportError naming every record that fails; with ``dry_run`` everything is
+    checked and reported, then rolled back.
+    """
+    report = ImportReport(dry_run=dry_run)
+    with transaction.atomic():
+        # Sessions of the file may swap slots: PostgreSQL checks room bookings once all are written.
+        with room_bookings_checked_at_end():
+            problems = ScheduleWriter(conference, records, report).write()
+            if problems:
+                raise ScheduleImportError(problems)  # leaving the block rolls everything back
+        if dry_run:
+            transaction.set_rollback(True)
+    return report
+
+
+def validation_problems(where: str, error: ValidationError) -> list[str]:
+    if not hasattr(error, "error_dict"):
+        return [f"{where}: {message}" for message in error.messages]
+    return [
+        f"{where}: {message}"
+        if name == NON_FIELD_ERRORS
+        else f"{where}: {FILE_KEYS.get(name, name)}: {message}"
+        for name, messages in error.message_dict.items()
+        for message in messages
+    ]
+
+
+def unique_slug(base: str, fallback: str, taken: set[str], max_length: int) -> str:
+    base = base[: max_length - 8].strip("-_") or fallback
+    slug, number = base, 2
+    while slug in taken:
+        slug, number = f"{base}-{number}", number + 1
+    taken.add(slug)
+    return slug
+
+
+class ScheduleWriter:
+    """Writes parsed records into one conference, collecting every problem instead of stopping."""
+
+    def __init__(self, conference: Conference, records: ScheduleRecords, report: ImportReport):
+        self.conference = conference
+        self.records = records
+        self.report = report
+        self.problems: list[str] = []
+        self.rooms: dict[str, Room] = {}
+        self.tracks: dict[str, Track] = {}
+        self.speakers: dict[str, Speaker] = {}
+        # Sessions of the file still to be written, whose stored slots clash checks skip.
+        self.being_replaced: set[int] = set()
+
+    def write(self) -> list[str]:
+        self.write_rooms()
+        self.write_tracks()
+        self.write_speakers()
+        self.write_sessions()
+        return self.problems
+
+    def save(self, instance: models.Model, where: str, outcome: str) -> bool:
+        """Validate ``instance`` and save it if it is new or changed; False if it has problems."""
+        try:
+            instance.full_clean()
+        except ValidationError as error:
+            self.problems.extend(validation_problems(where, error))
+            return False
+        if outcome != "unchanged":
+            instance.save()
+        return True
+
+    def write_rooms(self) -> None:
+        existing = list(self.conference.rooms.all())
+        by_name = {room.name.casefold(): room for room in existing}
+        by_slug = {room.slug: room for room in existing}
+        slugs = set(by_slug)
+        position = max((room.position for room in existing), default=-1) + 1
+        for record in self.records.rooms.values():
+            slug = slugify(record.slug) or slugify(record.name)
+            room = by_name.get(record.name.casefold()) or by_slug.get(slug)
+            if room is None:
+                room = Room(
+                    conference=self.conference,
+                    slug=unique_slug(slug, "room", slugs, 100),
+                    position=position,
+                )
+                position += 1
+            values = {"name": record.name}
+            if record.capacity is not None:
+                values["capacity"] = record.capacity
+            fields = apply_changes(room, values)
+            result = outcome(room, fields)
+            if self.save(room, f"Room “{record.name}”", result):
+                self.rooms[record.name] = room
+                self.report.record("room", result, record.name, fields)
+
+    def write_tracks(self) -> None:
+        existing = list(self.conference.tracks.all())
+        by_name = {track.name.casefold(): track for track in existing}
+        by_slug = {track.slug: track for track in existing}
+        slugs = set(by_slug)
+        for record in self.records.tracks.values():
+            slug = slugify(record.slug) or slugify(record.name)
+            track = by_name.get(record.name.casefold()) or by_slug.get(slug)
+            if track is None:
+                track = Track(
+                    conference=self.conference, slug=unique_slug(slug, "track", slugs, 100)
+                )
+            values = {"name": record.name}
+            # A colour the model would refuse (#abc, “red”) is ignored rather than failing the import.
+            colour = hex_colour_or_blank(record.colour)
+            if colour and track.colour.lower() != colour:
+                values["colour"] = colour
+            fields = apply_changes(track, values)
+            result = outcome(track, fields)
+            if self.save(track, f"Track “{record.name}”", result):
+                self.tracks[record.name] = track
+                self.report.record("track", result, record.name, fields)
+
+    def write_speakers(self) -> None:
+        existing = list(self.conference.speakers.all())
+        by_guid = guid_index(existing)
+        slugs = {speaker.slug for speaker in existing}
+        persons: dict[str, PersonRecord] = {}
+        for event in self.records.events:
+            for person in event.persons:
+                persons.setdefault(person.guid, person)
+        for person in persons.values():
+            speaker = by_guid.get(person.guid) or by_guid.get(export_guid(person.guid))
+            if speaker is None:
+                speaker = Speaker(
+                    conference=self.conference,
+                    guid=person.guid,
+                    slug=unique_slug(slugify(person.name), "speaker", slugs, 200),
+                )
+            values = {"name": person.name}
+            if person.biography is not None:  # schedule.xml carries no biographies
+                values["bio"] = person.biography
+            fields = apply_changes(speaker, values)
+            result = outcome(speaker, fields)
+            if self.save(speaker, person.where, result):
+                self.speakers[person.guid] = speaker
+                self.report.record("speaker", result, person.name, fields)
+
+    def write_sessions(self) -> None:
+        existing = list(
+            self.conference.sessions.select_related("room", "track")
+            .prefetch_related(ordered_speakers_prefetch())
+            .order_by("pk")
+        )
+        by_guid = guid_index(existing)
+        slugs = {session.slug for session in existing}
+        matches = [
+            by_guid.get(event.guid) or by_guid.get(export_guid(event.guid))
+            for event in self.records.events
+        ]
+        # The sessions being re-imported are written in file order; until its turn, each one's
+        # stored slot is left out of the others' room and speaker checks. So two talks that swap
+        # slots do not clash with each other's old times, and clashes within the file are found.
+        self.being_replaced = {match.pk for match in matches if match}
+        for event, session in zip(self.records.events, matches, strict=True):
+            if session is None:
+                session = Session(
+                    conference=self.conference,
+                    guid=event.guid,
+                    slug=unique_slug(event.slug, "session", slugs, 300),
+                )
+            self.write_session(event, session)
+
+    def write_session(self, event: EventRecord, session: Session) -> None:
+        if event.room and event.room not in self.rooms:
+            return  # its room failed validation and is already reported
+        old_speakers = [speaker.pk for speaker in session.ordered_speakers] if session.pk else []
+        fields = apply_changes(
+            session,
+            {
+                "title": event.title,
+                "kind": event.kind,
+                "track": self.tracks.get(event.track) if event.track else None,
+                "room": self.rooms.get(event.room) if event.room else None,
+                "starts_at": event.starts_at,
+                "ends_at": event.ends_at,
+                "description": event.description,
+                "status": Session.Status.CANCELLED if event.cancelled else Session.Status.PUBLISHED,
+            },
+        )
+        # A speaker that failed validation is already reported; one listed twice counts once.
+        speakers = list(
+            {
+                person.guid: self.speakers[person.guid]
+                for person in event.persons
+                if person.guid in self.speakers
+            }.values()
+        )
+        speakers_changed = [speaker.pk for speaker in speakers] != old_speakers
+        if speakers_changed and session.pk:
+            fields.append("speakers")
+            # Old links go first, so a speaker leaving this session cannot clash at its new time.
+            session.session_speakers.all().delete()
+        result = outcome(session, fields)
+        session.being_replaced = frozenset(self.being_replaced)
+        if not self.save(session, event.where, result):
+            return
+        self.being_replaced.discard(session.pk)  # in place again: later sessions check against it
+        if speakers_changed:
+            for position, speaker in enumerate(speakers):
+                link = SessionSpeaker(session=session, speaker=speaker, position=position)
+                if not self.save(link, event.where, "created"):
+                    return
+        self.report.record("session", result, event.title, fields)
+
+
+def hex_colour_or_blank(value: str) -> str:
+    """``value`` in lower case if a track may have it as its colour, else blank."""
+    try:
+        validate_hex_colour(value)
+    except ValidationError:
+        return ""
+    return value.lower()
+
+
+def apply_changes(instance: models.Model, values: dict[str, Any]) -> list[str]:
+    """Set each value that differs from the instance's; the names of the fields that changed."""
+    changed = [name for name, value in values.items() if getattr(instance, name) != value]
+    for name in changed:
+        setattr(instance, name, values[name])
+    return changed
+
+
+def outcome(instance: models.Model, fields: list[str]) -> str:
+    if instance.pk is None:
+        return "created"
+    return "updated" if fields else "unchanged"
+
+
+def guid_index(objects: list[Session] | list[Speaker]) -> dict:
+    """Objects by stored GUID and by the GUID our exports publish for it (legacy ones differ)."""
+    index = {obj.guid: obj for obj in objects}
+    for obj in objects:
+        index.setdefault(export_guid(obj.guid), obj)
+    return index

@@ -1,0 +1,17 @@
+"""A write to a speaker or their links moves the conference's changed_at (see conference/signals.py)."""
+
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+from conference.models import Conference
+from speakers.models import Speaker, SpeakerLink
+
+
+@receiver([post_save, post_delete], sender=Speaker)
+def speaker_changed(sender, instance, **kwargs):
+    Conference.mark_changed(instance.conference_id)
+
+
+@receiver([post_save, post_delete], sender=SpeakerLink)
+def speaker_link_changed(sender, instance, **kwargs):
+    Conference.objects.filter(speakers=instance.speaker_id).mark_changed()
