@@ -106,7 +106,8 @@ class SharedPage:
     @classmethod
     def from_rendering(cls, html: str, recorder: HoleRecorder, headers: dict[str, str]):
         parts = html.split(recorder.marker)
-        assert len(parts) == len(recorder.holes) + 1, "a hole marker went missing"
+        if len(parts) != len(recorder.holes) + 1:  # a template printed a hole twice, or none
+            raise ValueError(f"{len(recorder.holes)} holes recorded, {len(parts) - 1} in the page")
         return cls(parts=parts, holes=recorder.holes, headers=headers)
 
     def fill(self, personal_context: dict[str, Any]) -> str:
@@ -192,12 +193,12 @@ class SharedPageMixin:
         page = cache.get(key)
         if page is None:
             self.hole_recorder = HoleRecorder()
-            response = rendered(super().dispatch(self.request, *args, **kwargs))
+            response = super().dispatch(self.request, *args, **kwargs)
             if response.status_code != 200:
-                return response
-            page = SharedPage.from_rendering(
-                response.content.decode(), self.hole_recorder, kept_headers(response)
-            )
+                return rendered(response)
+            # The template's text as rendered: no round trip through bytes before the holes.
+            text = response.rendered_content
+            page = SharedPage.from_rendering(text, self.hole_recorder, kept_headers(response))
             cache.set(key, page, PAGE_CACHE_SECONDS)
         return HttpResponse(page.fill(self.full_personal_context()), headers=page.headers)
 
