@@ -2,6 +2,7 @@ import datetime
 
 import pytest
 from django.urls import reverse
+from django.views.defaults import server_error
 
 from tests.builders import make_conference, make_room, make_track
 
@@ -59,6 +60,12 @@ def test_unknown_conference_gets_the_404_page(client):
     response = client.get("/no-such-conference/")
     assert response.status_code == 404
     assert "Page not found" in response.content.decode()
+
+
+def test_a_server_error_gets_the_plain_500_page(rf):
+    response = server_error(rf.get("/pycon/schedule/"))
+    assert response.status_code == 500
+    assert "Something went wrong on our side" in response.content.decode()
 
 
 def test_track_stylesheet_gives_each_track_its_colour(client):
