@@ -1,5 +1,13 @@
 import pytest
 from django.core.cache import cache
+from django.test.utils import override_settings
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hasher():
+    """Django's default hasher takes about 0.6 s per password here, by design; tests hash hundreds."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
