@@ -30,7 +30,7 @@ $(VENV)/.installed-dev: pyproject.toml
 
 run: $(VENV)/.installed .env.local
 	$(MANAGE) migrate --no-input
-	$(MANAGE) load_demo
+	$(MANAGE) load_demo --port $(PORT)
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
 # Production-like: gunicorn with 2 workers per core (+1), debug off, hashed and compressed static
@@ -42,7 +42,7 @@ serve: $(VENV)/.installed
 	test -s $(VENV)/secret_key || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(VENV)/secret_key
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) migrate --no-input
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) collectstatic --no-input --verbosity 0
-	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) load_demo
+	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) load_demo --port $(PORT)
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(BIN)/gunicorn conference.wsgi \
 		--workers $$(( $$(nproc) * 2 + 1 )) --bind 127.0.0.1:$(PORT) \
 		--access-logfile - --graceful-timeout 20

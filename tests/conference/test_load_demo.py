@@ -11,9 +11,9 @@ from speakers.models import Speaker
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def load_demo() -> str:
+def load_demo(*args: str) -> str:
     out = io.StringIO()
-    call_command("load_demo", stdout=out)
+    call_command("load_demo", *args, stdout=out)
     return out.getvalue()
 
 
@@ -57,3 +57,11 @@ def test_load_demo_passwords_differ_between_sites():
     get_user_model().objects.all().delete()
     second = load_demo().split("with password ")[1].split()[0]
     assert first != second
+
+
+@pytest.mark.parametrize(
+    ("args", "address"),
+    [((), "http://127.0.0.1:8000/admin/"), (("--port", "8123"), "http://127.0.0.1:8123/admin/")],
+)
+def test_load_demo_gives_the_full_admin_address_with_the_port(args, address):
+    assert f"Log in at {address} as “organizer” with password " in load_demo(*args)
