@@ -8,10 +8,8 @@ from pathlib import Path
 import pytest
 
 PROJECT = Path(__file__).resolve().parents[2]
-SHOW_SETTINGS = (
-    "import django; django.setup(); from django.conf import settings; "
-    "print(settings.DEBUG, settings.SECRET_KEY)"
-)
+# The settings module alone: it is what reads the environment and the local file.
+SHOW_SETTINGS = "from conference import settings; print(settings.DEBUG, settings.SECRET_KEY)"
 
 
 def start(command: list[str], env_file: Path, **env: str):
