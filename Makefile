@@ -7,6 +7,15 @@ MANAGE := $(BIN)/python manage.py
 
 .PHONY: run serve test lint format bench load clean
 
+# Local development settings, git-ignored: debug on and a secret key of this clone's own.
+# settings.py reads the file for every manage.py command (variables set in the environment win);
+# the test suite ignores it. Written once: delete it to get a new key.
+.env.local:
+	umask 077 && printf '%s\n' \
+		'# Written by make run for local development; not for production (see README.md).' \
+		'DJANGO_DEBUG=1' \
+		"DJANGO_SECRET_KEY=$$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')" > $@
+
 # Runtime packages only, for `make run`.
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,10 +28,10 @@ $(VENV)/.installed-dev: pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(VENV)/.installed $@
 
-run: $(VENV)/.installed
-	DJANGO_DEBUG=1 $(MANAGE) migrate --no-input
-	DJANGO_DEBUG=1 $(MANAGE) load_demo
-	DJANGO_DEBUG=1 $(MANAGE) runserver 127.0.0.1:$(PORT)
+run: $(VENV)/.installed .env.local
+	$(MANAGE) migrate --no-input
+	$(MANAGE) load_demo --port $(PORT)
+	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
 # Production-like: gunicorn with 2 workers per core (+1), debug off, hashed and compressed static
 # files served by whitenoise, persistent database connections. Set DJANGO_SECRET_KEY (a random
@@ -33,12 +42,12 @@ serve: $(VENV)/.installed
 	test -s $(VENV)/secret_key || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(VENV)/secret_key
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) migrate --no-input
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) collectstatic --no-input --verbosity 0
-	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) load_demo
+	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) load_demo --port $(PORT)
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(BIN)/gunicorn conference.wsgi \
 		--workers $$(( $$(nproc) * 2 + 1 )) --bind 127.0.0.1:$(PORT) \
 		--access-logfile - --graceful-timeout 20
 
-# The suite runs with production settings (debug off), which require a secret key.
+# The suite runs with production settings (debug off, .env.local ignored): they need a secret key.
 test: export DJANGO_SECRET_KEY ?= test-only-secret-key
 test: $(VENV)/.installed-dev
 	$(BIN)/pytest $(PYTEST_ARGS)

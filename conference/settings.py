@@ -11,6 +11,30 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+def read_env_file(path: Path) -> dict[str, str]:
+    """The ``NAME=value`` lines of a local settings file; blank lines and ``#`` comments skipped."""
+    values = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, equals, value = line.partition("=")
+        if not equals or not name.strip():
+            raise ImproperlyConfigured(f"{path}, line {number}: expected NAME=value.")
+        values[name.strip()] = value.strip()
+    return values
+
+
+# Local development: `make run` writes .env.local (git-ignored) with DJANGO_DEBUG=1 and a secret
+# key of its own, so that every manage.py command runs like the development server. Variables
+# already in the environment win. Production has no such file. The test suite ignores it, to run
+# with production settings on every machine: pytest sets PYTEST_VERSION while it runs.
+ENV_FILE = Path(os.environ.get("DJANGO_ENV_FILE") or BASE_DIR / ".env.local")
+if "PYTEST_VERSION" not in os.environ and ENV_FILE.is_file():
+    for name, value in read_env_file(ENV_FILE).items():
+        os.environ.setdefault(name, value)
+
+
 def env_bool(name: str, default: bool = False) -> bool:
     value = os.environ.get(name)
     if value is None or value == "":
@@ -47,8 +71,8 @@ SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
-            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off. "
-            "For local development run with DJANGO_DEBUG=1 (make run does)."
+            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off. For local development, "
+            "`make run` writes .env.local with DJANGO_DEBUG=1 and a key of its own."
         )
     # Debug only: a key that is obviously not for production.
     SECRET_KEY = "insecure-development-key-do-not-use-in-production"

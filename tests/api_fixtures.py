@@ -4,6 +4,7 @@ Test modules import them all (``from tests.api_fixtures import *``) so that the 
 ``fresh_throttle_counts`` applies to their tests too.
 """
 
+import datetime
 import uuid
 
 import pytest
@@ -66,3 +67,14 @@ def client_with_permissions(user, *codenames: str) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+def stamps_read(body: dict) -> dict:
+    """``body`` with its created_at and updated_at read as datetimes, to compare with the database."""
+    return {
+        **body,
+        **{
+            name: datetime.datetime.fromisoformat(body[name])
+            for name in ("created_at", "updated_at")
+        },
+    }

@@ -1,7 +1,9 @@
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.template.backends import jinja2 as jinja2_backend
 from django.test.signals import template_rendered
+from django.test.utils import override_settings
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -23,13 +25,21 @@ def jinja2_templates_report_their_context():
     jinja2_backend.Template.render = render
 
 
-@pytest.fixture(autouse=True)
-def plain_static_files(settings):
-    """Production settings use hashed static files, which need collectstatic; tests use plain names."""
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
+@pytest.fixture(scope="session", autouse=True)
+def session_settings(django_test_environment):
+    """What every test runs with, set once for the session (on top of pytest-django's).
+
+    Django's default hasher takes about 0.6 s per password here, by design; tests hash hundreds.
+    Production settings use hashed static files, which need collectstatic; tests use plain names.
+    """
+    with override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+        STORAGES={
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        },
+    ):
+        yield
 
 
 @pytest.fixture(autouse=True)

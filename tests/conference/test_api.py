@@ -28,6 +28,14 @@ def slugs(response):
     return [item["slug"] for item in response.json()["results"]]
 
 
+def room_fields(room: Room) -> tuple:
+    return (room.conference.slug, room.slug, room.name, room.capacity, room.position)
+
+
+def track_fields(track: Track) -> tuple:
+    return (track.conference.slug, track.slug, track.name, track.colour, track.description)
+
+
 @pytest.fixture
 def conference():
     return make_conference(slug="pycon", name="PyCon")
@@ -170,16 +178,34 @@ def test_staff_create_a_room_in_the_conference_of_the_url_whatever_the_body_says
         format="json",
     )
     assert response.status_code == 201
-    assert response.json()["slug"] == "hall-a"
-    assert Room.objects.get().conference == conference
+    room = Room.objects.get()
+    assert room_fields(room) == ("pycon", "hall-a", "Hall A", None, 0)
+    assert response.json() == {
+        "id": room.pk,
+        "slug": "hall-a",
+        "name": "Hall A",
+        "capacity": None,
+        "position": 0,
+    }
 
 
 def test_users_with_the_add_room_permission_create_rooms(attendee, conference):
     client = client_with_permissions(attendee, "add_room")
     response = client.post(
-        nested_url(conference, "room-list"), {"slug": "a", "name": "A"}, format="json"
+        nested_url(conference, "room-list"),
+        {"slug": "a", "name": "A", "capacity": 80, "position": 2},
+        format="json",
     )
     assert response.status_code == 201
+    room = Room.objects.get()
+    assert room_fields(room) == ("pycon", "a", "A", 80, 2)
+    assert response.json() == {
+        "id": room.pk,
+        "slug": "a",
+        "name": "A",
+        "capacity": 80,
+        "position": 2,
+    }
 
 
 def test_the_add_room_permission_does_not_allow_deleting_rooms(attendee, conference):
@@ -200,11 +226,24 @@ def test_room_with_a_slug_already_used_in_the_conference_is_refused(organizer_cl
 
 
 def test_room_may_reuse_a_slug_of_another_conference(organizer_client, conference):
-    make_room(make_conference(), slug="hall")
+    make_room(make_conference(slug="other"), slug="hall", name="Other hall")
     response = organizer_client.post(
         nested_url(conference, "room-list"), {"slug": "hall", "name": "Hall"}, format="json"
     )
     assert response.status_code == 201
+    rooms = Room.objects.order_by("conference__slug")
+    assert [room_fields(room) for room in rooms] == [
+        ("other", "hall", "Other hall", None, 0),
+        ("pycon", "hall", "Hall", None, 0),
+    ]
+    room = rooms.get(conference=conference)
+    assert response.json() == {
+        "id": room.pk,
+        "slug": "hall",
+        "name": "Hall",
+        "capacity": None,
+        "position": 0,
+    }
 
 
 def test_staff_rename_a_room(organizer_client, conference):
@@ -233,15 +272,19 @@ def test_staff_delete_an_unused_room(organizer_client, conference):
 
 
 @pytest.mark.parametrize(
-    ("client_name", "status"),
-    [("anonymous", 401), ("attendee_client", 403), ("organizer_client", 201)],
+    ("client_name", "status", "detail"),
+    [
+        ("anonymous", 401, "Authentication credentials were not provided."),
+        ("attendee_client", 403, "You do not have permission to perform this action."),
+    ],
 )
-def test_only_staff_create_tracks(request, conference, client_name, status):
+def test_only_staff_create_tracks(request, conference, client_name, status, detail):
     client = request.getfixturevalue(client_name)
     response = client.post(
         nested_url(conference, "track-list"), {"slug": "web", "name": "Web"}, format="json"
     )
-    assert response.status_code == status
+    assert (response.status_code, response.json()) == (status, {"detail": detail})
+    assert Track.objects.count() == 0
 
 
 def test_track_list_is_alphabetical_with_colours(anonymous, conference):
@@ -271,9 +314,33 @@ def test_staff_create_a_track(organizer_client, conference):
         format="json",
     )
     assert response.status_code == 201
-    assert list(Track.objects.values_list("conference__slug", "slug", "colour")) == [
-        ("pycon", "web", "#ee4c2c")
-    ]
+    track = Track.objects.get()
+    assert track_fields(track) == ("pycon", "web", "Web", "#ee4c2c", "")
+    assert response.json() == {
+        "id": track.pk,
+        "slug": "web",
+        "name": "Web",
+        "colour": "#ee4c2c",
+        "description": "",
+    }
+
+
+def test_staff_create_a_track_with_the_default_colour(organizer_client, conference):
+    response = organizer_client.post(
+        nested_url(conference, "track-list"),
+        {"slug": "web", "name": "Web", "description": "All things web."},
+        format="json",
+    )
+    assert response.status_code == 201
+    track = Track.objects.get()
+    assert track_fields(track) == ("pycon", "web", "Web", "#5b6b7f", "All things web.")
+    assert response.json() == {
+        "id": track.pk,
+        "slug": "web",
+        "name": "Web",
+        "colour": "#5b6b7f",
+        "description": "All things web.",
+    }
 
 
 @pytest.mark.parametrize("name", ["room-list", "track-list"])
@@ -361,6 +428,15 @@ def test_token_authenticates_writes(organizer, conference):
         nested_url(conference, "room-list"), {"slug": "hall", "name": "Hall"}, format="json"
     )
     assert response.status_code == 201
+    room = Room.objects.get()
+    assert room_fields(room) == ("pycon", "hall", "Hall", None, 0)
+    assert response.json() == {
+        "id": room.pk,
+        "slug": "hall",
+        "name": "Hall",
+        "capacity": None,
+        "position": 0,
+    }
 
 
 def test_invalid_token_is_a_401_even_for_reads(conference):

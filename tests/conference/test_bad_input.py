@@ -63,18 +63,20 @@ PAGES = [
 ]
 
 
-@pytest.fixture
-def site():
-    conference = make_conference(slug="pycon")
-    speaker = make_speaker(conference, name="Ada", slug="ada")
-    make_session(
-        conference,
-        slug="talk",
-        room=make_room(conference),
-        track=make_track(conference),
-        speakers=[speaker],
-    )
-    return conference
+@pytest.fixture(scope="module")
+def site(module_db, django_db_blocker):
+    """Built once for the module's 470 tests; what a test writes is rolled back after it."""
+    with django_db_blocker.unblock():
+        conference = make_conference(slug="pycon")
+        speaker = make_speaker(conference, name="Ada", slug="ada")
+        make_session(
+            conference,
+            slug="talk",
+            room=make_room(conference),
+            track=make_track(conference),
+            speakers=[speaker],
+        )
+        return conference
 
 
 def assert_handled(response) -> None:

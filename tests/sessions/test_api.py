@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from sessions.models import Attachment, SavedSession, Session, SessionSpeaker
 from speakers.models import SpeakerLink
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
-from tests.api_fixtures import client_with_permissions
+from tests.api_fixtures import client_with_permissions, stamps_read
 from tests.builders import (
     make_conference,
     make_room,
@@ -431,6 +431,67 @@ def new_session(**fields):
     }
 
 
+def stored(session: Session) -> dict:
+    """What a write sets on a session, read back from the database."""
+    return {
+        "conference": session.conference.slug,
+        "slug": session.slug,
+        "title": session.title,
+        "kind": session.kind,
+        "status": session.status,
+        "audience_level": session.audience_level,
+        "description": session.description,
+        "starts_at": session.starts_at,
+        "ends_at": session.ends_at,
+        "room": session.room.slug if session.room else None,
+        "track": session.track.slug if session.track else None,
+        "speakers": [speaker.slug for speaker in session.ordered_speakers],
+    }
+
+
+# What new_session() stores: 09:00-09:45 Paris time, without room, track or speakers.
+STORED_KEYNOTE = {
+    "conference": "pycon",
+    "slug": "keynote",
+    "title": "Keynote",
+    "kind": "keynote",
+    "status": "published",
+    "audience_level": "any",
+    "description": "",
+    "starts_at": paris(8, 9),
+    "ends_at": paris(8, 9, 45),
+    "room": None,
+    "track": None,
+    "speakers": [],
+}
+
+
+def keynote_answer(session: Session, **fields) -> dict:
+    """The API's answer about new_session() once stored as ``session``, with ``fields`` changed."""
+    return {
+        "id": session.pk,
+        "guid": session.guid,
+        "conference": "pycon",
+        "slug": "keynote",
+        "title": "Keynote",
+        "kind": "keynote",
+        "status": "published",
+        "audience_level": "any",
+        "description": "",
+        "starts_at": "2026-04-08T07:00:00Z",
+        "ends_at": "2026-04-08T07:45:00Z",
+        "time_zone": "Europe/Paris",
+        "room": None,
+        "track": None,
+        "speakers": [],
+        "attachments": [],
+        "url": "http://testserver/pycon/sessions/keynote/",
+        "created_at": session.created_at,
+        "updated_at": session.updated_at,
+        **fields,
+    }
+
+
 def test_anonymous_clients_cannot_create_sessions(anonymous, conference):
     response = anonymous.post(list_url(conference), new_session(), format="json")
     assert response.status_code == 401
@@ -446,25 +507,53 @@ def test_users_with_the_add_session_permission_create_sessions(attendee, confere
     client = client_with_permissions(attendee, "add_session")
     response = client.post(list_url(conference), new_session(), format="json")
     assert response.status_code == 201
+    session = Session.objects.get()
+    assert stored(session) == STORED_KEYNOTE
+    assert stamps_read(response.json()) == keynote_answer(session)
 
 
 def test_staff_create_a_session_with_speakers_in_billing_order(organizer_client, conference):
-    make_room(conference, slug="hall")
-    make_track(conference, slug="ml")
-    make_speaker(conference, slug="ada")
-    make_speaker(conference, slug="bob")
+    make_room(conference, slug="hall", name="Hall")
+    make_track(conference, slug="ml", name="ML", colour="#123456")
+    make_speaker(conference, slug="ada", name="Ada")
+    make_speaker(conference, slug="bob", name="Bob")
     response = organizer_client.post(
         list_url(conference),
-        new_session(room="hall", track="ml", speakers=["bob", "ada"]),
+        new_session(
+            room="hall",
+            track="ml",
+            speakers=["bob", "ada"],
+            audience_level="beginner",
+            description="Opening *words*.",
+        ),
         format="json",
     )
     assert response.status_code == 201
     session = Session.objects.get()
-    assert (session.conference, session.room.slug, session.track.slug) == (conference, "hall", "ml")
-    assert session.starts_at == paris(8, 9)
-    assert [speaker.slug for speaker in session.ordered_speakers] == ["bob", "ada"]
-    assert [s["slug"] for s in response.json()["speakers"]] == ["bob", "ada"]
-    assert response.json()["speakers"][0]["links"] == []
+    assert stored(session) == {
+        **STORED_KEYNOTE,
+        "audience_level": "beginner",
+        "description": "Opening *words*.",
+        "room": "hall",
+        "track": "ml",
+        "speakers": ["bob", "ada"],
+    }
+    body = stamps_read(response.json())
+    speakers = body.pop("speakers")
+    expected = keynote_answer(
+        session,
+        audience_level="beginner",
+        description="Opening *words*.",
+        room={"slug": "hall", "name": "Hall"},
+        track={"slug": "ml", "name": "ML", "colour": "#123456"},
+    )
+    del expected["speakers"]
+    assert body == expected
+    # Speakers come whole (role, bio, links), in billing order.
+    assert [(s["slug"], s["name"], s["role"], s["links"]) for s in speakers] == [
+        ("bob", "Bob", "Engineer", []),
+        ("ada", "Ada", "Engineer", []),
+    ]
 
 
 def test_session_is_created_in_the_conference_of_the_url_whatever_the_body_says(
@@ -475,7 +564,9 @@ def test_session_is_created_in_the_conference_of_the_url_whatever_the_body_says(
         list_url(conference), new_session(conference="other"), format="json"
     )
     assert response.status_code == 201
-    assert Session.objects.get().conference == conference
+    session = Session.objects.get()
+    assert stored(session) == STORED_KEYNOTE
+    assert stamps_read(response.json()) == keynote_answer(session)
     assert other.sessions.count() == 0
 
 
@@ -485,7 +576,11 @@ def test_session_times_without_offset_are_read_in_the_conference_zone(organizer_
         new_session(starts_at="2026-04-08T09:00:00", ends_at="2026-04-08T09:45:00"),
         format="json",
     )
-    assert response.json()["starts_at"] == "2026-04-08T07:00:00Z"
+    assert response.status_code == 201
+    session = Session.objects.get()
+    assert (session.starts_at, session.ends_at) == (paris(8, 9), paris(8, 9, 45))
+    assert stored(session) == STORED_KEYNOTE
+    assert stamps_read(response.json()) == keynote_answer(session)
 
 
 def test_session_double_booking_a_room_is_refused_naming_the_clash(organizer_client, conference):
@@ -532,7 +627,7 @@ def test_clashing_bookings_sent_at_once_get_one_201_and_400s_naming_the_clash(or
         barrier.wait()
         try:
             response = client.post(list_url(conference), body, format="json")
-            answers.append((response.status_code, sorted(response.json())))
+            answers.append((response.status_code, response.json()))
         finally:
             connections.close_all()
 
@@ -542,8 +637,16 @@ def test_clashing_bookings_sent_at_once_get_one_201_and_400s_naming_the_clash(or
     for thread in threads:
         thread.join()
     assert sorted(status for status, _ in answers) == [201, 400, 400, 400]
-    assert [keys for status, keys in answers if status == 400] == [["room"]] * 3
-    assert Session.objects.count() == 1
+    assert [sorted(body) for status, body in answers if status == 400] == [["room"]] * 3
+    # The one session stored is the one the 201 answered about.
+    [created] = [body for status, body in answers if status == 201]
+    session = Session.objects.get()
+    assert (session.pk, session.slug, session.title, session.room.slug) == (
+        created["id"],
+        created["slug"],
+        created["title"],
+        created["room"]["slug"],
+    )
 
 
 def test_session_listing_a_speaker_twice_is_refused(organizer_client, conference):
@@ -726,13 +829,27 @@ def test_my_schedule_refuses_an_unknown_conference(attendee_client):
 
 
 def test_saving_a_session_puts_it_on_my_schedule(attendee, attendee_client, conference):
-    session = make_session(conference, slug="keynote", title="Keynote")
+    room = make_room(conference, slug="hall", name="Hall")
+    session = make_session(conference, slug="keynote", title="Keynote", room=room)
     response = attendee_client.post(
         reverse("api:my-schedule"), {"conference": "pycon", "session": "keynote"}, format="json"
     )
     assert response.status_code == 201
-    assert response.json()["title"] == "Keynote"
-    assert list(SavedSession.objects.values_list("user", "session")) == [(attendee.pk, session.pk)]
+    saved = SavedSession.objects.get()
+    assert (saved.user, saved.session, saved.seen_starts_at, saved.seen_room) == (
+        attendee,
+        session,
+        paris(8, 10),
+        room,
+    )
+    # The session as schedules list it (speakers named, not described).
+    assert stamps_read(response.json()) == keynote_answer(
+        session,
+        kind="talk",
+        starts_at="2026-04-08T08:00:00Z",
+        ends_at="2026-04-08T08:30:00Z",
+        room={"slug": "hall", "name": "Hall"},
+    )
 
 
 def test_saving_a_session_twice_keeps_one_entry_and_answers_200(attendee_client, conference):

@@ -5,7 +5,7 @@ from django.urls import reverse
 from sessions.models import Session, SessionSpeaker
 from speakers.models import Speaker, SpeakerLink
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
-from tests.api_fixtures import client_with_permissions
+from tests.api_fixtures import client_with_permissions, stamps_read
 from tests.builders import make_conference, make_session, make_speaker, paris
 
 pytestmark = pytest.mark.django_db
@@ -134,6 +134,36 @@ def new_speaker(**fields):
     return {"slug": "ada", "name": "Ada Lovelace", "role": "Analyst", "company": "AE", **fields}
 
 
+def stored(speaker: Speaker) -> tuple:
+    return (
+        speaker.conference.slug,
+        speaker.slug,
+        speaker.name,
+        speaker.role,
+        speaker.company,
+        speaker.bio,
+    )
+
+
+def ada_answer(speaker: Speaker, **fields) -> dict:
+    """The API's answer about new_speaker() once stored as ``speaker``, with ``fields`` changed."""
+    return {
+        "id": speaker.pk,
+        "guid": speaker.guid,
+        "slug": "ada",
+        "name": "Ada Lovelace",
+        "role": "Analyst",
+        "company": "AE",
+        "bio": "",
+        "photo": None,
+        "links": [],
+        "url": "http://testserver/pycon/speakers/ada/",
+        "created_at": speaker.created_at,
+        "updated_at": speaker.updated_at,
+        **fields,
+    }
+
+
 def test_anonymous_clients_cannot_create_speakers(anonymous, conference):
     response = anonymous.post(list_url(conference), new_speaker(), format="json")
     assert response.status_code == 401
@@ -150,16 +180,27 @@ def test_staff_create_a_speaker_in_the_conference_of_the_url(organizer_client, c
         list_url(conference), new_speaker(conference=make_conference().pk), format="json"
     )
     assert response.status_code == 201
-    assert response.json()["url"] == "http://testserver/pycon/speakers/ada/"
-    assert list(Speaker.objects.values_list("conference__slug", "slug", "name")) == [
-        ("pycon", "ada", "Ada Lovelace")
-    ]
+    speaker = Speaker.objects.get()
+    assert stored(speaker) == ("pycon", "ada", "Ada Lovelace", "Analyst", "AE", "")
+    assert stamps_read(response.json()) == ada_answer(speaker)
 
 
 def test_users_with_the_add_speaker_permission_create_speakers(attendee, conference):
     client = client_with_permissions(attendee, "add_speaker")
-    response = client.post(list_url(conference), new_speaker(), format="json")
+    response = client.post(
+        list_url(conference), new_speaker(bio="Wrote the first program."), format="json"
+    )
     assert response.status_code == 201
+    speaker = Speaker.objects.get()
+    assert stored(speaker) == (
+        "pycon",
+        "ada",
+        "Ada Lovelace",
+        "Analyst",
+        "AE",
+        "Wrote the first program.",
+    )
+    assert stamps_read(response.json()) == ada_answer(speaker, bio="Wrote the first program.")
 
 
 def test_speaker_with_a_slug_already_used_in_the_conference_is_refused(

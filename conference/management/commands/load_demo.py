@@ -3,6 +3,7 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.core.management import BaseCommand, call_command
 from django.db import transaction
+from django.urls import reverse
 
 from conference.models import Conference
 
@@ -18,10 +19,18 @@ class Command(BaseCommand):
         "a second run changes nothing, so edits made to the demo in the admin survive."
     )
 
-    def handle(self, *args, **options):
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--port",
+            type=int,
+            default=8000,
+            help="Port the site is served on (127.0.0.1), for the admin address printed.",
+        )
+
+    def handle(self, *args, port, **options):
         with transaction.atomic():
             self.load_conference()
-            self.create_organizer()
+            self.create_organizer(admin_url=f"http://127.0.0.1:{port}{reverse('admin:index')}")
 
     def load_conference(self):
         if Conference.objects.filter(slug=DEMO_SLUG).exists():
@@ -33,7 +42,7 @@ class Command(BaseCommand):
             self.style.SUCCESS(f"Loaded {conference} with {conference.sessions.count()} sessions.")
         )
 
-    def create_organizer(self):
+    def create_organizer(self, admin_url: str):
         users = get_user_model().objects
         if users.filter(is_staff=True).exists():
             return
@@ -41,8 +50,8 @@ class Command(BaseCommand):
         users.create_superuser(ORGANIZER_USERNAME, email="", password=password)
         self.stdout.write(
             self.style.WARNING(
-                f"Created the organizer account. Log in at /admin/ as “{ORGANIZER_USERNAME}” with "
-                f"password {password}\nThis password is shown only once: note it now "
-                f"(change it with `manage.py changepassword {ORGANIZER_USERNAME}`)."
+                f"Created the organizer account. Log in at {admin_url} as “{ORGANIZER_USERNAME}” "
+                f"with password {password}\nThis password is shown only once: note it now "
+                f"(change it with `.venv/bin/python manage.py changepassword {ORGANIZER_USERNAME}`)."
             )
         )

@@ -1,0 +1,89 @@
+"""Start-up settings, checked in fresh processes as a server or a manage.py command starts them."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[2]
+# The settings module alone: it is what reads the environment and the local file.
+SHOW_SETTINGS = "from conference import settings; print(settings.DEBUG, settings.SECRET_KEY)"
+
+
+def start(command: list[str], env_file: Path, **env: str):
+    """Runs ``command`` in the project as a fresh process would, with only ``env`` set of ours."""
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("DJANGO_") and name != "PYTEST_VERSION"
+    }
+    environment.update(DJANGO_SETTINGS_MODULE="conference.settings", DJANGO_ENV_FILE=str(env_file))
+    return subprocess.run(
+        [sys.executable, *command],
+        cwd=PROJECT,
+        env={**environment, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def settings_seen(env_file: Path, **env: str) -> str:
+    result = start(["-c", SHOW_SETTINGS], env_file, **env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+@pytest.fixture
+def local_env_file(tmp_path):
+    """A .env.local as `make run` writes it."""
+    path = tmp_path / ".env.local"
+    path.write_text(
+        "# Written by make run for local development; not for production (see README.md).\n"
+        "DJANGO_DEBUG=1\n"
+        "DJANGO_SECRET_KEY=local-key-from-the-file\n"
+    )
+    return path
+
+
+def test_commands_take_debug_and_the_secret_key_from_the_local_env_file(local_env_file):
+    assert settings_seen(local_env_file) == "True local-key-from-the-file"
+
+
+def test_the_environment_wins_over_the_local_env_file(local_env_file):
+    seen = settings_seen(local_env_file, DJANGO_DEBUG="0", DJANGO_SECRET_KEY="real-secret")
+    assert seen == "False real-secret"
+
+
+def test_pytest_runs_ignore_the_local_env_file(local_env_file, tmp_path):
+    """The suite tests production settings even on a machine where `make run` wrote the file."""
+    test_file = tmp_path / "test_seen.py"
+    test_file.write_text(
+        "from django.conf import settings\n"
+        "def test_seen():\n"
+        "    print('seen:', settings.SECRET_KEY, settings.STORAGES['staticfiles']['BACKEND'])\n"
+    )
+    result = start(
+        ["-m", "pytest", "-c", "pyproject.toml", "-p", "no:cacheprovider", "-s", str(test_file)],
+        local_env_file,
+        DJANGO_SECRET_KEY="test-key",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    # Debug on at start-up would have chosen plain static files storage.
+    assert "seen: test-key whitenoise.storage.CompressedManifestStaticFilesStorage" in result.stdout
+
+
+def test_start_up_without_a_secret_key_fails_clearly_when_debug_is_off(tmp_path):
+    result = start(["manage.py", "check"], env_file=tmp_path / "no-such-file")
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in result.stderr
+
+
+def test_a_malformed_local_env_file_names_its_line(tmp_path):
+    path = tmp_path / ".env.local"
+    path.write_text("DJANGO_DEBUG=1\nnot a setting\n")
+    result = start(["manage.py", "check"], env_file=path)
+    assert result.returncode != 0
+    assert f"{path}, line 2: expected NAME=value." in result.stderr
