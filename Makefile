@@ -8,8 +8,8 @@ MANAGE := $(BIN)/python manage.py
 .PHONY: run serve test lint format bench load clean
 
 # Local development settings, git-ignored: debug on and a secret key of this clone's own.
-# settings.py reads the file for every manage.py command (variables set in the environment win);
-# the test suite ignores it. Written once: delete it to get a new key.
+# settings.py reads the file wherever it starts (variables set in the environment win), so every
+# manage.py command runs like `make run`; the test suite ignores it. Delete it to get a new key.
 .env.local:
 	umask 077 && printf '%s\n' \
 		'# Written by make run for local development; not for production (see README.md).' \
