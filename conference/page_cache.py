@@ -77,10 +77,9 @@ def page_version(request: HttpRequest, conference, url: str) -> str:
     return quote_etag(hashlib.sha256(variant.encode()).hexdigest()[:32])
 
 
-@dataclass
-class Hole:
-    template_name: str
-    data: dict[str, Any]
+# A personal part of a page: its template's name and the plain values it is rendered with.
+# A tuple rather than a class: a page holds a thousand, and pickling them is part of caching it.
+Hole = tuple[str, dict[str, Any]]
 
 
 @dataclass
@@ -91,7 +90,7 @@ class HoleRecorder:
     holes: list[Hole] = field(default_factory=list)
 
     def add(self, template_name: str, data: dict[str, Any]) -> str:
-        self.holes.append(Hole(template_name, data))
+        self.holes.append((template_name, data))
         return self.marker
 
 
@@ -117,15 +116,13 @@ class SharedPage:
         env = engines["jinja2"].env
         contexts = {}  # per template: its globals and the visitor's context, merged once
         pieces = [self.parts[0]]
-        for hole, part in zip(self.holes, self.parts[1:], strict=True):
-            template = env.get_template(hole.template_name)
-            if hole.template_name not in contexts:
-                contexts[hole.template_name] = {**template.globals, **personal_context}
+        for (template_name, data), part in zip(self.holes, self.parts[1:], strict=True):
+            template = env.get_template(template_name)
+            if template_name not in contexts:
+                contexts[template_name] = {**template.globals, **personal_context}
             # Speed: a shared context instead of render()'s copy of the globals per hole makes
             # a thousand Save buttons 11 ms instead of 37.
-            context = template.new_context(
-                {**contexts[hole.template_name], **hole.data}, shared=True
-            )
+            context = template.new_context({**contexts[template_name], **data}, shared=True)
             pieces.append(env.concat(template.root_render_func(context)))
             pieces.append(part)
         return "".join(pieces)
@@ -203,11 +200,10 @@ class SharedPageMixin:
         return HttpResponse(page.fill(self.full_personal_context()), headers=page.headers)
 
     def get_context_data(self, **kwargs):
+        if self.hole_recorder is None:  # rendered in place: personal parts render with the page
+            kwargs = {**self.full_personal_context(), **kwargs}
         return super().get_context_data(
-            hole_recorder=self.hole_recorder,
-            page_query=self.page_query,
-            **self.full_personal_context(),
-            **kwargs,
+            hole_recorder=self.hole_recorder, page_query=self.page_query, **kwargs
         )
 
     def personal_context(self) -> dict[str, Any]:

@@ -135,7 +135,7 @@ def split_title(title: str) -> tuple[str, bool]:
 
 def event_type(session: Session) -> str:
     """An event's type: the label of the session's kind ("Lightning Talk")."""
-    return session.get_kind_display()
+    return session.kind_label
 
 
 def session_kind(value: str) -> str:

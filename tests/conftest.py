@@ -1,6 +1,7 @@
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.template.backends import jinja2 as jinja2_backend
 from django.test.signals import template_rendered
 from django.test.utils import override_settings
@@ -48,3 +49,20 @@ def empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(scope="module")
+def module_db(django_db_setup, django_db_blocker):
+    """One transaction around a module's tests, rolled back after its last one.
+
+    Module-scoped fixtures that depend on this write their data once for all the module's tests.
+    Each test still runs in a savepoint of its own (pytest-django's ``django_db``), so nothing a
+    test writes outlives it. Only for modules without transactional tests: those need commits.
+    """
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+    yield
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        atomic.__exit__(None, None, None)
