@@ -26,6 +26,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import cache
@@ -48,13 +49,8 @@ def page_query(request: HttpRequest, parameters: tuple[str, ...]) -> QueryDict:
     Pages build links and forms from this, never from ``request.GET``, so a page depends only
     on what its version names: ``?utm_source=…`` neither splits the cache nor leaks into it.
     """
-    query = QueryDict(mutable=True)
-    for name in parameters:
-        values = request.GET.getlist(name)
-        if values:
-            query.setlist(name, values)
-    query._mutable = False
-    return query
+    pairs = [(name, value) for name in parameters for value in request.GET.getlist(name)]
+    return QueryDict(urlencode(pairs))
 
 
 def page_url(request: HttpRequest, query: QueryDict) -> str:
