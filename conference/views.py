@@ -5,7 +5,6 @@ from django.views.generic import DetailView, ListView
 
 from conference.models import Conference
 from conference.page_cache import SharedPageMixin
-from conference.timezones import time_zone_options
 
 
 def safe_next(request, default: str) -> str:
@@ -38,10 +37,6 @@ class ConferenceMixin:
             conference=self.conference,
             display_zone=timezone.get_current_timezone_name(),
             display_tz=zone,
-            # Speed: the ~600 options are rendered once per (conference zone, choice).
-            time_zone_options=time_zone_options(
-                self.conference.time_zone, timezone.get_current_timezone_name()
-            ),
             **kwargs,
         )
 
