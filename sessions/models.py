@@ -429,6 +429,19 @@ class Session(models.Model):
         return AUDIENCE_LEVEL_LABELS.get(self.audience_level, self.audience_level)
 
     @property
+    def save_toggle(self) -> dict:
+        """What its Save button (sessions/includes/save_toggle.html) needs: plain values, as the
+        page cache keeps them for each card's button."""
+        return {
+            "url": reverse_slugs(
+                "sessions:session-save", conference_slug=self.conference.slug, slug=self.slug
+            ),
+            "title": self.title,
+            "session_id": self.pk,
+            "can_save": self.is_published,
+        }
+
+    @property
     def has_audience_level(self) -> bool:
         """Whether it names a level; “Any” goes without saying."""
         return self.audience_level != self.AudienceLevel.ANY

@@ -66,10 +66,7 @@ class SaveSessionView(PublicSessionMixin, View):
             button = render_to_string(
                 "sessions/includes/save_toggle.html",
                 {
-                    "url": f"{session.get_absolute_url()}save/",
-                    "title": session.title,
-                    "session_id": session.pk,
-                    "can_save": session.is_published,
+                    **session.save_toggle,
                     "saved_session_ids": {session.pk} if saved else set(),
                     "next_url": back,
                 },
