@@ -44,12 +44,20 @@ KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 
 
 def page_query(request: HttpRequest, parameters: tuple[str, ...]) -> QueryDict:
-    """The request's query reduced to ``parameters``, in their declared order.
+    """The request's query reduced to ``parameters``, normalised.
 
     Pages build links and forms from this, never from ``request.GET``, so a page depends only
     on what its version names: ``?utm_source=…`` neither splits the cache nor leaks into it.
+    Parameters come in their declared order, each one's values sorted and deduplicated and
+    empty ones dropped, so ``?track=b&track=a&track=a&q=`` is the same page, and the same cache
+    entry, as ``?track=a&track=b``.
     """
-    pairs = [(name, value) for name in parameters for value in request.GET.getlist(name)]
+    pairs = [
+        (name, value)
+        for name in parameters
+        for value in sorted(set(request.GET.getlist(name)))
+        if value
+    ]
     return QueryDict(urlencode(pairs))
 
 

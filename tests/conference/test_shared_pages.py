@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from sessions.models import SavedSession, Session, SessionSpeaker
-from tests.builders import make_conference, make_session, make_speaker, paris
+from tests.builders import make_conference, make_session, make_speaker, make_track, paris
 
 pytestmark = pytest.mark.django_db
 
@@ -240,3 +240,43 @@ def test_the_save_button_of_a_cached_page_comes_back_to_that_page(client, confer
     make_session(conference, title="Talk")
     html = schedule(client, q="talk", utm_source="x").content.decode()
     assert 'href="/pycon/sessions/talk/save/?next=/pycon/schedule/%3Fq%3Dtalk"' in html
+
+
+def test_a_thousand_junk_parameters_add_no_cache_entries(
+    client, conference, django_user_model, monkeypatch
+):
+    """Unread parameters (tracking tags, cache busters) must not grow the cache."""
+    make_session(conference, title="Talk")
+    schedule(client)  # the plain page's entries
+    client.force_login(django_user_model.objects.create_user("ada"))
+    schedule(client)  # and the shared rendering a logged-in visitor's page is filled from
+    client.logout()
+    stored = []
+    monkeypatch.setattr(cache, "set", lambda key, *args, **kwargs: stored.append(key))
+    for number in range(1000):
+        assert (
+            schedule(client, **{f"junk{number}": number, "utm_source": number}).status_code == 200
+        )
+    assert stored == []
+
+
+def test_reordered_repeated_and_empty_values_share_one_entry(client, conference, monkeypatch):
+    track = make_track(conference, name="Compilers")
+    other = make_track(conference, name="Kernels")
+    make_session(conference, title="Talk", track=track)
+    stored = []
+    real_set = cache.set
+    monkeypatch.setattr(
+        cache,
+        "set",
+        lambda key, *args, **kwargs: [stored.append(key), real_set(key, *args, **kwargs)],
+    )
+    url = reverse("sessions:schedule", kwargs={"conference_slug": "pycon"})
+    first = client.get(f"{url}?track={track.slug}&track={other.slug}")
+    for query in (
+        f"track={other.slug}&track={track.slug}",
+        f"track={track.slug}&track={other.slug}&track={track.slug}",
+        f"q=&track={other.slug}&track={track.slug}&day=",
+    ):
+        assert client.get(f"{url}?{query}").content == first.content
+    assert len(stored) == 2  # the shared rendering and the finished page, once
