@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# The public address links and calendar UIDs are built from (docs/deploy.md).
+export DJANGO_SITE_URL ?= http://127.0.0.1:$(PORT)
 MANAGE := $(BIN)/python manage.py
 
 .PHONY: run serve test lint format bench load clean

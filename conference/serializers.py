@@ -2,7 +2,9 @@
 
 import copy
 import datetime
+from urllib.parse import urljoin
 
+from django.conf import settings
 from django.urls import reverse
 from rest_framework import serializers
 from rest_framework.relations import MANY_RELATION_KWARGS, ManyRelatedField
@@ -115,11 +117,11 @@ class UTCDateTimeField(serializers.DateTimeField):
         super().__init__(default_timezone=datetime.UTC, **kwargs)
 
 
-def absolute_url(serializer: serializers.Field, path: str) -> str | None:
+def absolute_url(path: str) -> str | None:
+    """A link as clients should follow it: on the configured site address, whatever the Host."""
     if not path:
         return None
-    request = serializer.context.get("request")
-    return request.build_absolute_uri(path) if request else path
+    return urljoin(settings.SITE_URL + "/", path)
 
 
 class BlankAsNullMixin:
@@ -182,12 +184,10 @@ class ConferenceSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_url(self, conference) -> str:
-        return absolute_url(self, conference.get_absolute_url())
+        return absolute_url(conference.get_absolute_url())
 
     def nested_url(self, conference, name: str) -> str:
-        return absolute_url(
-            self, reverse(f"api:{name}", kwargs={"conference_slug": conference.slug})
-        )
+        return absolute_url(reverse(f"api:{name}", kwargs={"conference_slug": conference.slug}))
 
     def get_rooms_url(self, conference) -> str:
         return self.nested_url(conference, "room-list")

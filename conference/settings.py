@@ -3,6 +3,7 @@
 import hashlib
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -78,6 +79,17 @@ if not SECRET_KEY:
     SECRET_KEY = "insecure-development-key-do-not-use-in-production"
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+
+# The site's public address. Absolute links in exports, feeds and the API, and the domain in
+# calendar UIDs, come from here, never from the request's Host header: a cached export must not
+# depend on which host name rendered it first, and a subscribed calendar must see the same UID
+# for a session whichever address it was fetched from.
+SITE_URL = os.environ.get("DJANGO_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+if urlsplit(SITE_URL).scheme not in ("http", "https") or not urlsplit(SITE_URL).hostname:
+    raise ImproperlyConfigured(
+        f"DJANGO_SITE_URL must be an http(s) address such as https://schedule.example.org, "
+        f"not {SITE_URL!r}."
+    )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [

@@ -1,5 +1,6 @@
 """“My schedule”: saving sessions, the personal page, and its private calendar feed."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.contrib.auth.views import redirect_to_login
@@ -106,7 +107,7 @@ class MyScheduleView(LoginRequiredMixin, ConferencePageMixin, TemplateView):
             happening_now=running,
             up_next=up_next,
             feed=feed,
-            feed_url=self.request.build_absolute_uri(feed.get_absolute_url()) if feed else "",
+            feed_url=settings.SITE_URL + feed.get_absolute_url() if feed else "",
             **kwargs,
         )
 
@@ -156,7 +157,7 @@ def my_schedule_feed(request, conference_slug, token):
     body = build_calendar(
         feed.conference,
         sessions,
-        base_url=request.build_absolute_uri("/").rstrip("/"),
+        base_url=settings.SITE_URL,
         name=f"{feed.conference.name}: my schedule",
     )
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")

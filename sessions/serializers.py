@@ -37,7 +37,7 @@ class AttachmentSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(NULLABLE_URI)
     def get_url(self, attachment):
-        return absolute_url(self, attachment.href)
+        return absolute_url(attachment.href)
 
 
 class SessionSerializer(serializers.ModelSerializer):
@@ -88,7 +88,7 @@ class SessionSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OpenApiTypes.URI)
     def get_url(self, session):
-        return absolute_url(self, session.get_absolute_url())
+        return absolute_url(session.get_absolute_url())
 
 
 class SessionDetailSerializer(SessionSerializer):

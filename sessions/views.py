@@ -1,6 +1,7 @@
 import datetime
 import json
 
+from django.conf import settings
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBadRequest, QueryDict
 from django.shortcuts import get_object_or_404
@@ -148,7 +149,7 @@ class ExportMixin(ConferencePageMixin):
         return self.conference.sessions.public().for_listing().in_schedule_order()
 
     def base_url(self) -> str:
-        return self.request.build_absolute_uri("/").rstrip("/")
+        return settings.SITE_URL
 
     def export_response(self, body: bytes, filename: str) -> HttpResponse:
         response = HttpResponse(body, content_type=self.content_type)

@@ -60,7 +60,7 @@ class SpeakerSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSeria
 
     @extend_schema_field(NULLABLE_URI)
     def get_photo(self, speaker):
-        return absolute_url(self, speaker.photo_url)
+        return absolute_url(speaker.photo_url)
 
     def get_url(self, speaker) -> str:
-        return absolute_url(self, speaker.get_absolute_url())
+        return absolute_url(speaker.get_absolute_url())

@@ -32,8 +32,11 @@ def session_settings(django_test_environment):
 
     Django's default hasher takes about 0.6 s per password here, by design; tests hash hundreds.
     Production settings use hashed static files, which need collectstatic; tests use plain names.
+    The site's address differs from the test client's host, so a link built from the request
+    instead of ``SITE_URL`` fails a test.
     """
     with override_settings(
+        SITE_URL="https://schedule.example.org",
         PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
         STORAGES={
             **settings.STORAGES,

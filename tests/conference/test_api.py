@@ -78,8 +78,8 @@ def test_conference_detail_describes_the_conference_with_absolute_links(anonymou
         "ends_on": "2026-04-08",
         "time_zone": "Europe/Paris",
     }
-    assert data["url"] == "http://testserver/pycon/"
-    assert data["sessions_url"] == "http://testserver/api/v1/conferences/pycon/sessions/"
+    assert data["url"] == "https://schedule.example.org/pycon/"
+    assert data["sessions_url"] == "https://schedule.example.org/api/v1/conferences/pycon/sessions/"
 
 
 @pytest.mark.parametrize("client_name", ["anonymous", "attendee_client"])

@@ -81,6 +81,17 @@ def test_start_up_without_a_secret_key_fails_clearly_when_debug_is_off(tmp_path)
     assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in result.stderr
 
 
+def test_a_site_url_that_is_not_an_http_address_stops_start_up_clearly(tmp_path):
+    result = start(
+        ["manage.py", "check"],
+        env_file=tmp_path / "no-such-file",
+        DJANGO_SECRET_KEY="key",
+        DJANGO_SITE_URL="schedule.example.org",
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SITE_URL must be an http(s) address" in result.stderr
+
+
 def test_a_malformed_local_env_file_names_its_line(tmp_path):
     path = tmp_path / ".env.local"
     path.write_text("DJANGO_DEBUG=1\nnot a setting\n")

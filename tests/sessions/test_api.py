@@ -115,7 +115,7 @@ def test_session_embeds_its_room_track_speakers_and_times_in_utc(anonymous, conf
             {"id": ada.pk, "slug": "ada", "name": "Ada", "company": "Analytical"},
         ],
         "attachments": [],
-        "url": "http://testserver/pycon/sessions/compilers/",
+        "url": "https://schedule.example.org/pycon/sessions/compilers/",
         "created_at": session.created_at.astimezone(datetime.UTC)
         .isoformat()
         .replace("+00:00", "Z"),
@@ -157,7 +157,7 @@ def test_attachments_link_absolutely_to_files_and_urls_and_null_when_only_announ
     assert data["attachments"] == [
         {
             "title": "Slides",
-            "url": f"http://testserver/pycon/sessions/talk/attachments/{slides.pk}/",
+            "url": f"https://schedule.example.org/pycon/sessions/talk/attachments/{slides.pk}/",
         },
         {"title": "Video", "url": "https://video.example/1"},
         {"title": "Notes", "url": None},
@@ -176,7 +176,7 @@ def test_session_list_expands_speakers_on_request(anonymous, conference):
         "bio": "First.",
         "links": [{"title": "Website", "url": "https://ada.example"}],
         "photo": None,
-        "url": "http://testserver/pycon/speakers/ada/",
+        "url": "https://schedule.example.org/pycon/speakers/ada/",
     }
 
 
@@ -485,7 +485,7 @@ def keynote_answer(session: Session, **fields) -> dict:
         "track": None,
         "speakers": [],
         "attachments": [],
-        "url": "http://testserver/pycon/sessions/keynote/",
+        "url": "https://schedule.example.org/pycon/sessions/keynote/",
         "created_at": session.created_at,
         "updated_at": session.updated_at,
         **fields,

@@ -115,3 +115,25 @@ def test_pages_that_show_saved_markers_are_not_cached_for_logged_in_users(
     client.force_login(django_user_model.objects.create_user("ada"))
     response = client.get(url("schedule"))
     assert "ETag" not in response
+
+
+@pytest.mark.parametrize("name", ["schedule-ics", "schedule-xml", "schedule-json"])
+def test_exports_take_links_and_uids_from_the_site_address_not_the_host_asked(
+    client, conference, settings, name
+):
+    """A calendar subscribed via two host names, before and after an edit, sees one event."""
+    settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1"]
+    session = make_session(conference, title="Talk")
+    first = client.get(url(name), HTTP_HOST="localhost").content.decode()
+    session.title = "Talk, renamed"
+    session.save()  # a new content version: the export is rendered again, for another host
+    second = client.get(url(name), HTTP_HOST="127.0.0.1").content.decode()
+    assert "localhost" not in first + second
+    assert "127.0.0.1" not in first + second
+    assert "https://schedule.example.org/pycon/sessions/" in second
+    if name == "schedule-ics":
+        uids = [
+            [str(event["UID"]) for event in icalendar.Calendar.from_ical(text).walk("VEVENT")]
+            for text in (first, second)
+        ]
+        assert uids[0] == uids[1] == [f"{session.guid}@schedule.example.org"]

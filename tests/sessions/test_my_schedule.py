@@ -381,7 +381,7 @@ def test_calendar_tokens_are_long_and_random(attendee, conference, django_user_m
 def test_my_schedule_shows_the_calendar_address(attendee_client, attendee, conference):
     feed = CalendarFeed.issue(attendee, conference)
     html = attendee_client.get(my_schedule_url(conference)).content.decode()
-    assert f'value="http://testserver{feed.get_absolute_url()}"' in html
+    assert f'value="https://schedule.example.org{feed.get_absolute_url()}"' in html
 
 
 @pytest.mark.skipif(

@@ -88,7 +88,7 @@ def test_speaker_detail_shows_the_whole_speaker(anonymous, conference):
             {"title": "Website", "url": "https://ada.example"},
             {"title": "GitHub", "url": "https://github.com/ada"},
         ],
-        "url": "http://testserver/pycon/speakers/ada/",
+        "url": "https://schedule.example.org/pycon/speakers/ada/",
     }
 
 
@@ -99,7 +99,7 @@ def test_speaker_photo_links_absolutely_to_the_photo_view(
     ada = make_speaker(conference, slug="ada", photo=SimpleUploadedFile("ada.png", b"\x89PNG"))
     make_session(conference, speakers=[ada])
     response = anonymous.get(detail_url(ada))
-    assert response.json()["photo"] == "http://testserver/pycon/speakers/ada/photo/"
+    assert response.json()["photo"] == "https://schedule.example.org/pycon/speakers/ada/photo/"
 
 
 def test_speaker_of_draft_sessions_only_is_a_404_for_the_public(anonymous, conference):
@@ -157,7 +157,7 @@ def ada_answer(speaker: Speaker, **fields) -> dict:
         "bio": "",
         "photo": None,
         "links": [],
-        "url": "http://testserver/pycon/speakers/ada/",
+        "url": "https://schedule.example.org/pycon/speakers/ada/",
         "created_at": speaker.created_at,
         "updated_at": speaker.updated_at,
         **fields,
