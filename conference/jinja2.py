@@ -20,7 +20,7 @@ from jinja2 import Environment, StrictUndefined, pass_context
 from markupsafe import Markup
 
 from conference.markup import render_markdown
-from conference.timezones import clock_text, time_zone_options
+from conference.timezones import clock_text, time_range, time_zone_options
 
 
 def url(name: str, *args, **kwargs) -> str:
@@ -94,6 +94,11 @@ def environment(**options) -> Environment:
         time_zone_options=time_zone_options,
     )
     env.filters.update(
-        clock=clock, clock_zone=clock_zone, date=local_date, markdown=markdown, pluralize=pluralize
+        clock=clock,
+        clock_zone=clock_zone,
+        date=local_date,
+        markdown=markdown,
+        pluralize=pluralize,
+        time_range=time_range,
     )
     return env

@@ -3,6 +3,7 @@
 import datetime
 import zoneinfo
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from django.utils import timezone
 
@@ -13,6 +14,36 @@ COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 def clock_text(moment: datetime.datetime) -> str:
     """10:35: strftime("%H:%M"), four times faster; a schedule or an export prints thousands."""
     return f"{moment.hour:02d}:{moment.minute:02d}"
+
+
+class TimeRange(NamedTuple):
+    """A session's times as people read them, in one zone.
+
+    “10:35–10:45 CEST”. When the clocks change in between, both ends carry their abbreviation
+    (“01:30 CEST–02:30 CET” lasts 2 hours; with one abbreviation it reads as one). When it ends
+    on a later day it says so: “23:30–00:30 CEST (+1 day)”.
+    """
+
+    start: str
+    end: str
+    later_day: str
+
+    def __str__(self) -> str:
+        return f"{self.start}–{self.end}{self.later_day}"
+
+
+def time_range(
+    starts_at: datetime.datetime, ends_at: datetime.datetime, zone: datetime.tzinfo | None = None
+) -> TimeRange:
+    start = timezone.localtime(starts_at, zone)
+    end = timezone.localtime(ends_at, zone)
+    start_zone, end_zone = start.tzname(), end.tzname()
+    start_text = (
+        clock_text(start) if start_zone == end_zone else f"{clock_text(start)} {start_zone}"
+    )
+    days = (end.date() - start.date()).days
+    later_day = f" (+{days} day{'s' if days > 1 else ''})" if days else ""
+    return TimeRange(start_text, f"{clock_text(end)} {end_zone}", later_day)
 
 
 @cache

@@ -137,7 +137,7 @@ class SessionAdmin(admin.ModelAdmin):
 
     @admin.display(description="time", ordering="starts_at")
     def time(self, session):
-        return f"{session.local_starts_at:%H:%M}–{session.local_ends_at:%H:%M} {session.local_ends_at.tzname()}"
+        return str(session.local_times)
 
     @admin.display(description="saved by", ordering="save_count")
     def saved_by(self, session):

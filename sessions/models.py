@@ -15,6 +15,7 @@ from django.utils.formats import date_format
 
 from conference.models import Conference, Room, Track
 from conference.routing import reverse_slugs
+from conference.timezones import TimeRange, time_range
 from conference.uploads import FileKindValidator, RandomName
 from speakers.models import Speaker
 
@@ -28,12 +29,8 @@ def local_time_range(
     conference: Conference, starts_at: datetime.datetime, ends_at: datetime.datetime
 ) -> str:
     """“Wednesday 8 April 2026 10:35–10:45 CEST”: how an organizer or attendee reads a slot."""
-    start = timezone.localtime(starts_at, conference.tz)
-    end = timezone.localtime(ends_at, conference.tz)
-    day = date_format(start, "l j F Y")
-    if start.tzname() != end.tzname():  # the clocks change during the session
-        return f"{day} {start:%H:%M} {start.tzname()}–{end:%H:%M} {end.tzname()}"
-    return f"{day} {start:%H:%M}–{end:%H:%M} {end.tzname()}"
+    day = date_format(timezone.localtime(starts_at, conference.tz), "l j F Y")
+    return f"{day} {time_range(starts_at, ends_at, conference.tz)}"
 
 
 class SessionQuerySet(models.QuerySet):
@@ -389,6 +386,11 @@ class Session(models.Model):
         return local_time_range(self.conference, self.starts_at, self.ends_at)
 
     @property
+    def local_times(self) -> TimeRange:
+        """“10:35–10:45 CEST” in the conference's zone (see ``conference.timezones.time_range``)."""
+        return time_range(self.starts_at, self.ends_at, self.conference.tz)
+
+    @property
     def duration(self) -> datetime.timedelta:
         return self.ends_at - self.starts_at
 
@@ -397,7 +399,10 @@ class Session(models.Model):
         """The title as schedules print it: “Lightning Talk: …”, “Keynote: …”."""
         if self.kind in (self.Kind.TALK, self.Kind.BREAK):
             return self.title
-        return f"{self.kind_label}: {self.title}"
+        prefix = f"{self.kind_label}: "
+        if self.title.casefold().startswith(prefix.casefold()):  # “Panel: Future of APIs”
+            return self.title
+        return f"{prefix}{self.title}"
 
     @property
     def is_break(self) -> bool:

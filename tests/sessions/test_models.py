@@ -179,6 +179,15 @@ def test_session_times_across_the_autumn_dst_change_keep_their_real_length():
     session.full_clean()
     assert session.local_time_range == "Sunday 25 October 2026 02:30 CEST–02:30 CET"
     assert session.duration == datetime.timedelta(hours=1)
+    assert str(session.local_times) == "02:30 CEST–02:30 CET"  # the admin's time column
+
+
+def test_a_session_ending_after_midnight_says_which_day_it_ends():
+    conference = make_conference(
+        starts_on=datetime.date(2026, 4, 7), ends_on=datetime.date(2026, 4, 8)
+    )
+    session = unsaved_session(conference, starts_at=paris(7, 23, 30), ends_at=paris(8, 0, 30))
+    assert session.local_time_range == "Tuesday 7 April 2026 23:30–00:30 CEST (+1 day)"
 
 
 def test_in_schedule_order_sorts_by_start_then_room_position_then_title():
@@ -226,6 +235,11 @@ def test_ordered_speakers_follow_billing_order():
 def test_display_title_prefixes_the_kind_as_schedules_print_it():
     session = Session(title="Debugging the Undebuggable", kind=Session.Kind.LIGHTNING_TALK)
     assert session.display_title == "Lightning Talk: Debugging the Undebuggable"
+
+
+@pytest.mark.parametrize("title", ["Panel: Future of APIs", "panel: Future of APIs"])
+def test_display_title_never_prints_the_kind_twice(title):
+    assert Session(title=title, kind=Session.Kind.PANEL).display_title == title
 
 
 def test_set_status_refuses_republishing_a_cancelled_session_into_a_taken_room():

@@ -3,6 +3,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils.html import strip_tags
 
 from sessions.models import Attachment, Session
 from tests.builders import (
@@ -451,3 +452,32 @@ def test_session_page_query_count_does_not_grow(
     with django_assert_max_num_queries(8):
         response = client.get(session_url(session))
     assert len(response.context["parallel_sessions"]) == count
+
+
+@pytest.mark.parametrize(
+    ("starts_at", "ends_at", "shown"),
+    [
+        # 01:30 CEST to 02:30 CET lasts two hours: one abbreviation would make it read as one.
+        (
+            datetime.datetime(2026, 10, 24, 23, 30, tzinfo=datetime.UTC),
+            datetime.datetime(2026, 10, 25, 1, 30, tzinfo=datetime.UTC),
+            "01:30 CEST–02:30 CET",
+        ),
+        (
+            datetime.datetime(2026, 10, 24, 21, 30, tzinfo=datetime.UTC),
+            datetime.datetime(2026, 10, 24, 22, 30, tzinfo=datetime.UTC),
+            "23:30–00:30 CEST (+1 day)",
+        ),
+    ],
+    ids=["clocks go back during it", "past midnight"],
+)
+@pytest.mark.parametrize("page", ["schedule", "session"])
+def test_a_session_across_a_clock_change_or_midnight_says_so(
+    client, starts_at, ends_at, shown, page
+):
+    conference = make_conference(
+        starts_on=datetime.date(2026, 10, 24), ends_on=datetime.date(2026, 10, 25)
+    )
+    session = make_session(conference, title="Night", starts_at=starts_at, ends_at=ends_at)
+    url = schedule_url(conference) if page == "schedule" else session.get_absolute_url()
+    assert shown in strip_tags(client.get(url).content.decode())
