@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 from django.views.defaults import server_error
 
-from tests.builders import make_conference, make_room, make_track
+from tests.builders import make_conference, make_room, make_session, make_track
 
 pytestmark = pytest.mark.django_db
 
@@ -50,10 +50,23 @@ def test_unpublished_conference_is_a_404_for_the_public(client):
     assert client.get(conference.get_absolute_url()).status_code == 404
 
 
-def test_unpublished_conference_is_previewed_by_staff_with_a_draft_banner(admin_client):
+@pytest.mark.parametrize(
+    "page", ["", "schedule/", "schedule/grid/", "speakers/", "sessions/talk/", "my-schedule/"]
+)
+def test_every_page_of_an_unpublished_conference_tells_staff_the_public_cannot_see_it(
+    admin_client, page
+):
     conference = make_conference(is_published=False)
+    make_session(conference, title="Talk")
+    response = admin_client.get(f"{conference.get_absolute_url()}{page}")
+    assert response.status_code == 200
+    assert "Preview: this conference is not published yet." in response.content.decode()
+
+
+def test_a_published_conference_has_no_preview_banner(admin_client):
+    conference = make_conference()
     response = admin_client.get(conference.get_absolute_url())
-    assert "Draft: this conference is not published" in response.content.decode()
+    assert "Preview:" not in response.content.decode()
 
 
 def test_unknown_conference_gets_the_404_page(client):
