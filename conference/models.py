@@ -231,3 +231,38 @@ class Track(models.Model):
         return (self.conference.slug, self.slug)
 
     natural_key.dependencies = ["conference.conference"]
+
+
+class KeepsFormerSlugs(models.Model):
+    """A page whose slug changes keeps answering at its old address (a 301 to the new one).
+
+    The slug a row was loaded with is remembered; ``remember_former_slug()``, called by the
+    owning app's post_save receiver, records it when the row was saved under another slug.
+    Subclasses have a ``former_slugs`` relation (a ``FormerSlug`` model of their app).
+    """
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        instance = super().from_db(db, field_names, values)
+        instance.loaded_slug = instance.__dict__.get("slug")  # None when the slug was deferred
+        return instance
+
+    def remember_former_slug(self) -> None:
+        former = getattr(self, "loaded_slug", None)
+        if former and former != self.slug:
+            self.former_slugs.get_or_create(slug=former)
+            self.former_slugs.filter(slug=self.slug).delete()  # the old name is current again
+        self.loaded_slug = self.slug
+
+
+class FormerSlug(models.Model):
+    """A slug a session or speaker had before; its app's model adds the relation."""
+
+    slug = models.SlugField(max_length=300)
+    retired_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True

@@ -1,4 +1,6 @@
+from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.generic import DetailView, ListView
@@ -43,6 +45,30 @@ class ConferenceMixin:
 
 class ConferencePageMixin(SharedPageMixin, ConferenceMixin):
     """A public page of a conference, cached and shared (conference.page_cache)."""
+
+
+class FollowsFormerSlugsMixin:
+    """A session or speaker renamed in the admin keeps its old links working: 301 to the new one.
+
+    ``current_slug(slug)`` names the visible row that once had ``slug`` (None: a plain 404). A
+    live row with that slug always wins; this is consulted only when there is none.
+    """
+
+    def current_slug(self, former_slug: str) -> str | None:
+        raise NotImplementedError
+
+    def dispatch(self, request, *args, **kwargs):
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        except Http404:
+            if request.method not in ("GET", "HEAD"):
+                raise
+            current = self.current_slug(kwargs["slug"])
+            if current is None:
+                raise
+        url = reverse(request.resolver_match.view_name, kwargs={**kwargs, "slug": current})
+        query = request.META.get("QUERY_STRING")
+        return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
 
 
 class ConferenceListView(ListView):

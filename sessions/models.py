@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from conference.models import Conference, Room, Track
+from conference.models import Conference, FormerSlug, KeepsFormerSlugs, Room, Track
 from conference.routing import reverse_slugs
 from conference.timezones import TimeRange, time_range
 from conference.uploads import FileKindValidator, RandomName
@@ -221,7 +221,7 @@ def new_guid() -> str:
     return str(uuid.uuid4())
 
 
-class Session(models.Model):
+class Session(KeepsFormerSlugs):
     class Kind(models.TextChoices):
         KEYNOTE = "keynote", "Keynote"
         TALK = "talk", "Talk"
@@ -481,6 +481,15 @@ class Session(models.Model):
 
 KIND_LABELS = dict(Session.Kind.choices)
 AUDIENCE_LEVEL_LABELS = dict(Session.AudienceLevel.choices)
+
+
+class FormerSessionSlug(FormerSlug):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="former_slugs")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "slug"], name="former_session_slug_once")
+        ]
 
 
 class SessionSpeaker(models.Model):

@@ -20,6 +20,12 @@ def session_changed(sender, instance, **kwargs):
     Conference.mark_changed(instance.conference_id)
 
 
+@receiver(post_save, sender=Session)
+def session_slug_changed(sender, instance, created, raw=False, **kwargs):
+    if not raw:
+        instance.remember_former_slug()
+
+
 @receiver([post_save, post_delete], sender=SessionSpeaker)
 @receiver([post_save, post_delete], sender=Attachment)
 def session_part_changed(sender, instance, **kwargs):

@@ -12,7 +12,7 @@ from django.views import View
 from django.views.generic import DetailView, TemplateView
 
 from conference.uploads import serve_upload
-from conference.views import ConferenceMixin, ConferencePageMixin
+from conference.views import ConferenceMixin, ConferencePageMixin, FollowsFormerSlugsMixin
 from sessions.exports import build_calendar, build_frab_data, build_frab_xml
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session
@@ -115,9 +115,15 @@ class ScheduleGridView(SessionListMixin, TemplateView):
         return context
 
 
-class SessionDetailView(SaveTogglesMixin, ConferencePageMixin, DetailView):
+class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePageMixin, DetailView):
     template_name = "sessions/session_detail.html"
     context_object_name = "session"
+
+    def current_slug(self, former_slug):
+        sessions = self.conference.sessions.visible_to(self.request.user)
+        return (
+            sessions.filter(former_slugs__slug=former_slug).values_list("slug", flat=True).first()
+        )
 
     def get_object(self, queryset=None):
         sessions = self.conference.sessions.visible_to(self.request.user)
@@ -181,9 +187,13 @@ class ScheduleCalendarView(ExportMixin, View):
         return self.export_response(body, self.conference.slug)
 
 
-class SessionCalendarView(ExportMixin, View):
+class SessionCalendarView(FollowsFormerSlugsMixin, ExportMixin, View):
     content_type = "text/calendar; charset=utf-8"
     extension = "ics"
+
+    def current_slug(self, former_slug):
+        sessions = self.conference.sessions.public().filter(former_slugs__slug=former_slug)
+        return sessions.values_list("slug", flat=True).first()
 
     def get(self, request, conference_slug, slug):
         session = get_object_or_404(self.public_sessions(), slug=slug)

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from conference.models import Conference
+from conference.models import Conference, FormerSlug, KeepsFormerSlugs
 from conference.routing import reverse_slugs
 from conference.uploads import FileKindValidator, RandomName
 
@@ -50,7 +50,7 @@ def new_guid() -> str:
     return str(uuid.uuid4())
 
 
-class Speaker(models.Model):
+class Speaker(KeepsFormerSlugs):
     conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="speakers")
     # Published in exports and matched by importers; never changes.
     guid = models.CharField("GUID", max_length=64, default=new_guid, editable=False)
@@ -129,6 +129,15 @@ class Speaker(models.Model):
     def affiliation(self) -> str:
         """“Role, Company” as schedules print it under a name."""
         return ", ".join(part for part in (self.role, self.company) if part)
+
+
+class FormerSpeakerSlug(FormerSlug):
+    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="former_slugs")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["speaker", "slug"], name="former_speaker_slug_once")
+        ]
 
 
 class SpeakerLink(models.Model):

@@ -12,6 +12,12 @@ def speaker_changed(sender, instance, **kwargs):
     Conference.mark_changed(instance.conference_id)
 
 
+@receiver(post_save, sender=Speaker)
+def speaker_slug_changed(sender, instance, created, raw=False, **kwargs):
+    if not raw:
+        instance.remember_former_slug()
+
+
 @receiver([post_save, post_delete], sender=SpeakerLink)
 def speaker_link_changed(sender, instance, **kwargs):
     Conference.objects.filter(speakers=instance.speaker_id).mark_changed()

@@ -5,7 +5,7 @@ from django.views import View
 from django.views.generic import DetailView, ListView
 
 from conference.uploads import serve_upload
-from conference.views import ConferencePageMixin
+from conference.views import ConferencePageMixin, FollowsFormerSlugsMixin
 from sessions.personal import SaveTogglesMixin
 from speakers.forms import SpeakerSearchForm
 
@@ -42,9 +42,15 @@ class SpeakerListView(SpeakerSessionsMixin, ListView):
         return super().get_context_data(search_form=form, query=query, **kwargs)
 
 
-class SpeakerDetailView(SaveTogglesMixin, SpeakerSessionsMixin, DetailView):
+class SpeakerDetailView(
+    FollowsFormerSlugsMixin, SaveTogglesMixin, SpeakerSessionsMixin, DetailView
+):
     template_name = "speakers/speaker_detail.html"
     context_object_name = "speaker"
+
+    def current_slug(self, former_slug):
+        speakers = self.speakers().filter(former_slugs__slug=former_slug)
+        return speakers.values_list("slug", flat=True).first()
 
     def get_object(self, queryset=None):
         sessions = Prefetch(

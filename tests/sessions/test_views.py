@@ -481,3 +481,40 @@ def test_a_session_across_a_clock_change_or_midnight_says_so(
     session = make_session(conference, title="Night", starts_at=starts_at, ends_at=ends_at)
     url = schedule_url(conference) if page == "schedule" else session.get_absolute_url()
     assert shown in strip_tags(client.get(url).content.decode())
+
+
+def test_a_renamed_session_redirects_its_old_address_permanently(client):
+    conference = make_conference(slug="pycon")
+    session = make_session(conference, title="Old title", slug="old-title")
+    session.slug = "new-title"
+    session.save()
+    session.slug = "newer-title"
+    session.save()
+    for old in ("old-title", "new-title"):
+        response = client.get(f"/pycon/sessions/{old}/", {"tz": "UTC"})
+        assert response.status_code == 301
+        assert response["Location"] == "/pycon/sessions/newer-title/?tz=UTC"
+        assert (
+            client.get(f"/pycon/sessions/{old}.ics")["Location"]
+            == "/pycon/sessions/newer-title.ics"
+        )
+    assert client.get("/pycon/sessions/newer-title/").status_code == 200
+
+
+def test_an_old_slug_taken_by_another_session_belongs_to_that_session(client):
+    conference = make_conference(slug="pycon")
+    renamed = make_session(conference, title="First", slug="keynote")
+    renamed.slug = "opening"
+    renamed.save()
+    make_session(conference, title="Second", slug="keynote", starts_at=paris(8, 15))
+    response = client.get("/pycon/sessions/keynote/")
+    assert response.status_code == 200
+    assert "Second" in response.content.decode()
+
+
+def test_an_old_slug_of_a_hidden_session_is_a_plain_404(client):
+    conference = make_conference(slug="pycon")
+    session = make_session(conference, slug="old", status=Session.Status.DRAFT)
+    session.slug = "new"
+    session.save()
+    assert client.get("/pycon/sessions/old/").status_code == 404

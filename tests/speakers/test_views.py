@@ -129,3 +129,14 @@ def test_speaker_page_query_count_does_not_grow(
     with django_assert_max_num_queries(7):
         response = client.get(speaker.get_absolute_url())
     assert len(response.context["speaker"].visible_sessions) == count
+
+
+def test_a_renamed_speaker_redirects_their_old_address_permanently(client):
+    conference = make_conference(slug="pycon")
+    speaker = make_speaker(conference, name="Ada", slug="ada")
+    make_session(conference, speakers=[speaker])
+    speaker.slug = "ada-lovelace"
+    speaker.save()
+    response = client.get("/pycon/speakers/ada/")
+    assert response.status_code == 301
+    assert response["Location"] == "/pycon/speakers/ada-lovelace/"
