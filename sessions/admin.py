@@ -133,11 +133,13 @@ class SessionAdmin(admin.ModelAdmin):
 
     @admin.display(description="day", ordering="starts_at")
     def day(self, session):
+        if session.is_unscheduled:
+            return "Unscheduled"
         return date_format(session.local_starts_at, "D j M Y")
 
     @admin.display(description="time", ordering="starts_at")
     def time(self, session):
-        return str(session.local_times)
+        return "" if session.is_unscheduled else str(session.local_times)
 
     @admin.display(description="saved by", ordering="save_count")
     def saved_by(self, session):

@@ -42,11 +42,24 @@ class SessionQuerySet(models.QuerySet):
         return self.filter(
             status__in=[Session.Status.PUBLISHED, Session.Status.CANCELLED],
             conference__is_published=True,
+            starts_at__isnull=False,  # implied by the constraints; stated for the reader
         )
 
     def visible_to(self, user):
-        """What ``user`` may read: staff preview drafts, everyone else sees public sessions."""
-        return self.all() if user.is_staff else self.public()
+        """What ``user`` may read: staff preview drafts, everyone else sees public sessions.
+
+        Unscheduled sessions are in no schedule, not even staff's preview: they wait in the
+        admin (and the planner) until they have a time.
+        """
+        return self.placed() if user.is_staff else self.public()
+
+    def placed(self):
+        """Sessions with a time: every one that can appear in a schedule."""
+        return self.filter(starts_at__isnull=False)
+
+    def unscheduled(self):
+        """Accepted sessions not placed yet: no time, no room, and a draft until placed."""
+        return self.filter(starts_at__isnull=True)
 
     def scheduled(self):
         """Sessions that take up their room and speakers: every one not cancelled."""
@@ -261,8 +274,9 @@ class Session(KeepsFormerSlugs):
         related_name="sessions",
         help_text="A break without a room is for the whole venue.",
     )
-    starts_at = models.DateTimeField("starts")
-    ends_at = models.DateTimeField("ends")
+    # Both empty: an unscheduled session (accepted, not placed yet; see Meta.constraints).
+    starts_at = models.DateTimeField("starts", null=True, blank=True)
+    ends_at = models.DateTimeField("ends", null=True, blank=True)
     description = models.TextField(blank=True, help_text="Markdown.")
     audience_level = models.CharField(
         max_length=20, choices=AudienceLevel.choices, default=AudienceLevel.ANY
@@ -289,6 +303,21 @@ class Session(KeepsFormerSlugs):
                 condition=Q(ends_at__gt=F("starts_at")),
                 name="session_ends_after_it_starts",
                 violation_error_message="A session must end after it starts.",
+            ),
+            models.CheckConstraint(
+                condition=Q(starts_at__isnull=True, ends_at__isnull=True)
+                | Q(starts_at__isnull=False, ends_at__isnull=False),
+                name="session_has_both_times_or_neither",
+                violation_error_message="Give a session both a start and an end, or neither "
+                "(to leave it unscheduled).",
+            ),
+            # An unscheduled session is in no schedule: no room, and never published or
+            # cancelled (cancelled sessions are shown, marked as such).
+            models.CheckConstraint(
+                condition=Q(starts_at__isnull=False) | Q(room__isnull=True, status="draft"),
+                name="unscheduled_session_is_a_draft_without_room",
+                violation_error_message="A session needs a time before it can have a room or "
+                "be published.",
             ),
             models.UniqueConstraint(
                 fields=["conference", "slug"],
@@ -324,6 +353,9 @@ class Session(KeepsFormerSlugs):
     natural_key.dependencies = ["conference.conference"]
 
     def clean(self):
+        if self.is_unscheduled:
+            self.check_unscheduled_session()
+            return
         if not (self.conference_id and self.starts_at and self.ends_at):
             return  # the missing field reports itself
         conference = self.conference
@@ -348,6 +380,23 @@ class Session(KeepsFormerSlugs):
             self.check_room_is_free()
             self.check_speakers_are_free()
 
+    def check_unscheduled_session(self):
+        """The form-level reading of the unscheduled-session constraints, with field errors."""
+        errors = {}
+        if self.starts_at is None and self.ends_at is not None:
+            errors["starts_at"] = "Give the start too, or clear the end to leave it unscheduled."
+        if self.ends_at is None and self.starts_at is not None:
+            errors["ends_at"] = "Give the end too, or clear the start to leave it unscheduled."
+        if self.room_id:
+            errors["room"] = "An unscheduled session has no room yet: give it a time first."
+        if self.status != self.Status.DRAFT:
+            errors["status"] = (
+                f"An unscheduled session cannot be {self.get_status_display().lower()}: "
+                "give it a time first."
+            )
+        if errors:
+            raise ValidationError(errors)
+
     def check_room_is_free(self):
         if not self.room_id:
             return
@@ -367,6 +416,11 @@ class Session(KeepsFormerSlugs):
             return
         for speaker in Speaker.objects.filter(sessions=self).distinct():
             SessionSpeaker(session=self, speaker=speaker).check_speaker_is_free(field="starts_at")
+
+    @property
+    def is_unscheduled(self) -> bool:
+        """No time yet (either end missing): what the planner's side list holds."""
+        return self.starts_at is None or self.ends_at is None
 
     @property
     def cannot_clash_with(self) -> set[int]:

@@ -275,3 +275,29 @@ def test_admin_counts_saves_and_flags_sessions_over_room_capacity(admin_client, 
     rows = response.context["cl"].result_list
     assert [(session.title, session.save_count) for session in rows] == [("Popular", 2)]
     assert quiet not in rows
+
+
+def test_admin_adds_an_unscheduled_session_and_lists_it_as_such(admin_client):
+    conference = make_conference()
+    empty_times = {"starts_at_0": "", "starts_at_1": "", "ends_at_0": "", "ends_at_1": ""}
+    response = admin_client.post(
+        reverse("admin:schedule_session_add"),
+        session_form_data(conference, status=Session.Status.DRAFT, **empty_times),
+    )
+    assert response.status_code == 302
+    assert Session.objects.unscheduled().get().title == "Fresh talk"
+    changelist = admin_client.get(reverse("admin:schedule_session_changelist")).content.decode()
+    assert '<td class="field-day">Unscheduled</td>' in changelist
+
+
+def test_admin_refuses_to_publish_a_session_without_a_time(admin_client):
+    conference = make_conference()
+    empty_times = {"starts_at_0": "", "starts_at_1": "", "ends_at_0": "", "ends_at_1": ""}
+    response = admin_client.post(
+        reverse("admin:schedule_session_add"), session_form_data(conference, **empty_times)
+    )
+    assert response.status_code == 200
+    assert "An unscheduled session cannot be published: give it a time first." in (
+        response.content.decode()
+    )
+    assert not Session.objects.exists()

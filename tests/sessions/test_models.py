@@ -328,3 +328,69 @@ def test_postgresql_allows_a_cancelled_session_in_a_booked_slot():
         status=Session.Status.CANCELLED,
     )
     assert Session.objects.filter(room=booked.room).count() == 2
+
+
+# Unscheduled sessions ---------------------------------------------------------------------
+
+
+def unscheduled(conference, **fields):
+    no_time = {"starts_at": None, "ends_at": None, "status": Session.Status.DRAFT}
+    return unsaved_session(conference, **{**no_time, **fields})
+
+
+def test_an_accepted_talk_can_wait_without_a_time_or_room(django_user_model):
+    conference = make_conference(is_published=True)
+    session = unscheduled(conference)
+    session.full_clean()
+    session.save()
+    assert list(Session.objects.unscheduled()) == [session]
+    assert not Session.objects.public().exists()
+    staff = django_user_model(is_staff=True)
+    assert not Session.objects.visible_to(staff).exists()  # not even in staff's preview
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        (
+            {"status": Session.Status.PUBLISHED},
+            "status",
+            "An unscheduled session cannot be published: give it a time first.",
+        ),
+        (
+            {"status": Session.Status.CANCELLED},
+            "status",
+            "An unscheduled session cannot be cancelled: give it a time first.",
+        ),
+        ({"starts_at": paris(8, 10)}, "ends_at", "Give the end too"),
+        ({"ends_at": paris(8, 10)}, "starts_at", "Give the start too"),
+    ],
+)
+def test_an_unscheduled_session_cannot_be_published_or_half_timed(fields, field, message):
+    session = unscheduled(make_conference(), **fields)
+    with pytest.raises(ValidationError) as error:
+        session.full_clean()
+    assert error.value.message_dict[field][0].startswith(message)
+
+
+def test_an_unscheduled_session_cannot_hold_a_room():
+    conference = make_conference()
+    session = unscheduled(conference, room=make_room(conference))
+    with pytest.raises(ValidationError) as error:
+        session.full_clean()
+    assert "give it a time first" in error.value.message_dict["room"][0]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"status": Session.Status.PUBLISHED},
+        {"starts_at": paris(8, 10)},
+    ],
+)
+def test_the_database_refuses_what_the_rules_refuse_even_past_the_model(change):
+    """A bulk UPDATE skips full_clean(); the constraints still hold."""
+    session = unscheduled(make_conference())
+    session.save()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Session.objects.filter(pk=session.pk).update(**change)
