@@ -760,6 +760,79 @@ def test_title_too_long_for_the_model_is_refused(conference):
     ]
 
 
+NOTHING_WRITTEN = dict.fromkeys(("Room", "Track", "Speaker", "Session", "SessionSpeaker"), 0)
+
+
+def test_room_capacity_too_large_for_any_number_names_the_room_and_writes_nothing(conference):
+    source = json_file(event(), rooms=[{"name": "Hall", "capacity": 1}])
+    source = io.BytesIO(source.getvalue().replace(b'"capacity": 1', b'"capacity": 1e999'))
+
+    error = import_error(conference, source)
+
+    assert error.problems == [
+        "Room “Hall” (schedule.conference.rooms[0]): capacity: Infinity is not a number of "
+        "seats like 120."
+    ]
+    assert counts() == NOTHING_WRITTEN
+
+
+@pytest.mark.parametrize("kind", ["json", "xml"])
+def test_end_after_the_year_9999_names_the_event_and_writes_nothing(conference, kind):
+    late = "9999-12-31T23:50:00+02:00"
+    source = json_file(event(date=late)) if kind == "json" else xml_file(xml_event(date=late))
+    location = 'schedule.conference.days[0].rooms["Hall"][0]' if kind == "json" else "line 7"
+
+    error = import_error(conference, source)
+
+    assert error.problems == [
+        f"Event “First talk” (guid {GUID_A}, {location}): duration: "
+        "9999-12-31T23:50:00+02:00 plus 0:30:00 ends after the year 9999."
+    ]
+    assert counts() == NOTHING_WRITTEN
+
+
+def test_date_beyond_the_year_9999_in_utc_names_the_event_and_writes_nothing(conference):
+    error = import_error(conference, json_file(event(date="9999-12-31T23:50:00-02:00")))
+
+    assert error.problems == [
+        f'Event “First talk” (guid {GUID_A}, schedule.conference.days[0].rooms["Hall"][0]): '
+        "date: “9999-12-31T23:50:00-02:00” lies outside the years 1 to 9999 in UTC."
+    ]
+    assert counts() == NOTHING_WRITTEN
+
+
+def test_nul_in_a_title_names_the_event_and_field_and_writes_nothing(conference):
+    error = import_error(conference, json_file(event(title="First\x00talk")))
+
+    assert error.problems == [
+        f'Event “First\u2400talk” (guid {GUID_A}, schedule.conference.days[0].rooms["Hall"][0]): '
+        "title: contains a NUL character (U+0000), which no text here may hold."
+    ]
+    assert counts() == NOTHING_WRITTEN
+
+
+def test_nul_in_a_person_name_names_the_person_and_field_and_writes_nothing(conference):
+    error = import_error(
+        conference, json_file(event(persons=[{"guid": PERSON, "name": "Ada\x00Lovelace"}]))
+    )
+
+    assert error.problems == [
+        f'Event “First talk” (guid {GUID_A}, schedule.conference.days[0].rooms["Hall"][0]), '
+        "persons[0]: name: contains a NUL character (U+0000), which no text here may hold."
+    ]
+    assert counts() == NOTHING_WRITTEN
+
+
+def test_nul_in_xml_is_refused_as_not_well_formed(conference):
+    error = import_error(conference, xml_file(xml_event(title="First&#0;talk")))
+
+    assert str(error) == (
+        "The file is not well-formed XML: reference to invalid character number "
+        "(line 7, column 172)."
+    )
+    assert counts() == NOTHING_WRITTEN
+
+
 def test_huge_input_is_refused(conference):
     error = import_error(conference, io.BytesIO(b" " * (MAX_IMPORT_BYTES + 1)))
 
