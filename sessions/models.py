@@ -566,6 +566,40 @@ class SessionSpeaker(models.Model):
             )
 
 
+class ImportedValues(models.Model):
+    """What the schedule file said of one session or speaker at its last import, field by field.
+
+    A re-import compares the file with it (sessions/importers/writer.py): a field the file still
+    gives as it did then keeps its value here, which an organizer may have changed since; a field
+    the file changed takes the file's value. A table of its own rather than a column: schedule
+    pages and exports load every column of a session, and these values repeat its description.
+    """
+
+    session = models.OneToOneField(
+        Session, on_delete=models.CASCADE, null=True, blank=True, related_name="imported_values"
+    )
+    speaker = models.OneToOneField(
+        Speaker, on_delete=models.CASCADE, null=True, blank=True, related_name="imported_values"
+    )
+    # Field name to value as JSON: rooms and tracks by name, times in ISO 8601 UTC, speakers
+    # by GUID (see writer.remembered()).
+    values = models.JSONField(default=dict)
+
+    class Meta:
+        verbose_name_plural = "imported values"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(session__isnull=False, speaker__isnull=True)
+                | Q(session__isnull=True, speaker__isnull=False),
+                name="imported_values_of_a_session_or_a_speaker",
+                violation_error_message="Imported values belong to a session or a speaker.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Imported values of {self.session or self.speaker}"
+
+
 class Attachment(models.Model):
     """Slides and other material: an uploaded file or a link.
 
