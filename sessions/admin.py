@@ -1,6 +1,7 @@
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.contrib.admin import helpers
 from django.db.models import Count, F
+from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -10,6 +11,7 @@ from sessions.models import (
     Attachment,
     Session,
     SessionSpeaker,
+    StatusChange,
     ordered_speakers_prefetch,
 )
 
@@ -72,7 +74,7 @@ class SessionAdmin(admin.ModelAdmin):
     ordering = ["conference", *SCHEDULE_ORDER]
     prepopulated_fields = {"slug": ("title",)}
     inlines = [SessionSpeakerInline, AttachmentInline]
-    actions = ["publish", "unpublish", "cancel"]
+    actions = ["publish", "unpublish", "cancel", "reinstate"]
     readonly_fields = ["created_at", "updated_at"]
     fieldsets = [
         (None, {"fields": ["conference", "title", "slug", "kind", "status"]}),
@@ -156,32 +158,85 @@ class SessionAdmin(admin.ModelAdmin):
     def speaker_names(self, session):
         return ", ".join(speaker.name for speaker in session.ordered_speakers)
 
-    def change_status(self, request, queryset, status, verb):
-        try:
-            count = queryset.set_status(status)
-        except ValidationError as error:
+    def report_status_change(self, request, change: StatusChange, verb: str, status: str):
+        """Say what an action moved, what it left alone and why, and what it refused and why."""
+        if change.changed:
+            self.message_user(
+                request, f"{sessions_counted(len(change.changed))} {verb}.", messages.SUCCESS
+            )
+        if change.left_alone:
+            by_status = {}
+            for session in change.left_alone:
+                by_status.setdefault(session.status, []).append(session)
+            reasons = "; ".join(
+                f"{quoted_titles(sessions)} {'is' if len(sessions) == 1 else 'are'} "
+                + why_left_alone(left_as, status)
+                for left_as, sessions in by_status.items()
+            )
             self.message_user(
                 request,
-                f"Nothing was {verb}: " + " ".join(error.messages),
-                level=messages.ERROR,
+                f"{sessions_counted(len(change.left_alone))} left alone: {reasons}.",
+                messages.WARNING,
             )
-            return
-        self.message_user(request, f"{count} session(s) {verb}.", level=messages.SUCCESS)
+        for session, reason in change.refused:
+            self.message_user(request, f"Not {verb}: “{session}”: {reason}", messages.ERROR)
 
-    @admin.action(description="Publish selected sessions", permissions=["change"])
+    @admin.action(description="Publish selected drafts", permissions=["change"])
     def publish(self, request, queryset):
-        self.change_status(request, queryset, Session.Status.PUBLISHED, "published")
+        change = queryset.publish()
+        self.report_status_change(request, change, "published", Session.Status.PUBLISHED)
 
     @admin.action(
         description="Unpublish selected sessions (back to draft)",
         permissions=["change"],
     )
     def unpublish(self, request, queryset):
-        self.change_status(request, queryset, Session.Status.DRAFT, "unpublished")
+        change = queryset.unpublish()
+        self.report_status_change(request, change, "unpublished", Session.Status.DRAFT)
 
     @admin.action(description="Cancel selected sessions", permissions=["change"])
     def cancel(self, request, queryset):
-        self.change_status(request, queryset, Session.Status.CANCELLED, "cancelled")
+        change = queryset.cancel()
+        self.report_status_change(request, change, "cancelled", Session.Status.CANCELLED)
+
+    @admin.action(description="Reinstate cancelled sessions", permissions=["change"])
+    def reinstate(self, request, queryset):
+        """Like “Delete selected”: a page listing what would come back, acting only on confirm."""
+        if request.POST.get("post"):
+            change = queryset.reinstate()
+            self.report_status_change(request, change, "reinstated", Session.Status.PUBLISHED)
+            return None  # back to the changelist
+        sessions = list(queryset.select_related("conference", "room").order_by(*SCHEDULE_ORDER))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Reinstate cancelled sessions?",
+            "opts": self.opts,
+            "cancelled": [session for session in sessions if session.is_cancelled],
+            "not_cancelled": [session for session in sessions if not session.is_cancelled],
+            "selected": sessions,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "media": self.media,
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(
+            request, "admin/schedule/session/reinstate_selected_confirmation.html", context
+        )
+
+
+def sessions_counted(count: int) -> str:
+    return f"{count} session" if count == 1 else f"{count} sessions"
+
+
+def quoted_titles(sessions: list[Session]) -> str:
+    return ", ".join(f"“{session}”" for session in sessions)
+
+
+def why_left_alone(status: str, target: str) -> str:
+    if status == target:
+        return f"already {Session.Status(status).label.lower()}"
+    if status == Session.Status.CANCELLED:
+        return "cancelled (bringing a session back is the action “Reinstate cancelled sessions”)"
+    return f"{Session.Status(status).label.lower()}, not cancelled"
 
 
 @admin.register(Attachment)

@@ -4,6 +4,7 @@ import secrets
 import uuid
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -114,26 +115,55 @@ class SessionQuerySet(models.QuerySet):
             Exists(SessionSpeaker.objects.filter(session=OuterRef("pk"), speaker=speaker))
         )
 
-    def set_status(self, status: str) -> int:
-        """Move these sessions to ``status``, all or none: each must still pass every rule.
+    # Status transitions: one method each, every status change of sessions in bulk goes through
+    # change_status(). The change form and the API set a status with the session's other fields,
+    # through the same full_clean().
 
-        Re-publishing a cancelled session can double-book its room, so this validates row by row
-        instead of running one UPDATE. Raises ValidationError naming every session that fails.
+    def publish(self) -> "StatusChange":
+        """Drafts become published. Cancelled sessions stay cancelled: that is reinstate()."""
+        return self.change_status({Session.Status.DRAFT}, Session.Status.PUBLISHED)
+
+    def unpublish(self) -> "StatusChange":
+        """Published sessions go back to draft; cancelled ones stay cancelled."""
+        return self.change_status({Session.Status.PUBLISHED}, Session.Status.DRAFT)
+
+    def cancel(self) -> "StatusChange":
+        """Drafts and published sessions are cancelled and give up their room and speakers."""
+        return self.change_status(
+            {Session.Status.DRAFT, Session.Status.PUBLISHED}, Session.Status.CANCELLED
+        )
+
+    def reinstate(self) -> "StatusChange":
+        """Cancelled sessions are published again, each only if its room and speakers are free."""
+        return self.change_status({Session.Status.CANCELLED}, Session.Status.PUBLISHED)
+
+    def change_status(self, acts_on: Collection[str], status: str) -> "StatusChange":
+        """Move the sessions whose status is in ``acts_on`` to ``status``; leave the others alone.
+
+        A session moved out of cancelled takes its room and speakers again and may now clash, so
+        each is validated and saved in turn rather than by one UPDATE: one that would break a
+        rule is refused with the reason, the rest move. Two that clash with each other: the
+        first in schedule order moves, the second is refused.
         """
-        sessions = list(self.select_related("conference", "room", "track"))
-        problems = []
-        for session in sessions:
-            session.status = status
-            try:
-                session.full_clean()
-            except ValidationError as error:
-                problems.append(f"“{session}”: {' '.join(error.messages)}")
-        if problems:
-            raise ValidationError(problems)
+        change = StatusChange()
+        sessions = self.select_related("conference", "room", "track").order_by(
+            *SCHEDULE_ORDER, "pk"
+        )
         with transaction.atomic():
             for session in sessions:
+                if session.status not in acts_on:
+                    change.left_alone.append(session)
+                    continue
+                before, session.status = session.status, status
+                try:
+                    session.full_clean()
+                except ValidationError as error:
+                    session.status = before
+                    change.refused.append((session, " ".join(error.messages)))
+                    continue
                 session.save(update_fields=["status", "updated_at"])
-        return len(sessions)
+                change.changed.append(session)
+        return change
 
     def for_listing(self):
         """Everything a schedule row shows, in a fixed number of queries.
@@ -164,6 +194,17 @@ class SessionQuerySet(models.QuerySet):
                 "conference", "room", "track", ordered_speakers_prefetch(speakers=card_speakers)
             )
         )
+
+
+@dataclass
+class StatusChange:
+    """What a status transition (SessionQuerySet.publish() and the like) did to its sessions."""
+
+    changed: list["Session"] = field(default_factory=list)
+    # In a status the transition does not act on, e.g. cancelled ones asked to publish.
+    left_alone: list["Session"] = field(default_factory=list)
+    # Would break a rule in the new status, with the reason (a room or speaker taken meanwhile).
+    refused: list[tuple["Session", str]] = field(default_factory=list)
 
 
 @contextmanager
@@ -591,6 +632,40 @@ class SessionSpeaker(models.Model):
                 {field: f"{self.speaker} already gives “{clash}” then ({clash.local_time_range})."},
                 code="speaker_double_booked",
             )
+
+
+class ImportedValues(models.Model):
+    """What the schedule file said of one session or speaker at its last import, field by field.
+
+    A re-import compares the file with it (sessions/importers/writer.py): a field the file still
+    gives as it did then keeps its value here, which an organizer may have changed since; a field
+    the file changed takes the file's value. A table of its own rather than a column: schedule
+    pages and exports load every column of a session, and these values repeat its description.
+    """
+
+    session = models.OneToOneField(
+        Session, on_delete=models.CASCADE, null=True, blank=True, related_name="imported_values"
+    )
+    speaker = models.OneToOneField(
+        Speaker, on_delete=models.CASCADE, null=True, blank=True, related_name="imported_values"
+    )
+    # Field name to value as JSON: rooms and tracks by name, times in ISO 8601 UTC, speakers
+    # by GUID (see writer.remembered()).
+    values = models.JSONField(default=dict)
+
+    class Meta:
+        verbose_name_plural = "imported values"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(session__isnull=False, speaker__isnull=True)
+                | Q(session__isnull=True, speaker__isnull=False),
+                name="imported_values_of_a_session_or_a_speaker",
+                violation_error_message="Imported values belong to a session or a speaker.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Imported values of {self.session or self.speaker}"
 
 
 class Attachment(models.Model):

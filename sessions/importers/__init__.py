@@ -5,7 +5,8 @@ Parsing turns the file into plain records, naming each by title, guid and line (
 (sessions, speakers) or name/slug (rooms, tracks), each through ``full_clean()``, all in one
 transaction: any problem and nothing is written.
 
-records.py holds the records and the error; frab_xml.py and frab_json.py parse; writer.py writes.
+records.py holds the records and the error; frab_xml.py and frab_json.py parse; writer.py writes,
+keeping edits made here since the last import unless the file changed that field (merge.py).
 """
 
 import codecs

@@ -13,10 +13,13 @@ from sessions.importers.records import (
     ScheduleImportError,
     ScheduleRecords,
     TrackRecord,
+    end_after,
     event_where,
     join_text,
     parse_moment,
+    read_capacity,
     read_duration,
+    shown,
 )
 
 _MISSING = object()
@@ -72,7 +75,9 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
             name = json_value(track, "name", str, where).strip()
             slug = json_value(track, "slug", str, where, required=False) or ""
             colour = json_value(track, "color", str, where, required=False) or ""
-            records.tracks[name] = TrackRecord(name, slug, colour)
+            records.tracks[name] = TrackRecord(
+                name, slug, colour, f"Track “{shown(name)}” ({where})"
+            )
         except RecordError as problem:
             records.problems.append(str(problem))
     seen: dict[str, EventRecord] = {}
@@ -86,18 +91,22 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
             records.problems.append(str(problem))
             continue
         for room_name, events in rooms.items():
-            room_where = f'{day_where}.rooms["{room_name}"]'
+            room_where = f'{day_where}.rooms["{shown(room_name)}"]'
             if declared_rooms and room_name not in declared_rooms:
                 records.problems.append(
-                    f"{room_where}: room: “{room_name}” is not in schedule.conference.rooms."
+                    f"{room_where}: room: “{shown(room_name)}” is not in schedule.conference.rooms."
                 )
                 continue
             if not isinstance(events, list):
                 records.problems.append(f"{room_where}: expected a list of events.")
                 continue
             is_venue = room_name in venue_rooms
-            if not is_venue:
-                records.rooms.setdefault(room_name, RoomRecord(room_name))
+            if not is_venue and room_name not in records.rooms:
+                try:
+                    records.rooms[room_name] = RoomRecord(room_name, where=room_where)
+                except RecordError as problem:
+                    records.problems.append(str(problem))
+                    continue
             for event_index, event in enumerate(events):
                 location = f"{room_where}[{event_index}]"
                 try:
@@ -117,7 +126,7 @@ def json_rooms(room_list: list, records: ScheduleRecords) -> tuple[set[str], set
             if not isinstance(room, dict):
                 raise RecordError(f"{where}: expected an object.")
             name = json_value(room, "name", str, where).strip()
-            capacity = room.get("capacity")
+            where = f"Room “{shown(name)}” ({where})"
             declared.add(name)
             if room.get("guid") == VENUE_ROOM_GUID:
                 venue.add(name)
@@ -125,7 +134,8 @@ def json_rooms(room_list: list, records: ScheduleRecords) -> tuple[set[str], set
             records.rooms[name] = RoomRecord(
                 name,
                 json_value(room, "slug", str, where, required=False) or "",
-                int(capacity) if isinstance(capacity, int | float) and capacity >= 0 else None,
+                read_capacity(room.get("capacity"), where),
+                where,
             )
         except RecordError as problem:
             records.problems.append(str(problem))
@@ -163,7 +173,9 @@ def json_event(
     if end:
         ends_at = parse_moment(end, conference, where, "end")
     else:
-        ends_at = starts_at + read_duration(json_value(event, "duration", str, where), where)
+        ends_at = end_after(
+            starts_at, read_duration(json_value(event, "duration", str, where), where), where
+        )
     persons = [
         json_person(person, f"{where}, persons[{index}]")
         for index, person in enumerate(

@@ -14,6 +14,7 @@ from sessions.importers.records import (
     ScheduleImportError,
     ScheduleRecords,
     TrackRecord,
+    end_after,
     event_where,
     join_text,
     parse_moment,
@@ -63,7 +64,10 @@ def parse_xml(data: bytes, conference: Conference) -> ScheduleRecords:
     for track in root.iterfind("conference/track"):
         name = (track.get("name") or "").strip()
         if name:
-            records.tracks[name] = TrackRecord(name, track.get("slug", ""), track.get("color", ""))
+            where = f"Track “{name}” (line {lines[track]})"
+            records.tracks[name] = TrackRecord(
+                name, track.get("slug", ""), track.get("color", ""), where
+            )
     seen: dict[str, EventRecord] = {}
     for day in root.iterfind("day"):
         for room in day.iterfind("room"):
@@ -72,8 +76,9 @@ def parse_xml(data: bytes, conference: Conference) -> ScheduleRecords:
                 records.problems.append(f"Room (line {lines[room]}): name: missing.")
                 continue
             is_venue = room.get("guid") == VENUE_ROOM_GUID
-            if not is_venue:
-                records.rooms.setdefault(room_name, RoomRecord(room_name))
+            if not is_venue and room_name not in records.rooms:
+                where = f"Room “{room_name}” (line {lines[room]})"
+                records.rooms[room_name] = RoomRecord(room_name, where=where)
             for event in room.iterfind("event"):
                 try:
                     record = xml_event(event, lines, room_name, is_venue, acronym, conference)
@@ -132,7 +137,7 @@ def xml_event(
         room=None if is_venue else room_name,
         track=text("track").strip(),
         starts_at=starts_at,
-        ends_at=starts_at + read_duration(text("duration"), where),
+        ends_at=end_after(starts_at, read_duration(text("duration"), where), where),
         description=join_text(text("abstract"), text("description")),
         persons=persons,
     )

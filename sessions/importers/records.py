@@ -5,6 +5,8 @@ place in the file (title, guid and line or index) so that a problem points at wh
 """
 
 import datetime
+import json
+import math
 from dataclasses import dataclass, field
 
 from conference.models import Conference
@@ -28,12 +30,29 @@ class RecordError(Exception):
     """One record cannot be read; parsing notes it and goes on to the next record."""
 
 
+def refuse_nul(where: str, **texts: str | None) -> None:
+    """PostgreSQL text cannot hold NUL, so a NUL in any text a record carries is its error."""
+    for name, text in texts.items():
+        if text and "\x00" in text:
+            raise RecordError(
+                f"{where}: {name}: contains a NUL character (U+0000), which no text here may hold."
+            )
+
+
+def shown(text: str) -> str:
+    """``text`` as an error message may quote it: a NUL as the visible ␀."""
+    return text.replace("\x00", "\u2400")
+
+
 @dataclass
 class PersonRecord:
     guid: str
     name: str
     biography: str | None
     where: str
+
+    def __post_init__(self):
+        refuse_nul(self.where, guid=self.guid, name=self.name, biography=self.biography)
 
 
 @dataclass
@@ -51,12 +70,27 @@ class EventRecord:
     description: str
     persons: list[PersonRecord]
 
+    def __post_init__(self):
+        refuse_nul(
+            self.where,
+            guid=self.guid,
+            title=self.title,
+            slug=self.slug,
+            room=self.room,
+            track=self.track,
+            abstract=self.description,
+        )
+
 
 @dataclass
 class RoomRecord:
     name: str
     slug: str = ""
     capacity: int | None = None
+    where: str = ""
+
+    def __post_init__(self):
+        refuse_nul(self.where or f"Room “{shown(self.name)}”", name=self.name, slug=self.slug)
 
 
 @dataclass
@@ -64,6 +98,11 @@ class TrackRecord:
     name: str
     slug: str = ""
     colour: str = ""
+    where: str = ""
+
+    def __post_init__(self):
+        where = self.where or f"Track “{shown(self.name)}”"
+        refuse_nul(where, name=self.name, slug=self.slug, color=self.colour)
 
 
 @dataclass
@@ -94,7 +133,14 @@ def parse_moment(value: str, conference: Conference, where: str, name: str) -> d
             f"{where}: {name}: “{value}” is not a date and time like 2026-04-08T10:35:00+02:00."
         ) from None
     # The formats require an offset; a file without one means the conference's local time.
-    return moment if moment.tzinfo else moment.replace(tzinfo=conference.tz)
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=conference.tz)
+    try:
+        moment.astimezone(datetime.UTC)  # how it is stored: 9999-12-31T23:00-02:00 is not
+    except OverflowError:
+        raise RecordError(
+            f"{where}: {name}: “{value}” lies outside the years 1 to 9999 in UTC."
+        ) from None
+    return moment
 
 
 def read_duration(value: str, where: str) -> datetime.timedelta:
@@ -102,6 +148,33 @@ def read_duration(value: str, where: str) -> datetime.timedelta:
     if duration is None:
         raise RecordError(f"{where}: duration: “{value}” is not a duration like 00:30 or 1:30.")
     return duration
+
+
+def end_after(
+    starts_at: datetime.datetime, duration: datetime.timedelta, where: str
+) -> datetime.datetime:
+    """When a session of ``duration`` starting at ``starts_at`` ends, if a calendar has that day."""
+    try:
+        ends_at = starts_at + duration
+        ends_at.astimezone(datetime.UTC)
+    except OverflowError:
+        raise RecordError(
+            f"{where}: duration: {starts_at.isoformat()} plus {duration} ends after the year 9999."
+        ) from None
+    return ends_at
+
+
+def read_capacity(value: object, where: str) -> int | None:
+    """A room's seats: a whole number, or None when the file gives none."""
+    if value is None:
+        return None
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)  # 120.0; 1e999 is infinite and stays a float, refused below
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise RecordError(
+            f"{where}: capacity: {json.dumps(value)[:40]} is not a number of seats like 120."
+        )
+    return value
 
 
 def join_text(*parts: str | None) -> str:
@@ -114,5 +187,5 @@ def join_text(*parts: str | None) -> str:
 
 
 def event_where(title: str, guid: str, location: str) -> str:
-    label = f"Event “{title}”" if title else "Event"
-    return f"{label} (guid {guid}, {location})" if guid else f"{label} ({location})"
+    label = f"Event “{shown(title)}”" if title else "Event"
+    return f"{label} (guid {shown(guid)}, {location})" if guid else f"{label} ({location})"

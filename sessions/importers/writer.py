@@ -1,10 +1,13 @@
 """Records into the database: rooms, tracks, speakers and sessions, each through full_clean().
 
-Rooms and tracks are matched by name or slug, speakers and sessions by GUID. The writer collects
-every problem instead of stopping; ``import_schedule`` runs it in one transaction and rolls
-everything back if there is any.
+Rooms and tracks are matched by name or slug, speakers and sessions by GUID. A speaker or session
+imported before keeps the edits made here since, unless the file changed that field meanwhile
+(merge.py). The writer collects every problem instead of stopping; ``import_schedule`` runs it in
+one transaction and rolls everything back if there is any.
 """
 
+import datetime
+import zoneinfo
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -12,10 +15,12 @@ from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
+from django.db.models import Q
 from django.utils.text import slugify
 
 from conference.models import Conference, Room, Track, validate_hex_colour
 from sessions.frab import FILE_KEYS, export_guid
+from sessions.importers.merge import FieldDecision, decide, remembered_values
 from sessions.importers.records import (
     EventRecord,
     PersonRecord,
@@ -23,6 +28,7 @@ from sessions.importers.records import (
     ScheduleRecords,
 )
 from sessions.models import (
+    ImportedValues,
     Session,
     SessionSpeaker,
     ordered_speakers_prefetch,
@@ -36,24 +42,55 @@ KINDS = ("room", "track", "speaker", "session")
 @dataclass
 class ImportReport:
     dry_run: bool = False
+    # The conference's zone, in which changes show times.
+    zone: zoneinfo.ZoneInfo = datetime.UTC
     created: Counter = field(default_factory=Counter)
     updated: Counter = field(default_factory=Counter)
     unchanged: Counter = field(default_factory=Counter)
+    # Fields edited here since the last import: kept, or overridden by a change in the file.
+    kept: Counter = field(default_factory=Counter)
+    overridden: Counter = field(default_factory=Counter)
     changes: list[str] = field(default_factory=list)
+    # The changes that overrode an edit made here: the command prints them even when not asked.
+    overrides: list[str] = field(default_factory=list)
 
-    def record(self, kind: str, outcome: str, label: str, fields: Sequence[str] = ()) -> None:
+    def record(
+        self,
+        kind: str,
+        outcome: str,
+        label: str,
+        fields: Sequence[str] = (),
+        decisions: Sequence[FieldDecision] = (),
+    ) -> None:
+        """Count one object; list what changes, by field name or, with ``decisions``, field by field."""
         getattr(self, outcome)[kind] += 1
         if outcome == "created":
             self.changes.append(f"create {kind} “{label}”")
-        elif outcome == "updated":
+        elif outcome == "updated" and fields:
             self.changes.append(f"update {kind} “{label}”: {', '.join(fields)}")
+        for decision in decisions:
+            line = decision.describe(kind, label, self.zone)
+            self.changes.append(line)
+            if not decision.applied:
+                self.kept[kind] += 1
+            elif decision.overrides_edit:
+                self.overridden[kind] += 1
+                self.overrides.append(line)
 
     def summary(self) -> list[str]:
-        return [
-            f"{kind}s: {self.created[kind]} created, {self.updated[kind]} updated, "
-            f"{self.unchanged[kind]} unchanged"
-            for kind in KINDS
-        ]
+        lines = []
+        for kind in KINDS:
+            line = (
+                f"{kind}s: {self.created[kind]} created, {self.updated[kind]} updated, "
+                f"{self.unchanged[kind]} unchanged"
+            )
+            if self.kept[kind] or self.overridden[kind]:
+                line += (
+                    f"; fields edited here: {self.kept[kind]} kept, "
+                    f"{self.overridden[kind]} overridden by the file"
+                )
+            lines.append(line)
+        return lines
 
 
 def write_schedule(
@@ -64,7 +101,7 @@ def write_schedule(
     Raises ScheduleImportError naming every record that fails; with ``dry_run`` everything is
     checked and reported, then rolled back.
     """
-    report = ImportReport(dry_run=dry_run)
+    report = ImportReport(dry_run=dry_run, zone=conference.tz)
     with transaction.atomic():
         # Sessions of the file may swap slots: PostgreSQL checks room bookings once all are written.
         with room_bookings_checked_at_end():
@@ -110,13 +147,68 @@ class ScheduleWriter:
         self.speakers: dict[str, Speaker] = {}
         # Sessions of the file still to be written, whose stored slots clash checks skip.
         self.being_replaced: set[int] = set()
+        # What the last import said of each speaker and session, by pk; and what this one says.
+        self.last_imports: dict[tuple[str, int], ImportedValues] = {}
+        self.imports: list[ImportedValues] = []
 
     def write(self) -> list[str]:
+        for imported in ImportedValues.objects.filter(
+            Q(session__conference=self.conference) | Q(speaker__conference=self.conference)
+        ):
+            if imported.session_id:
+                self.last_imports["session", imported.session_id] = imported
+            else:
+                self.last_imports["speaker", imported.speaker_id] = imported
         self.write_rooms()
         self.write_tracks()
         self.write_speakers()
         self.write_sessions()
+        if not self.problems:
+            self.remember_imports()
         return self.problems
+
+    def merge(
+        self, kind: str, instance: Session | Speaker, from_file: dict[str, Any]
+    ) -> list[FieldDecision]:
+        """Set the values of the file that win over ``instance``'s (see merge.py); what each did.
+
+        A new instance takes them all. ``from_file`` may hold "speakers", which the caller sets.
+        """
+        if instance.pk is None:
+            for name, value in from_file.items():
+                if name != "speakers":
+                    setattr(instance, name, value)
+            return []
+        current = {name: getattr(instance, name) for name in from_file if name != "speakers"}
+        if "speakers" in from_file:
+            current["speakers"] = list(instance.ordered_speakers)
+        last_import = self.last_imports.get((kind, instance.pk))
+        decisions = decide(
+            current,
+            from_file,
+            last_import.values if last_import else None,
+            {name: field_label(type(instance), name) for name in from_file},
+        )
+        for decision in decisions:
+            if decision.applied and decision.field != "speakers":
+                setattr(instance, decision.field, decision.from_file)
+        return decisions
+
+    def remember(self, kind: str, instance: Session | Speaker, from_file: dict[str, Any]) -> None:
+        """Note what the file said of ``instance``, for the next import to compare with."""
+        last_import = self.last_imports.get((kind, instance.pk))
+        if last_import is None:
+            last_import = ImportedValues(**{kind: instance})
+        values = {**last_import.values, **remembered_values(from_file)}
+        if last_import.pk is None or values != last_import.values:
+            last_import.values = values
+            self.imports.append(last_import)
+
+    def remember_imports(self) -> None:
+        ImportedValues.objects.bulk_create([item for item in self.imports if item.pk is None])
+        ImportedValues.objects.bulk_update(
+            [item for item in self.imports if item.pk is not None], ["values"]
+        )
 
     def save(self, instance: models.Model, where: str, outcome: str) -> bool:
         """Validate ``instance`` and save it if it is new or changed; False if it has problems."""
@@ -193,14 +285,15 @@ class ScheduleWriter:
                     guid=person.guid,
                     slug=unique_slug(slugify(person.name), "speaker", slugs, 200),
                 )
-            values = {"name": person.name}
+            from_file = {"name": person.name}
             if person.biography is not None:  # schedule.xml carries no biographies
-                values["bio"] = person.biography
-            fields = apply_changes(speaker, values)
-            result = outcome(speaker, fields)
+                from_file["bio"] = person.biography
+            decisions = self.merge("speaker", speaker, from_file)
+            result = outcome(speaker, [decision for decision in decisions if decision.applied])
             if self.save(speaker, person.where, result):
                 self.speakers[person.guid] = speaker
-                self.report.record("speaker", result, person.name, fields)
+                self.remember("speaker", speaker, from_file)
+                self.report.record("speaker", result, person.name, decisions=decisions)
 
     def write_sessions(self) -> None:
         existing = list(
@@ -230,20 +323,6 @@ class ScheduleWriter:
     def write_session(self, event: EventRecord, session: Session) -> None:
         if event.room and event.room not in self.rooms:
             return  # its room failed validation and is already reported
-        old_speakers = [speaker.pk for speaker in session.ordered_speakers] if session.pk else []
-        fields = apply_changes(
-            session,
-            {
-                "title": event.title,
-                "kind": event.kind,
-                "track": self.tracks.get(event.track) if event.track else None,
-                "room": self.rooms.get(event.room) if event.room else None,
-                "starts_at": event.starts_at,
-                "ends_at": event.ends_at,
-                "description": event.description,
-                "status": Session.Status.CANCELLED if event.cancelled else Session.Status.PUBLISHED,
-            },
-        )
         # A speaker that failed validation is already reported; one listed twice counts once.
         speakers = list(
             {
@@ -252,12 +331,25 @@ class ScheduleWriter:
                 if person.guid in self.speakers
             }.values()
         )
-        speakers_changed = [speaker.pk for speaker in speakers] != old_speakers
-        if speakers_changed and session.pk:
-            fields.append("speakers")
+        from_file = {
+            "title": event.title,
+            "kind": event.kind,
+            "track": self.tracks.get(event.track) if event.track else None,
+            "room": self.rooms.get(event.room) if event.room else None,
+            "starts_at": event.starts_at,
+            "ends_at": event.ends_at,
+            "description": event.description,
+            "status": Session.Status.CANCELLED if event.cancelled else Session.Status.PUBLISHED,
+            "speakers": speakers,
+        }
+        is_new = session.pk is None
+        decisions = self.merge("session", session, from_file)
+        applied = [decision.field for decision in decisions if decision.applied]
+        speakers_changed = bool(speakers) if is_new else "speakers" in applied
+        if speakers_changed and not is_new:
             # Old links go first, so a speaker leaving this session cannot clash at its new time.
             session.session_speakers.all().delete()
-        result = outcome(session, fields)
+        result = outcome(session, applied)
         session.being_replaced = frozenset(self.being_replaced)
         if not self.save(session, event.where, result):
             return
@@ -267,7 +359,8 @@ class ScheduleWriter:
                 link = SessionSpeaker(session=session, speaker=speaker, position=position)
                 if not self.save(link, event.where, "created"):
                     return
-        self.report.record("session", result, event.title, fields)
+        self.remember("session", session, from_file)
+        self.report.record("session", result, event.title, decisions=decisions)
 
 
 def hex_colour_or_blank(value: str) -> str:
@@ -287,7 +380,14 @@ def apply_changes(instance: models.Model, values: dict[str, Any]) -> list[str]:
     return changed
 
 
-def outcome(instance: models.Model, fields: list[str]) -> str:
+def field_label(model: type[models.Model], name: str) -> str:
+    """What the report calls a field: its verbose name (“starts”), or “speakers”."""
+    if name == "speakers":
+        return name
+    return str(model._meta.get_field(name).verbose_name)
+
+
+def outcome(instance: models.Model, fields: Sequence) -> str:
     if instance.pk is None:
         return "created"
     return "updated" if fields else "unchanged"

@@ -162,23 +162,106 @@ def test_admin_cancel_action_cancels_the_selected_sessions(admin_client):
     assert session.status == Session.Status.CANCELLED
 
 
-def test_admin_publish_action_refuses_a_clash_and_says_why(admin_client):
-    room = make_room(name="Central Room")
-    cancelled = make_session(
-        room.conference, title="Old slot", room=room, status=Session.Status.CANCELLED
-    )
-    make_session(room.conference, title="New slot", room=room)
-    response = admin_client.post(
+def run_action(client, action, sessions, **extra):
+    return client.post(
         reverse("admin:schedule_session_changelist"),
-        {"action": "publish", "_selected_action": [cancelled.pk]},
+        {"action": action, "_selected_action": [session.pk for session in sessions], **extra},
         follow=True,
     )
-    assert [str(message) for message in response.context["messages"]] == [
-        "Nothing was published: “Old slot”: Central Room already hosts “New slot” then "
-        "(Wednesday 8 April 2026 10:00–10:30 CEST)."
+
+
+def shown_messages(response):
+    return [str(message) for message in response.context["messages"]]
+
+
+def test_admin_publish_action_publishes_drafts_and_says_why_it_left_the_others(admin_client):
+    conference = make_conference()
+    draft = make_session(conference, title="Draft", status=Session.Status.DRAFT)
+    cancelled = make_session(
+        conference, title="Called off", status=Session.Status.CANCELLED, starts_at=paris(8, 11)
+    )
+    live = make_session(conference, title="Live", starts_at=paris(8, 12))
+
+    response = run_action(admin_client, "publish", [draft, cancelled, live])
+
+    assert shown_messages(response) == [
+        "1 session published.",
+        "2 sessions left alone: “Called off” is cancelled (bringing a session back is the "
+        "action “Reinstate cancelled sessions”); “Live” is already published.",
     ]
-    cancelled.refresh_from_db()
-    assert cancelled.status == Session.Status.CANCELLED
+    assert [Session.objects.get(pk=s.pk).status for s in (draft, cancelled, live)] == [
+        "published",
+        "cancelled",
+        "published",
+    ]
+
+
+def test_admin_reinstate_action_asks_first_listing_the_sessions_and_changes_nothing(
+    admin_client,
+):
+    conference = make_conference()
+    cancelled = make_session(
+        conference,
+        title="Called off",
+        status=Session.Status.CANCELLED,
+        room=make_room(conference, name="Hall"),
+    )
+    draft = make_session(
+        conference, title="Draft", status=Session.Status.DRAFT, starts_at=paris(8, 11)
+    )
+
+    response = run_action(admin_client, "reinstate", [cancelled, draft])
+
+    html = response.content.decode()
+    assert (
+        response.templates[0].name == "admin/schedule/session/reinstate_selected_confirmation.html"
+    )
+    assert "<li>“Called off”: Wednesday 8 April 2026 10:00–10:30 CEST, Hall</li>" in html
+    assert "<li>“Draft”: draft</li>" in html
+    assert "takes its room and its speakers' time" in html.replace("&#x27;", "'")
+    assert f'name="_selected_action" value="{cancelled.pk}"' in html
+    assert '<input type="hidden" name="post" value="yes">' in html
+    assert Session.objects.get(pk=cancelled.pk).status == Session.Status.CANCELLED
+
+
+def test_admin_reinstate_action_reinstates_once_confirmed(admin_client):
+    cancelled = make_session(title="Called off", status=Session.Status.CANCELLED)
+
+    response = run_action(admin_client, "reinstate", [cancelled], post="yes")
+
+    assert shown_messages(response) == ["1 session reinstated."]
+    assert Session.objects.get(pk=cancelled.pk).status == Session.Status.PUBLISHED
+
+
+def test_admin_reinstate_action_with_nothing_cancelled_offers_no_confirm_button(admin_client):
+    draft = make_session(title="Draft", status=Session.Status.DRAFT)
+
+    response = run_action(admin_client, "reinstate", [draft])
+
+    html = response.content.decode()
+    assert "None of the selected sessions is cancelled: there is nothing to reinstate." in html
+    assert 'name="post"' not in html
+
+
+def test_admin_reinstate_refuses_a_clash_by_name_and_reinstates_the_rest(admin_client):
+    room = make_room(name="Central Room")
+    blocked = make_session(
+        room.conference, title="Old slot", room=room, status=Session.Status.CANCELLED
+    )
+    free = make_session(
+        room.conference, title="Free", status=Session.Status.CANCELLED, starts_at=paris(8, 14)
+    )
+    make_session(room.conference, title="New slot", room=room)
+
+    response = run_action(admin_client, "reinstate", [blocked, free], post="yes")
+
+    assert shown_messages(response) == [
+        "1 session reinstated.",
+        "Not reinstated: “Old slot”: Central Room already hosts “New slot” then "
+        "(Wednesday 8 April 2026 10:00–10:30 CEST).",
+    ]
+    assert Session.objects.get(pk=blocked.pk).status == Session.Status.CANCELLED
+    assert Session.objects.get(pk=free.pk).status == Session.Status.PUBLISHED
 
 
 def test_admin_changelist_shows_day_and_time_in_the_conference_zone(admin_client):

@@ -222,7 +222,7 @@ def test_calendar_sequence_rises_with_every_edit_even_within_one_second():
         session.description = description
         session.save()
         sequences.append(vevent(calendar_of(session.conference), "Tensors")["SEQUENCE"])
-    Session.objects.filter(pk=session.pk).set_status(Session.Status.CANCELLED)  # admin action
+    Session.objects.filter(pk=session.pk).cancel()  # the admin action
     sequences.append(vevent(calendar_of(session.conference), "Tensors")["SEQUENCE"])
 
     assert sequences == [0, 1, 2, 3]

@@ -342,7 +342,14 @@ def test_reimport_updates_a_moved_session_instead_of_duplicating_it(conference):
 
     session = Session.objects.get()
     assert report.updated == {"session": 1}
-    assert report.changes == ["update session “First talk, moved”: title, starts_at, ends_at"]
+    assert report.changes == [
+        "update session “First talk, moved”: title First talk → First talk, moved "
+        "(changed in the file)",
+        "update session “First talk, moved”: starts 2026-04-08 10:00 → 2026-04-08 11:00 "
+        "(changed in the file)",
+        "update session “First talk, moved”: ends 2026-04-08 10:30 → 2026-04-08 11:30 "
+        "(changed in the file)",
+    ]
     assert (session.guid, session.title, session.local_starts_at.time()) == (
         GUID_A,
         "First talk, moved",
@@ -469,7 +476,10 @@ def test_reimport_updates_speaker_list(conference):
 
     report = import_schedule(conference, json_file(event(persons=[grace, ada])))
 
-    assert report.changes == ["create speaker “Grace”", "update session “First talk”: speakers"]
+    assert report.changes == [
+        "create speaker “Grace”",
+        "update session “First talk”: speakers Ada → Grace, Ada (changed in the file)",
+    ]
     assert [speaker.name for speaker in Session.objects.get().ordered_speakers] == ["Grace", "Ada"]
 
 
@@ -503,6 +513,104 @@ def test_unchanged_reimport_does_not_touch_updated_at(conference):
     import_schedule(conference, json_file(event()))
 
     assert Session.objects.get().updated_at == before
+
+
+# Re-imports over edits made here -----------------------------------------------------------------
+
+
+def test_reimport_keeps_a_session_the_organizer_set_back_to_draft(conference):
+    import_schedule(conference, json_file(event()))
+    Session.objects.filter(guid=GUID_A).unpublish()
+
+    report = import_schedule(conference, json_file(event()))
+
+    assert Session.objects.get().status == Session.Status.DRAFT
+    assert report.changes == [
+        "keep session “First talk”: status draft (edited here after the last import; the file "
+        "still says published)"
+    ]
+    assert report.unchanged == {"room": 1, "session": 1}
+
+
+def test_reimport_keeps_hand_edits_of_a_session(conference):
+    import_schedule(conference, json_file(event(abstract="From the file.")))
+    session = Session.objects.get()
+    session.title, session.description = "First talk, retitled", "Written here."
+    session.room = make_room(conference, name="Attic")
+    session.save()
+
+    with saved_sessions() as saved:
+        import_schedule(conference, json_file(event(abstract="From the file.")))
+
+    session = Session.objects.get()
+    assert (session.title, session.description, session.room.name) == (
+        "First talk, retitled",
+        "Written here.",
+        "Attic",
+    )
+    assert saved == []
+
+
+def test_reimport_keeps_hand_edits_of_a_speaker(conference):
+    ada = {"guid": PERSON, "name": "Ada", "biography": "From the file."}
+    import_schedule(conference, json_file(event(persons=[ada])))
+    Speaker.objects.filter(guid=PERSON).update(name="Ada Lovelace", bio="Written here.")
+
+    report = import_schedule(conference, json_file(event(persons=[ada])))
+
+    assert list(Speaker.objects.values_list("name", "bio")) == [("Ada Lovelace", "Written here.")]
+    assert report.kept == {"speaker": 2}
+
+
+def test_reimport_applies_what_the_file_changed_since_the_last_import(conference):
+    import_schedule(conference, json_file(event(abstract="Old abstract.")))
+    Session.objects.filter(guid=GUID_A).unpublish()
+
+    report = import_schedule(
+        conference, json_file(event(abstract="New abstract.", title="Cancelled: First talk"))
+    )
+
+    session = Session.objects.get()
+    assert (session.description, session.status) == ("New abstract.", Session.Status.CANCELLED)
+    assert report.changes == [
+        "update session “First talk”: description Old abstract. → New abstract. "
+        "(changed in the file)",
+        "update session “First talk”: status draft → cancelled (changed in the file, "
+        "overriding an edit made here after the last import)",
+    ]
+    assert report.overridden == {"session": 1}
+
+
+def test_reimport_applies_a_speaker_name_the_file_changed(conference):
+    import_schedule(conference, json_file(event(persons=[{"guid": PERSON, "name": "Ada"}])))
+    Speaker.objects.filter(guid=PERSON).update(name="Ada L.")
+
+    import_schedule(conference, json_file(event(persons=[{"guid": PERSON, "name": "Ada King"}])))
+
+    assert Speaker.objects.get().name == "Ada King"
+
+
+def test_reimport_remembers_the_file_not_the_kept_edit(conference):
+    import_schedule(conference, json_file(event()))
+    Session.objects.filter(guid=GUID_A).update(title="Retitled here")
+    import_schedule(conference, json_file(event()))  # keeps the edit
+
+    import_schedule(conference, json_file(event()))
+
+    assert Session.objects.get().title == "Retitled here"
+
+
+def test_reimport_of_a_session_the_file_puts_back_on_applies_the_booking_rules(conference):
+    import_schedule(conference, json_file(event(title="Cancelled: First talk")))
+    make_session(conference, title="Organizer's own", room=Room.objects.get(name="Hall"))
+
+    error = import_error(conference, json_file(event()))
+
+    assert error.problems == [
+        f'Event “First talk” (guid {GUID_A}, schedule.conference.days[0].rooms["Hall"][0]): '
+        "room: Hall already hosts “Organizer's own” then (Wednesday 8 April 2026 10:00–10:30 CEST)."
+    ]
+    assert Session.objects.get(guid=GUID_A).status == Session.Status.CANCELLED
 
 
 # Reading the records --------------------------------------------------------------------------
@@ -760,6 +868,79 @@ def test_title_too_long_for_the_model_is_refused(conference):
     ]
 
 
+NOTHING_WRITTEN = dict.fromkeys(("Room", "Track", "Speaker", "Session", "SessionSpeaker"), 0)
+
+
+def test_room_capacity_too_large_for_any_number_names_the_room_and_writes_nothing(conference):
+    source = json_file(event(), rooms=[{"name": "Hall", "capacity": 1}])
+    source = io.BytesIO(source.getvalue().replace(b'"capacity": 1', b'"capacity": 1e999'))
+
+    error = import_error(conference, source)
+
+    assert error.problems == [
+        "Room “Hall” (schedule.conference.rooms[0]): capacity: Infinity is not a number of "
+        "seats like 120."
+    ]
+    assert counts() == NOTHING_WRITTEN
+
+
+@pytest.mark.parametrize("kind", ["json", "xml"])
+def test_end_after_the_year_9999_names_the_event_and_writes_nothing(conference, kind):
+    late = "9999-12-31T23:50:00+02:00"
+    source = json_file(event(date=late)) if kind == "json" else xml_file(xml_event(date=late))
+    location = 'schedule.conference.days[0].rooms["Hall"][0]' if kind == "json" else "line 7"
+
+    error = import_error(conference, source)
+
+    assert error.problems == [
+        f"Event “First talk” (guid {GUID_A}, {location}): duration: "
+        "9999-12-31T23:50:00+02:00 plus 0:30:00 ends after the year 9999."
+    ]
+    assert counts() == NOTHING_WRITTEN
+
+
+def test_date_beyond_the_year_9999_in_utc_names_the_event_and_writes_nothing(conference):
+    error = import_error(conference, json_file(event(date="9999-12-31T23:50:00-02:00")))
+
+    assert error.problems == [
+        f'Event “First talk” (guid {GUID_A}, schedule.conference.days[0].rooms["Hall"][0]): '
+        "date: “9999-12-31T23:50:00-02:00” lies outside the years 1 to 9999 in UTC."
+    ]
+    assert counts() == NOTHING_WRITTEN
+
+
+def test_nul_in_a_title_names_the_event_and_field_and_writes_nothing(conference):
+    error = import_error(conference, json_file(event(title="First\x00talk")))
+
+    assert error.problems == [
+        f'Event “First\u2400talk” (guid {GUID_A}, schedule.conference.days[0].rooms["Hall"][0]): '
+        "title: contains a NUL character (U+0000), which no text here may hold."
+    ]
+    assert counts() == NOTHING_WRITTEN
+
+
+def test_nul_in_a_person_name_names_the_person_and_field_and_writes_nothing(conference):
+    error = import_error(
+        conference, json_file(event(persons=[{"guid": PERSON, "name": "Ada\x00Lovelace"}]))
+    )
+
+    assert error.problems == [
+        f'Event “First talk” (guid {GUID_A}, schedule.conference.days[0].rooms["Hall"][0]), '
+        "persons[0]: name: contains a NUL character (U+0000), which no text here may hold."
+    ]
+    assert counts() == NOTHING_WRITTEN
+
+
+def test_nul_in_xml_is_refused_as_not_well_formed(conference):
+    error = import_error(conference, xml_file(xml_event(title="First&#0;talk")))
+
+    assert str(error) == (
+        "The file is not well-formed XML: reference to invalid character number "
+        "(line 7, column 172)."
+    )
+    assert counts() == NOTHING_WRITTEN
+
+
 def test_huge_input_is_refused(conference):
     error = import_error(conference, io.BytesIO(b" " * (MAX_IMPORT_BYTES + 1)))
 
@@ -848,7 +1029,7 @@ def test_dry_run_reports_what_would_change(conference):
     assert report.dry_run is True
     assert report.changes == [
         "create room “Hall”",
-        "update speaker “Ada Lovelace”: name",
+        "update speaker “Ada Lovelace”: name Ada → Ada Lovelace (no earlier import recorded)",
         "create session “First talk”",
     ]
     assert Speaker.objects.get().name == "Ada"
@@ -906,6 +1087,49 @@ def test_command_dry_run_lists_changes_and_writes_nothing(conference, tmp_path):
         "Dry run: nothing was written.",
     ]
     assert Session.objects.count() == 0
+
+
+def test_command_dry_run_says_which_fields_would_change_and_why(conference, tmp_path):
+    import_schedule(conference, json_file(event()))
+    Session.objects.filter(guid=GUID_A).unpublish()
+    Session.objects.filter(guid=GUID_A).update(title="Tensors, retitled")
+    path = write(tmp_path, json_file(event(room="Attic")))
+    output = io.StringIO()
+
+    call_command(
+        "import_schedule", str(path), conference="target-2026", dry_run=True, stdout=output
+    )
+
+    assert output.getvalue().splitlines() == [
+        "would create room “Attic”",
+        "would keep session “First talk”: title Tensors, retitled (edited here after the last "
+        "import; the file still says First talk)",
+        "would update session “First talk”: room Hall → Attic (changed in the file)",
+        "would keep session “First talk”: status draft (edited here after the last import; "
+        "the file still says published)",
+        "rooms: 1 created, 0 updated, 0 unchanged",
+        "tracks: 0 created, 0 updated, 0 unchanged",
+        "speakers: 0 created, 0 updated, 0 unchanged",
+        "sessions: 0 created, 1 updated, 0 unchanged; fields edited here: 2 kept, "
+        "0 overridden by the file",
+        "Dry run: nothing was written.",
+    ]
+    assert Session.objects.get().room.name == "Hall"
+
+
+def test_command_says_which_edits_made_here_the_file_overrode(conference, tmp_path):
+    import_schedule(conference, json_file(event()))
+    Session.objects.filter(guid=GUID_A).update(room=make_room(conference, name="Stage"))
+    path = write(tmp_path, json_file(event(room="Attic")))
+    output = io.StringIO()
+
+    call_command("import_schedule", str(path), conference="target-2026", stdout=output)
+
+    assert output.getvalue().splitlines()[0] == (
+        "update session “First talk”: room Stage → Attic (changed in the file, overriding an "
+        "edit made here after the last import)"
+    )
+    assert Session.objects.get().room.name == "Attic"
 
 
 def test_command_reports_import_problems_as_command_error(conference, tmp_path):

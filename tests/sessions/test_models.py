@@ -242,27 +242,96 @@ def test_display_title_never_prints_the_kind_twice(title):
     assert Session(title=title, kind=Session.Kind.PANEL).display_title == title
 
 
-def test_set_status_refuses_republishing_a_cancelled_session_into_a_taken_room():
-    cancelled = make_session(title="Old slot", room=make_room(), status=Session.Status.CANCELLED)
-    make_session(cancelled.conference, title="New slot", room=cancelled.room)
-    with pytest.raises(ValidationError):
-        Session.objects.filter(pk=cancelled.pk).set_status(Session.Status.PUBLISHED)
-    cancelled.refresh_from_db()
-    assert cancelled.status == Session.Status.CANCELLED
+def statuses(*sessions):
+    return [Session.objects.get(pk=session.pk).status for session in sessions]
 
 
-def test_set_status_changes_nothing_when_one_of_several_fails():
+def test_publish_publishes_drafts_and_leaves_cancelled_and_published_sessions_alone():
     conference = make_conference()
-    room = make_room(conference)
-    fine = make_session(
-        conference, title="Fine", status=Session.Status.DRAFT, starts_at=paris(8, 14)
+    draft = make_session(conference, title="Draft", status=Session.Status.DRAFT)
+    cancelled = make_session(
+        conference, title="Cancelled", status=Session.Status.CANCELLED, starts_at=paris(8, 11)
     )
-    blocked = make_session(conference, title="Blocked", room=room, status=Session.Status.CANCELLED)
-    make_session(conference, title="Taken", room=room)
-    with pytest.raises(ValidationError):
-        Session.objects.filter(pk__in=[fine.pk, blocked.pk]).set_status(Session.Status.PUBLISHED)
-    fine.refresh_from_db()
-    assert fine.status == Session.Status.DRAFT
+    live = make_session(conference, title="Live", starts_at=paris(8, 12))
+
+    change = Session.objects.filter(conference=conference).publish()
+
+    assert (change.changed, change.left_alone, change.refused) == ([draft], [cancelled, live], [])
+    assert statuses(draft, cancelled, live) == ["published", "cancelled", "published"]
+
+
+def test_unpublish_leaves_cancelled_sessions_cancelled():
+    conference = make_conference()
+    live = make_session(conference, title="Live")
+    cancelled = make_session(
+        conference, title="Cancelled", status=Session.Status.CANCELLED, starts_at=paris(8, 11)
+    )
+
+    change = Session.objects.filter(conference=conference).unpublish()
+
+    assert (change.changed, change.left_alone) == ([live], [cancelled])
+    assert statuses(live, cancelled) == ["draft", "cancelled"]
+
+
+def test_reinstate_publishes_cancelled_sessions_only():
+    conference = make_conference()
+    cancelled = make_session(conference, title="Cancelled", status=Session.Status.CANCELLED)
+    draft = make_session(
+        conference, title="Draft", status=Session.Status.DRAFT, starts_at=paris(8, 11)
+    )
+
+    change = Session.objects.filter(conference=conference).reinstate()
+
+    assert (change.changed, change.left_alone) == ([cancelled], [draft])
+    assert statuses(cancelled, draft) == ["published", "draft"]
+
+
+def test_reinstate_refuses_a_session_whose_room_is_taken_and_reinstates_the_rest():
+    conference = make_conference()
+    room = make_room(conference, name="Central Room")
+    blocked = make_session(conference, title="Old slot", room=room, status="cancelled")
+    free = make_session(conference, title="Free", status="cancelled", starts_at=paris(8, 14))
+    make_session(conference, title="New slot", room=room)
+
+    change = Session.objects.filter(pk__in=[blocked.pk, free.pk]).reinstate()
+
+    assert change.changed == [free]
+    assert change.refused == [
+        (
+            blocked,
+            "Central Room already hosts “New slot” then (Wednesday 8 April 2026 10:00–10:30 CEST).",
+        )
+    ]
+    assert statuses(blocked, free) == ["cancelled", "published"]
+
+
+def test_reinstate_refuses_a_session_whose_speaker_gives_another_then():
+    conference = make_conference()
+    ada = make_speaker(conference, name="Ada")
+    blocked = make_session(conference, title="Old slot", status="cancelled", speakers=[ada])
+    make_session(conference, title="Ada's new talk", speakers=[ada])
+
+    change = Session.objects.filter(pk=blocked.pk).reinstate()
+
+    assert change.refused == [
+        (
+            blocked,
+            "Ada already gives “Ada's new talk” then (Wednesday 8 April 2026 10:00–10:30 CEST).",
+        )
+    ]
+    assert statuses(blocked) == ["cancelled"]
+
+
+def test_reinstate_of_two_cancelled_sessions_clashing_with_each_other_reinstates_the_first():
+    room = make_room()
+    first = make_session(room.conference, title="A", room=room, status="cancelled")
+    second = make_session(room.conference, title="B", room=room, status="cancelled")
+
+    change = Session.objects.filter(pk__in=[first.pk, second.pk]).reinstate()
+
+    assert [session.title for session in change.changed] == ["A"]
+    assert [session.title for session, _ in change.refused] == ["B"]
+    assert statuses(first, second) == ["published", "cancelled"]
 
 
 @pytest.mark.skipif(

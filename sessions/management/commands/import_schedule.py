@@ -10,7 +10,9 @@ class Command(BaseCommand):
     help = (
         "Import a frab/c3voc schedule.xml or schedule.json into an existing conference. Rooms, "
         "tracks, speakers and sessions are created or updated (matched by GUID), all or nothing; "
-        "the conference's days and time zone rule what may be imported."
+        "the conference's days and time zone rule what may be imported. On a re-import, fields "
+        "of sessions and speakers edited here keep their values unless the file changed them "
+        "since the last import."
     )
 
     def add_arguments(self, parser):
@@ -21,7 +23,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run",
             action="store_true",
-            help="Check everything and list what would change, then write nothing.",
+            help=(
+                "Check everything and list what would change, field by field and why, and "
+                "which edits made here would be kept; then write nothing."
+            ),
         )
 
     def handle(self, *args, file, conference, dry_run, verbosity, **options):
@@ -39,6 +44,10 @@ class Command(BaseCommand):
         if dry_run or verbosity > 1:
             for change in report.changes:
                 self.stdout.write(f"would {change}" if dry_run else change)
+        else:
+            # An organizer's edit replaced by the file's value is worth seeing unasked.
+            for change in report.overrides:
+                self.stdout.write(self.style.WARNING(change))
         for line in report.summary():
             self.stdout.write(line)
         if dry_run:
