@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.db.models import Count
 
+from conference.forms import AdminLoginForm
 from conference.models import Conference, Room, Track
+
+# The admin's login counts towards, and respects, the same login limit as the site's.
+admin.site.login_form = AdminLoginForm
 
 
 class RoomInline(admin.TabularInline):
