@@ -206,6 +206,7 @@ AUTHENTICATION_BACKENDS = [
     "conference.limits.LoginLimitBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"  # axes' default, said here
 AXES_LOCKOUT_PARAMETERS = ["username"]
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=15)
