@@ -214,6 +214,7 @@ AXES_CLIENT_IP_CALLABLE = "conference.limits.client_address"
 AXES_LOCKOUT_CALLABLE = "conference.limits.login_locked_response"
 # Successful logins are not recorded: nothing here reads them, and the table would only grow.
 AXES_DISABLE_ACCESS_LOG = True
+AXES_ENABLE_ADMIN = False  # conference/admin.py registers the failed attempts alone
 # axes.W006 asks for "ip_address" among the lockout parameters, against attackers who rotate
 # user agents; those are not a parameter here, and the address is left out on purpose (above).
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]

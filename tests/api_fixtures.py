@@ -28,9 +28,7 @@ __all__ = [
 @pytest.fixture(autouse=True)
 def fresh_throttle_counts(monkeypatch):
     """Each test starts with no requests counted, whatever cache the settings name (Redis in CI)."""
-    monkeypatch.setattr(
-        SharedThrottleMixin, "cache", LocMemCache(f"throttle-{uuid.uuid4()}", {})
-    )
+    monkeypatch.setattr(SharedThrottleMixin, "cache", LocMemCache(f"throttle-{uuid.uuid4()}", {}))
 
 
 @pytest.fixture

@@ -341,3 +341,23 @@ def test_password_reset_answers_the_same_whether_or_not_an_account_uses_the_addr
     assert known == unknown
     assert [status for status, _ in known] == [200, 200, 200, 429]
     assert len(mail.outbox) == 3
+
+
+def test_an_organizer_unlocks_an_account_by_deleting_its_attempts_in_the_admin(
+    admin_client, organizer
+):
+    source = addresses()
+    fail("site", FAILURE_LIMIT, source)
+    changelist = admin_client.get("/admin/axes/accessattempt/", {"q": "ada"})
+    attempts = list(changelist.context["cl"].result_list)  # one per address it came from
+    assert {attempt.username for attempt in attempts} == {"ada"}
+    assert sum(attempt.failures_since_start for attempt in attempts) == FAILURE_LIMIT
+    admin_client.post(
+        "/admin/axes/accessattempt/",
+        {
+            "action": "delete_selected",
+            "_selected_action": [attempt.pk for attempt in attempts],
+            "post": "yes",
+        },
+    )
+    assert site_login(PASSWORD, next(source))[1]
