@@ -28,7 +28,7 @@ from rest_framework.views import exception_handler, set_rollback
 from conference.limits import (
     ScopedRateThrottle,
     login_is_locked,
-    login_lock_seconds,
+    login_lock_seconds_left,
     login_locked_message,
 )
 from conference.models import HEX_COLOUR_MESSAGE, Conference, Room, Track
@@ -449,9 +449,9 @@ class LoginLocked(exceptions.APIException):
     status_code = 429
     default_code = "login_locked"
 
-    def __init__(self):
-        super().__init__(login_locked_message())
-        self.wait = login_lock_seconds()  # DRF's exception handler sends it as Retry-After
+    def __init__(self, username: str):
+        super().__init__(login_locked_message(username))
+        self.wait = login_lock_seconds_left(username)  # DRF's handler sends it as Retry-After
 
 
 @extend_schema_serializer(component_name="AuthToken")  # the schema's name for it, as before
@@ -466,7 +466,7 @@ class LoginLimitedAuthTokenSerializer(AuthTokenSerializer):
             return super().validate(attrs)
         except exceptions.ValidationError:
             if login_is_locked(self.context["request"]):
-                raise LoginLocked() from None
+                raise LoginLocked(attrs["username"]) from None
             raise
 
 

@@ -33,7 +33,8 @@ class LoginLimitMixin:
             return super().clean()
         except ValidationError:
             if login_is_locked(self.request):
-                raise ValidationError(login_locked_message(), code="locked_out") from None
+                message = login_locked_message(self.cleaned_data["username"])
+                raise ValidationError(message, code="locked_out") from None
             raise
 
 

@@ -14,8 +14,11 @@ import time
 from datetime import timedelta
 
 from axes.backends import AxesStandaloneBackend
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.core.cache import caches
+from django.template.defaultfilters import pluralize
+from django.utils import timezone
 from django.utils.connection import ConnectionProxy
 from rest_framework import throttling
 
@@ -66,24 +69,42 @@ def login_is_locked(request) -> bool:
     return bool(getattr(request, "axes_locked_out", False))
 
 
-def login_lock_seconds() -> int:
-    return int(settings.AXES_COOLOFF_TIME.total_seconds())
+def login_lock_seconds_left(username: str) -> int:
+    """Seconds until a locked account opens again; 0 if it is not locked.
+
+    axes keeps a row per address and browser an account was tried from, which counts for
+    AXES_COOLOFF_TIME after its latest failure; the lock holds while the rows still counting
+    reach the limit, so it lifts when the row that completes the limit, newest first, expires.
+    """
+    cooloff = settings.AXES_COOLOFF_TIME
+    now = timezone.now()
+    counting = (
+        AccessAttempt.objects.filter(username=username, attempt_time__gte=now - cooloff)
+        .order_by("-attempt_time")
+        .values_list("attempt_time", "failures_since_start")
+    )
+    failures = 0
+    for attempt_time, attempt_failures in counting:
+        failures += attempt_failures
+        if failures >= settings.AXES_FAILURE_LIMIT:
+            return max(1, math.ceil((attempt_time + cooloff - now).total_seconds()))
+    return 0
 
 
-def login_locked_message() -> str:
-    # Each try while locked starts the wait again (axes' default), so the full time is right.
-    minutes = login_lock_seconds() // 60
+def login_locked_message(username: str) -> str:
+    minutes = math.ceil(login_lock_seconds_left(username) / 60)
     return (
-        f"Too many failed logins for this account. Try again in {minutes} minutes, "
-        "or reset your password."
+        f"Too many failed logins for this account. Try again in {minutes} "
+        f"minute{pluralize(minutes)}, or reset your password."
     )
 
 
 def login_locked_response(request, original_response, credentials):
     """django-axes' answer once an account is locked (AXES_LOCKOUT_CALLABLE): the door's own page,
     whose form says why (conference.forms.LoginLimitMixin), as a 429 with Retry-After."""
+    username = (credentials or {}).get("username") or ""
     original_response.status_code = 429
-    original_response["Retry-After"] = str(login_lock_seconds())
+    original_response["Retry-After"] = str(login_lock_seconds_left(username))
     return original_response
 
 

@@ -210,6 +210,10 @@ AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"  # axes' default, sa
 AXES_LOCKOUT_PARAMETERS = ["username"]
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=15)
+# Tries while locked are refused without being recorded: axes would otherwise append each one's
+# request data to the account's row, growing it for as long as a guesser keeps trying. The lock
+# lifts 15 minutes after the failures that made it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "conference.limits.client_address"
 AXES_LOCKOUT_CALLABLE = "conference.limits.login_locked_response"
 # Successful logins are not recorded: nothing here reads them, and the table would only grow.

@@ -5,11 +5,14 @@ import itertools
 import os
 import re
 import socket
+from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.core import mail
+from django.db.models import F, Sum
 from django.test.utils import override_settings
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle
@@ -148,6 +151,33 @@ def test_a_locked_login_page_says_why_and_how_long(organizer, door):
     response, _ = DOORS[door](PASSWORD, next(source))
     assert LOCKED_MESSAGE in response.content.decode()
     assert "correct username and password" not in response.content.decode()
+
+
+def age_failures(username, minutes):
+    """Moves the account's recorded failures ``minutes`` into the past."""
+    AccessAttempt.objects.filter(username=username).update(
+        attempt_time=F("attempt_time") - timedelta(minutes=minutes)
+    )
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_a_lock_says_how_long_it_has_left(organizer, door):
+    source = addresses()
+    fail(door, FAILURE_LIMIT, source)
+    age_failures("ada", 10)
+    response, _ = DOORS[door](PASSWORD, next(source))
+    assert "Try again in 5 minutes, or reset your password." in response.content.decode()
+    assert 240 < int(response["Retry-After"]) <= 300
+
+
+def test_tries_while_locked_are_refused_without_counting(organizer):
+    source = addresses()
+    fail("site", FAILURE_LIMIT, source)
+    fail("admin", 5, source)
+    recorded = AccessAttempt.objects.filter(username="ada").aggregate(Sum("failures_since_start"))
+    assert recorded == {"failures_since_start__sum": FAILURE_LIMIT}
+    age_failures("ada", 15)
+    assert site_login(PASSWORD, next(source))[1]
 
 
 def test_the_token_endpoint_answers_a_lock_in_json(organizer):
