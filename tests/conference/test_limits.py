@@ -36,7 +36,7 @@ def redis_limits_url() -> str:
         if os.environ.get("CI") == "true":
             pytest.fail("Redis is not running: CI must test the limits in Redis.")
         pytest.skip("Redis is not running here; the Redis limits tests need it.")
-    return os.environ.get("LIMITS_TEST_REDIS_URL", "redis://127.0.0.1:6379/2")
+    return "redis://127.0.0.1:6379/2"
 
 
 @pytest.fixture(params=["database", "redis"])
