@@ -249,6 +249,20 @@ def test_client_address_trusts_only_the_configured_proxies(
     assert client_address(Request("10.0.0.9", forwarded_for)) == expected
 
 
+@pytest.mark.parametrize(("proxies", "recorded"), [(0, "10.0.0.9"), (1, "203.0.113.7")])
+def test_failed_logins_are_recorded_from_the_trusted_client_address(
+    organizer, settings, proxies, recorded
+):
+    settings.TRUSTED_PROXIES = proxies
+    APIClient().post(
+        "/accounts/login/",
+        {"username": "ada", "password": "wrong password"},
+        REMOTE_ADDR="10.0.0.9",
+        HTTP_X_FORWARDED_FOR="1.2.3.4, 203.0.113.7",
+    )
+    assert list(AccessAttempt.objects.values_list("ip_address", flat=True)) == [recorded]
+
+
 def test_drf_counts_by_the_same_number_of_proxies():
     assert settings.REST_FRAMEWORK["NUM_PROXIES"] == settings.TRUSTED_PROXIES == 0
 
