@@ -172,7 +172,13 @@ class AnonRateThrottle(SharedThrottleMixin, throttling.AnonRateThrottle):
 
 
 class UserRateThrottle(SharedThrottleMixin, throttling.UserRateThrottle):
-    pass
+    """Authenticated clients only: DRF's would count anonymous ones a second time, by address,
+    which the anonymous throttle already does (and each count costs a write to the store)."""
+
+    def get_cache_key(self, request, view):
+        if not request.user.is_authenticated:
+            return None
+        return super().get_cache_key(request, view)
 
 
 class ScopedRateThrottle(SharedThrottleMixin, throttling.ScopedRateThrottle):

@@ -15,7 +15,7 @@ from django.core import mail
 from django.db.models import F, Sum
 from django.test.utils import override_settings
 from rest_framework.test import APIClient
-from rest_framework.throttling import AnonRateThrottle
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 from conference import limits
 from conference.limits import client_address, limits_cache
@@ -294,6 +294,21 @@ def test_forwarded_for_does_not_dodge_the_anonymous_throttle_by_default(limits_s
         for n in range(5)
     ]
     assert statuses == [200, 200, 200, 429, 429]
+
+
+def test_anonymous_clients_get_the_anonymous_rate_alone(limits_store, monkeypatch):
+    monkeypatch.setattr(UserRateThrottle, "rate", "2/minute", raising=False)
+    client = APIClient()
+    statuses = [client.get("/api/v1/conferences/").status_code for _ in range(4)]
+    assert statuses == [200] * 4
+
+
+def test_logged_in_clients_get_the_user_rate(limits_store, monkeypatch, organizer):
+    monkeypatch.setattr(UserRateThrottle, "rate", "2/minute", raising=False)
+    client = APIClient()
+    client.force_authenticate(organizer)
+    statuses = [client.get("/api/v1/conferences/").status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]
 
 
 def test_behind_one_trusted_proxy_the_address_it_appended_is_counted(limits_store, settings):
