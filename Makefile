@@ -37,11 +37,14 @@ run: $(VENV)/.installed .env.local
 
 # Production-like: gunicorn with 2 workers per core (+1), debug off, hashed and compressed static
 # files served by whitenoise, persistent database connections. Set DJANGO_SECRET_KEY (a random
-# one is made and kept in .venv/secret_key otherwise), DATABASE_URL and REDIS_URL as in docs/deploy.md.
+# one is made and kept in .venv/secret_key, readable by its owner only, otherwise), DATABASE_URL and
+# REDIS_URL as in docs/deploy.md. Without REDIS_URL, limits are counted in a database table that
+# migrate creates, so they hold across the workers.
 serve: export DJANGO_DEBUG = 0
 serve: export DJANGO_CONN_MAX_AGE ?= 60
 serve: $(VENV)/.installed
-	test -s $(VENV)/secret_key || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(VENV)/secret_key
+	test -s $(VENV)/secret_key || (umask 077 && $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(VENV)/secret_key)
+	chmod 600 $(VENV)/secret_key
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) migrate --no-input
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) collectstatic --no-input --verbosity 0
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) load_demo --port $(PORT)

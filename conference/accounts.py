@@ -6,9 +6,9 @@ from django.urls import path, reverse_lazy
 from django.views.generic import FormView
 
 from conference.forms import (
+    LoginForm,
     PasswordChangeForm,
     PasswordResetForm,
-    RateLimitedAuthenticationForm,
     SetPasswordForm,
     SignupForm,
 )
@@ -31,11 +31,26 @@ class SignupView(FormView):
         return super().get_context_data(next=self.request.GET.get("next", ""), **kwargs)
 
 
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's view; its form counts requests per client, so it is given the request."""
+
+    form_class = PasswordResetForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.is_rate_limited:
+            response.status_code = 429
+        return response
+
+
 urlpatterns = [
     path("signup/", SignupView.as_view(), name="signup"),
     path(
         "login/",
-        auth_views.LoginView.as_view(authentication_form=RateLimitedAuthenticationForm),
+        auth_views.LoginView.as_view(authentication_form=LoginForm),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -53,7 +68,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/",
-        auth_views.PasswordResetView.as_view(form_class=PasswordResetForm),
+        PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

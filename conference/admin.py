@@ -1,7 +1,17 @@
+from axes.admin import AccessAttemptAdmin
+from axes.models import AccessAttempt
 from django.contrib import admin
 from django.db.models import Count
 
+from conference.forms import AdminLoginForm
 from conference.models import Conference, Room, Track
+
+# The admin's login counts towards, and respects, the same login limit as the site's.
+admin.site.login_form = AdminLoginForm
+
+# Failed logins, where organizers see who is locked and delete a row to unlock an account. Only
+# this of axes' admin pages (settings.AXES_ENABLE_ADMIN is off): its access logs stay empty here.
+admin.site.register(AccessAttempt, AccessAttemptAdmin)
 
 
 class RoomInline(admin.TabularInline):

@@ -15,16 +15,22 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_serializer,
     extend_schema_view,
 )
-from rest_framework import exceptions, permissions, viewsets
+from rest_framework import exceptions, permissions, serializers, viewsets
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import exception_handler, set_rollback
 
+from conference.limits import (
+    ScopedRateThrottle,
+    login_is_locked,
+    login_lock_seconds_left,
+    login_locked_message,
+)
 from conference.models import HEX_COLOUR_MESSAGE, Conference, Room, Track
 from conference.serializers import (
     ConferenceSerializer,
@@ -437,15 +443,43 @@ class TrackViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
         return self.conference.tracks.order_by("name", "pk")
 
 
+class LoginLocked(exceptions.APIException):
+    """The account is locked by the login limit (conference.limits): a 429 with Retry-After."""
+
+    status_code = 429
+    default_code = "login_locked"
+
+    def __init__(self, username: str):
+        super().__init__(login_locked_message(username))
+        self.wait = login_lock_seconds_left(username)  # DRF's handler sends it as Retry-After
+
+
+@extend_schema_serializer(component_name="AuthToken")  # the schema's name for it, as before
+class LoginLimitedAuthTokenSerializer(AuthTokenSerializer):
+    """DRF's credentials check, which counts towards the site's login limit (it passes the request
+    to authenticate()) and says so when the account is locked."""
+
+    username = serializers.CharField(label="Username", write_only=True, max_length=150)
+
+    def validate(self, attrs):
+        try:
+            return super().validate(attrs)
+        except exceptions.ValidationError:
+            if login_is_locked(self.context["request"]):
+                raise LoginLocked(attrs["username"]) from None
+            raise
+
+
 @extend_schema(
     summary="Get an API token",
     description=(
         "Exchange a username and password for the account's token, then send it on every request "
         "as `Authorization: Token <key>`. The same token is returned until an organizer deletes "
-        "it in the admin."
+        "it in the admin. Failed tries count towards the same limit as the site's login page: "
+        "once an account is locked, every try answers 429 until the `Retry-After` seconds pass."
     ),
     tags=["auth"],
-    request=AuthTokenSerializer,
+    request=LoginLimitedAuthTokenSerializer,
     examples=[
         OpenApiExample(
             "Credentials",
@@ -459,13 +493,14 @@ class TrackViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
         ),
     ],
     responses={
-        200: AuthTokenSerializer,
+        200: LoginLimitedAuthTokenSerializer,
         **errors(400, 429),
     },
 )
 class ObtainTokenView(ObtainAuthToken):
-    """DRF's obtain_auth_token, throttled on its own scope to slow password guessing."""
+    """DRF's obtain_auth_token, under the login limit, and throttled per client on its own scope."""
 
+    serializer_class = LoginLimitedAuthTokenSerializer
     authentication_classes = []
     permission_classes = [permissions.AllowAny]
     throttle_classes = [ScopedRateThrottle]

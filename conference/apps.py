@@ -2,6 +2,14 @@ import gc
 
 from django.apps import AppConfig
 from django.conf import settings
+from django.core.management import call_command
+from django.db.models.signals import post_migrate
+
+
+def create_cache_tables(using, **kwargs):
+    """The "limits" cache's table, when it lives in the database (settings.CACHES), belongs to the
+    schema: every `migrate` (make run, make serve, a deploy, the test database) creates it."""
+    call_command("createcachetable", database=using, verbosity=0)
 
 
 class ConferenceConfig(AppConfig):
@@ -10,6 +18,8 @@ class ConferenceConfig(AppConfig):
 
     def ready(self):
         from conference import signals  # noqa: F401 -- connects the receivers
+
+        post_migrate.connect(create_cache_tables, sender=self)
 
         if settings.GC_GEN0_THRESHOLD > 0:  # see settings.py
             gc.set_threshold(settings.GC_GEN0_THRESHOLD, *gc.get_threshold()[1:])

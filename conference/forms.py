@@ -1,10 +1,19 @@
+from axes import utils as axes_utils
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
-from django.core.cache import cache
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.forms.renderers import Jinja2
+
+from conference.limits import (
+    PASSWORD_RESETS_PER_CLIENT,
+    PASSWORD_RESETS_PER_EMAIL,
+    client_address,
+    login_is_locked,
+    login_locked_message,
+)
 
 # Attendee pages render in Jinja2 (conference/jinja2.py), and so do their forms' widgets; the
 # admin keeps Django's renderer.
@@ -15,43 +24,26 @@ class AttendeeFormMixin:
     default_renderer = ATTENDEE_FORM_RENDERER
 
 
-# Failed logins are counted in Django's cache (Redis when REDIS_URL is set, so every app server
-# sees the same counts): no extra dependency, and it fails open only if the cache is down.
-LOGIN_FAILURE_WINDOW = 15 * 60
-LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS = 5
-LOGIN_FAILURES_PER_ACCOUNT = 20
-
-
-def login_failure_keys(username: str, address: str) -> dict[str, int]:
-    account = username.strip().lower()[:150]
-    return {
-        f"login-failures:{account}:{address}": LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS,
-        f"login-failures:{account}": LOGIN_FAILURES_PER_ACCOUNT,
-    }
-
-
-class RateLimitedAuthenticationForm(AttendeeFormMixin, AuthenticationForm):
-    """Django's login form, refusing further tries after repeated failures for a while."""
-
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "rate_limited": (
-            "Too many failed logins for this account. Wait 15 minutes, or reset your password."
-        ),
-    }
+class LoginLimitMixin:
+    """Says why when the login limit refused a login (conference.limits, django-axes): the
+    account is locked, even to the right password, rather than the password being wrong."""
 
     def clean(self):
-        address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
-        keys = login_failure_keys(self.cleaned_data.get("username") or "", address)
-        if any(cache.get(key, 0) >= limit for key, limit in keys.items()):
-            raise ValidationError(self.error_messages["rate_limited"], code="rate_limited")
         try:
             return super().clean()
         except ValidationError:
-            for key in keys:
-                cache.add(key, 0, LOGIN_FAILURE_WINDOW)
-                cache.incr(key)
+            if login_is_locked(self.request):
+                message = login_locked_message(self.cleaned_data["username"])
+                raise ValidationError(message, code="locked_out") from None
             raise
+
+
+class LoginForm(LoginLimitMixin, AttendeeFormMixin, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(LoginLimitMixin, AdminAuthenticationForm):
+    pass
 
 
 class SignupForm(AttendeeFormMixin, UserCreationForm):
@@ -67,8 +59,41 @@ class PasswordChangeForm(AttendeeFormMixin, auth_forms.PasswordChangeForm):
 
 
 class PasswordResetForm(AttendeeFormMixin, auth_forms.PasswordResetForm):
-    pass
+    """Django's reset form, sending a limited number of mails per address and per client.
+
+    Every valid request counts, whether or not an account uses the address, so the answer (sent,
+    or too many) never tells whether one does.
+    """
+
+    def __init__(self, *args, request, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean(self):
+        cleaned_data = super().clean()
+        email = cleaned_data.get("email")
+        if email:
+            for limit, key in [
+                (PASSWORD_RESETS_PER_CLIENT, client_address(self.request)),
+                (PASSWORD_RESETS_PER_EMAIL, email.strip().lower()),
+            ]:
+                if not limit.allows(key):
+                    raise ValidationError(
+                        "Too many password reset requests. "
+                        f"Try again in {limit.minutes_left()} minutes.",
+                        code="rate_limited",
+                    )
+        return cleaned_data
+
+    @property
+    def is_rate_limited(self) -> bool:
+        return self.has_error(NON_FIELD_ERRORS, code="rate_limited")
 
 
 class SetPasswordForm(AttendeeFormMixin, auth_forms.SetPasswordForm):
-    pass
+    """A new password from a reset link; proving the mailbox also lifts a login lock."""
+
+    def save(self, commit=True):
+        user = super().save(commit=commit)
+        axes_utils.reset(username=user.get_username())
+        return user

@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -100,6 +101,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "axes",
     "django_filters",
     "rest_framework",
     "rest_framework.authtoken",
@@ -123,6 +125,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "conference.timezones.DisplayTimeZoneMiddleware",
+    # Last, as django-axes asks: it turns a locked login's answer into a 429 (conference.limits).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "conference.urls"
@@ -165,15 +169,71 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Two caches. "default" holds shared pages, which are checked against a version read from the
+# database (conference.page_cache), so one per process is correct, only colder. "limits" holds
+# what must be counted once for all processes and servers (API throttles, password-reset mail,
+# conference.limits): Redis when REDIS_URL is set, else a table in the database, which `migrate`
+# creates (conference.apps). Failed logins are counted by django-axes in its own table.
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
-        }
+        },
+        "limits": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": "limits",
+        },
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "limits": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "limits_cache",
+            # Past MAX_ENTRIES (300 by default) the table is culled, live counts included.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        },
+    }
+
+# How many proxies (load balancers) in front of the app servers append the address they were
+# reached from to X-Forwarded-For. 0: the header is ignored and the client is REMOTE_ADDR. Every
+# per-client limit (logins, password-reset mail, API throttles) reads the address through
+# conference.limits.client_address, which follows this; so does DRF (NUM_PROXIES below).
+_trusted_proxies = os.environ.get("DJANGO_TRUSTED_PROXIES", "").strip() or "0"
+if not (_trusted_proxies.isascii() and _trusted_proxies.isdigit()):
+    raise ImproperlyConfigured(
+        f"DJANGO_TRUSTED_PROXIES must be a whole number of proxies, not {_trusted_proxies!r}."
+    )
+TRUSTED_PROXIES = int(_trusted_proxies)
+
+# Failed logins, counted by django-axes for every door that calls authenticate() with the
+# request: the site's login page, the admin's, and POST /api/v1/auth/token/. Per account, from
+# any address: a venue's wifi puts hundreds of attendees behind one address, so counting per
+# address would lock them all out together, and per account and address would let a guesser
+# with many addresses go on. The counts live in the database (axes' default handler), shared by
+# every process, where organizers see them in the admin and delete one to unlock an account.
+AUTHENTICATION_BACKENDS = [
+    "conference.limits.LoginLimitBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"  # axes' default, said here
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+# Tries while locked are refused without being recorded: axes would otherwise append each one's
+# request data to the account's row, growing it for as long as a guesser keeps trying. The lock
+# lifts 15 minutes after the failures that made it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "conference.limits.client_address"
+AXES_LOCKOUT_CALLABLE = "conference.limits.login_locked_response"
+# Successful logins are not recorded: nothing here reads them, and the table would only grow.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_ENABLE_ADMIN = False  # conference/admin.py registers the failed attempts alone
+# axes.W006 asks for "ip_address" among the lockout parameters, against attackers who rotate
+# user agents; those are not a parameter here, and the address is left out on purpose (above).
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -233,11 +293,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "conference.api.ApiSchema",
     "EXCEPTION_HANDLER": "conference.api.api_exception_handler",
+    # DRF's throttles, counted in the "limits" cache per conference.limits.client_address.
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "conference.limits.AnonRateThrottle",
+        "conference.limits.UserRateThrottle",
     ],
-    # Counted in the default cache (Redis when REDIS_URL is set, so shared by all workers).
+    "NUM_PROXIES": TRUSTED_PROXIES,
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("DJANGO_API_ANON_RATE", "120/minute"),
         "user": os.environ.get("DJANGO_API_USER_RATE", "600/minute"),

@@ -809,11 +809,15 @@ class SavedSession(models.Model):
 
 class CalendarFeedQuerySet(models.QuerySet):
     def for_token(self, token: str) -> "CalendarFeed | None":
-        """The feed a secret URL token opens, compared in constant time; None if it opens nothing."""
+        """The feed a secret URL token opens, compared in constant time; None if it opens nothing.
+
+        A deactivated account's feeds open nothing: they stop with the account.
+        """
         selector, _, verifier = token.partition(".")
         if not selector or not verifier or len(token) > 200:
             return None
-        feed = self.select_related("user", "conference").filter(selector=selector).first()
+        feeds = self.select_related("user", "conference").filter(user__is_active=True)
+        feed = feeds.filter(selector=selector).first()
         if feed is None or not hmac.compare_digest(feed.verifier.encode(), verifier.encode()):
             return None
         return feed

@@ -11,7 +11,8 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.test import APIClient
-from rest_framework.throttling import SimpleRateThrottle
+
+from conference.limits import SharedThrottleMixin
 
 __all__ = [
     "anonymous",
@@ -27,7 +28,7 @@ __all__ = [
 @pytest.fixture(autouse=True)
 def fresh_throttle_counts(monkeypatch):
     """Each test starts with no requests counted, whatever cache the settings name (Redis in CI)."""
-    monkeypatch.setattr(SimpleRateThrottle, "cache", LocMemCache(f"throttle-{uuid.uuid4()}", {}))
+    monkeypatch.setattr(SharedThrottleMixin, "cache", LocMemCache(f"throttle-{uuid.uuid4()}", {}))
 
 
 @pytest.fixture

@@ -48,7 +48,8 @@ def session_settings(django_test_environment):
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    """Shared pages and login counts live in the cache; each test starts without them."""
+    """Shared pages live in the cache; each test starts without them. (Limits live in the
+    "limits" cache, a database table here, which each test's transaction rolls back.)"""
     cache.clear()
     yield
     cache.clear()

@@ -1,8 +1,10 @@
 """Start-up settings, checked in fresh processes as a server or a manage.py command starts them."""
 
 import os
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -98,3 +100,49 @@ def test_a_malformed_local_env_file_names_its_line(tmp_path):
     result = start(["manage.py", "check"], env_file=path)
     assert result.returncode != 0
     assert f"{path}, line 2: expected NAME=value." in result.stderr
+
+
+def test_production_counts_limits_where_every_process_and_server_sees_them(tmp_path):
+    show = (
+        "from conference import settings as s; print(s.CACHES['limits']['BACKEND'], s.AXES_HANDLER)"
+    )
+    no_env_file = tmp_path / "no-such-file"
+    without_redis = start(["-c", show], no_env_file, DJANGO_SECRET_KEY="k", REDIS_URL="")
+    with_redis = start(
+        ["-c", show], no_env_file, DJANGO_SECRET_KEY="k", REDIS_URL="redis://cache.internal:6379/0"
+    )
+    database_failures = "axes.handlers.database.AxesDatabaseHandler"
+    assert without_redis.stdout.split() == [
+        "django.core.cache.backends.db.DatabaseCache",
+        database_failures,
+    ]
+    assert with_redis.stdout.split() == [
+        "django.core.cache.backends.redis.RedisCache",
+        database_failures,
+    ]
+
+
+def test_migrate_creates_the_limits_table(tmp_path):
+    database = tmp_path / "fresh.sqlite3"
+    result = start(
+        ["manage.py", "migrate", "--no-input", "--verbosity", "0"],
+        tmp_path / "no-such-file",
+        DJANGO_SECRET_KEY="k",
+        DATABASE_URL=f"sqlite:///{database}",
+        REDIS_URL="",
+    )
+    assert result.returncode == 0, result.stderr
+    with closing(sqlite3.connect(database)) as connection:
+        tables = connection.execute("SELECT name FROM sqlite_master").fetchall()
+    assert ("limits_cache",) in tables
+
+
+def test_an_unreadable_number_of_trusted_proxies_stops_start_up(tmp_path):
+    result = start(
+        ["manage.py", "check"],
+        tmp_path / "no-such-file",
+        DJANGO_SECRET_KEY="k",
+        DJANGO_TRUSTED_PROXIES="two",
+    )
+    assert result.returncode != 0
+    assert "DJANGO_TRUSTED_PROXIES must be a whole number of proxies, not 'two'." in result.stderr

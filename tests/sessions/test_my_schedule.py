@@ -353,6 +353,17 @@ def test_regenerating_the_calendar_link_kills_the_old_one(
     assert client.get(new_url).status_code == 200
 
 
+def test_a_deactivated_accounts_calendar_feed_stops_with_it(client, attendee, conference):
+    SavedSession.objects.add(attendee, make_session(conference, title="Mine"))
+    url = CalendarFeed.issue(attendee, conference).get_absolute_url()
+    assert client.get(url).status_code == 200
+    attendee.is_active = False
+    attendee.save()
+    response = client.get(url)
+    assert response.status_code == 404
+    assert "Mine" not in response.content.decode()
+
+
 @pytest.mark.parametrize("tamper", ["verifier", "selector", "conference"])
 def test_a_wrong_calendar_token_opens_nothing(client, attendee, conference, tamper):
     make_conference(slug="other")
