@@ -4,6 +4,7 @@ from django.db.models import Count, F
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from conference.admin import VersionedAdmin
 from conference.models import Conference
 from sessions.models import (
     SCHEDULE_ORDER,
@@ -44,7 +45,7 @@ class InterestFilter(admin.SimpleListFilter):
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
+class SessionAdmin(VersionedAdmin):
     list_display = [
         "title",
         "day",

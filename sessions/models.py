@@ -16,6 +16,7 @@ from django.utils.formats import date_format
 from conference.models import Conference, Room, Track
 from conference.routing import reverse_slugs
 from conference.uploads import FileKindValidator, RandomName
+from conference.versioning import Versioned, VersionedQuerySet
 from speakers.models import Speaker
 
 # PostgreSQL's exclusion constraint on room bookings (migrations 0003 and 0008).
@@ -36,7 +37,7 @@ def local_time_range(
     return f"{day} {start:%H:%M}–{end:%H:%M} {end.tzname()}"
 
 
-class SessionQuerySet(models.QuerySet):
+class SessionQuerySet(VersionedQuerySet):
     def get_by_natural_key(self, conference_slug, slug):
         return self.get(conference__slug=conference_slug, slug=slug)
 
@@ -224,7 +225,7 @@ def new_guid() -> str:
     return str(uuid.uuid4())
 
 
-class Session(models.Model):
+class Session(Versioned):
     class Kind(models.TextChoices):
         KEYNOTE = "keynote", "Keynote"
         TALK = "talk", "Talk"
@@ -325,6 +326,14 @@ class Session(models.Model):
         return (self.conference.slug, self.slug)
 
     natural_key.dependencies = ["conference.conference"]
+
+    def displayed_values(self) -> dict[str, str]:
+        """Its fields and, as its change form edits them too, its speakers and attachments."""
+        return {
+            **super().displayed_values(),
+            "speakers": ", ".join(speaker.name for speaker in self.ordered_speakers),
+            "attachments": ", ".join(attachment.title for attachment in self.attachment_list),
+        }
 
     def clean(self):
         if not (self.conference_id and self.starts_at and self.ends_at):

@@ -17,9 +17,14 @@ pytestmark = pytest.mark.django_db
 
 
 def session_form_data(session_or_conference, **overrides):
-    """What the admin's add/change form posts, times typed as an organizer types them."""
+    """What the admin's add/change form posts, times typed as an organizer types them.
+
+    A change form also posts the version of the session it was opened at.
+    """
     conference = getattr(session_or_conference, "conference", session_or_conference)
+    version = getattr(session_or_conference, "version", None)
     data = {
+        **({"loaded_version": str(version)} if version is not None else {}),
         "conference": conference.pk,
         "title": "Fresh talk",
         "slug": "fresh-talk",
@@ -275,3 +280,91 @@ def test_admin_counts_saves_and_flags_sessions_over_room_capacity(admin_client, 
     rows = response.context["cl"].result_list
     assert [(session.title, session.save_count) for session in rows] == [("Popular", 2)]
     assert quiet not in rows
+
+
+# --- Two organizers editing one session ----------------------------------------------------
+
+
+def opened_form(admin_client, session) -> dict:
+    """The version fields of the session's change form as an organizer opens it now."""
+    response = admin_client.get(reverse("admin:schedule_session_change", args=[session.pk]))
+    form = response.context["adminform"].form
+    return {name: form[name].value() for name in ("loaded_version", "loaded_values")}
+
+
+def save_in_admin(admin_client, session, opened, **values):
+    """Post the change form of ``session`` as opened (``opened``), with ``values`` changed."""
+    local_start = session.local_starts_at
+    local_end = session.local_ends_at
+    as_shown = {
+        "title": session.title,
+        "slug": session.slug,
+        "room": session.room_id or "",
+        "starts_at_0": f"{local_start:%Y-%m-%d}",
+        "starts_at_1": f"{local_start:%H:%M}",
+        "ends_at_0": f"{local_end:%Y-%m-%d}",
+        "ends_at_1": f"{local_end:%H:%M}",
+        "description": session.description,
+    }
+    data = session_form_data(session, **{**as_shown, **opened, **values})
+    return admin_client.post(reverse("admin:schedule_session_change", args=[session.pk]), data)
+
+
+@pytest.fixture
+def two_rooms():
+    conference = make_conference()
+    return make_room(conference, name="Central Room"), make_room(conference, name="Master Stage")
+
+
+def test_admin_refuses_a_save_from_a_page_opened_before_anothers_save_and_shows_what_changed(
+    admin_client, two_rooms
+):
+    central, master = two_rooms
+    session = make_session(central.conference, title="Old title", room=central)
+    opened_by_b = opened_form(admin_client, session)
+    response = save_in_admin(
+        admin_client,
+        session,
+        opened_form(admin_client, session),
+        title="New title",
+        room=master.pk,
+        starts_at_1="14:00",
+        ends_at_1="14:30",
+    )
+    assert response.status_code == 302
+    speaker = make_speaker(session.conference, name="Grace Hopper")
+
+    response = save_in_admin(
+        admin_client,
+        session,
+        opened_by_b,
+        description="More detail.",
+        **{
+            "session_speakers-TOTAL_FORMS": "1",
+            "session_speakers-0-speaker": speaker.pk,
+            "session_speakers-0-position": "0",
+        },
+    )
+
+    assert response.status_code == 200
+    form = response.context["adminform"].form
+    assert form.non_field_errors() == [
+        "Someone else saved “New title” after you opened this page, so nothing was saved. "
+        "Changed meanwhile: Title, Room, Starts, Ends."
+    ]
+    assert [(change.label, change.loaded, change.now) for change in form.changed_meanwhile] == [
+        ("Title", "Old title", "New title"),
+        ("Room", "Central Room", "Master Stage"),
+        ("Starts", "Wed 8 Apr 2026 10:00 CEST", "Wed 8 Apr 2026 14:00 CEST"),
+        ("Ends", "Wed 8 Apr 2026 10:30 CEST", "Wed 8 Apr 2026 14:30 CEST"),
+    ]
+    html = response.content.decode()
+    assert "Save my version anyway" in html
+    assert f'<a href="{reverse("admin:schedule_session_change", args=[session.pk])}">' in html
+    stored = Session.objects.get(pk=session.pk)
+    assert (stored.title, stored.room, stored.description, list(stored.speakers.all())) == (
+        "New title",
+        master,
+        "",
+        [],
+    )
