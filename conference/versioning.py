@@ -167,8 +167,8 @@ class Versioned(models.Model):
         except FieldDoesNotExist:
             return capfirst(name)
         if field.auto_created and not field.concrete:  # a reverse relation, e.g. a speaker's links
-            return capfirst(field.related_model._meta.verbose_name_plural)
-        return capfirst(field.verbose_name)
+            return str(capfirst(field.related_model._meta.verbose_name_plural))
+        return str(capfirst(field.verbose_name))
 
     def changes_since(self, loaded: dict[str, str]) -> list[FieldChange]:
         """What differs between ``loaded`` (``displayed_values()`` of an older version) and now."""

@@ -286,28 +286,31 @@ def test_admin_counts_saves_and_flags_sessions_over_room_capacity(admin_client, 
 
 
 def opened_form(admin_client, session) -> dict:
-    """The version fields of the session's change form as an organizer opens it now."""
+    """What the session's change form, opened now, posts back if nothing is changed on it."""
     response = admin_client.get(reverse("admin:schedule_session_change", args=[session.pk]))
     form = response.context["adminform"].form
-    return {name: form[name].value() for name in ("loaded_version", "loaded_values")}
+    shown = Session.objects.get(pk=session.pk)
+    start, end = shown.local_starts_at, shown.local_ends_at
+    return session_form_data(
+        shown,
+        title=shown.title,
+        slug=shown.slug,
+        status=shown.status,
+        room=shown.room_id or "",
+        starts_at_0=f"{start:%Y-%m-%d}",
+        starts_at_1=f"{start:%H:%M}",
+        ends_at_0=f"{end:%Y-%m-%d}",
+        ends_at_1=f"{end:%H:%M}",
+        description=shown.description,
+        **{name: form[name].value() for name in ("loaded_version", "loaded_values")},
+    )
 
 
-def save_in_admin(admin_client, session, opened, **values):
-    """Post the change form of ``session`` as opened (``opened``), with ``values`` changed."""
-    local_start = session.local_starts_at
-    local_end = session.local_ends_at
-    as_shown = {
-        "title": session.title,
-        "slug": session.slug,
-        "room": session.room_id or "",
-        "starts_at_0": f"{local_start:%Y-%m-%d}",
-        "starts_at_1": f"{local_start:%H:%M}",
-        "ends_at_0": f"{local_end:%Y-%m-%d}",
-        "ends_at_1": f"{local_end:%H:%M}",
-        "description": session.description,
-    }
-    data = session_form_data(session, **{**as_shown, **opened, **values})
-    return admin_client.post(reverse("admin:schedule_session_change", args=[session.pk]), data)
+def save_in_admin(admin_client, session, opened: dict, **values):
+    """Post the change form of ``session`` as it was ``opened``, with ``values`` changed."""
+    return admin_client.post(
+        reverse("admin:schedule_session_change", args=[session.pk]), {**opened, **values}
+    )
 
 
 @pytest.fixture
@@ -368,3 +371,119 @@ def test_admin_refuses_a_save_from_a_page_opened_before_anothers_save_and_shows_
         "",
         [],
     )
+
+
+def test_admin_saves_over_a_newer_version_when_the_organizer_chooses_to(admin_client):
+    session = make_session(title="Old title")
+    opened_by_b = opened_form(admin_client, session)
+    save_in_admin(admin_client, session, opened_form(admin_client, session), title="New title")
+    refused = save_in_admin(admin_client, session, opened_by_b, description="More detail.")
+    offered = refused.context["adminform"].form.overwrite_offer
+
+    response = save_in_admin(
+        admin_client,
+        session,
+        opened_by_b,
+        description="More detail.",
+        overwrite_version=str(offered),
+    )
+
+    assert response.status_code == 302
+    stored = Session.objects.get(pk=session.pk)
+    assert (stored.title, stored.description, stored.version) == ("Old title", "More detail.", 3)
+
+
+def test_admin_refuses_an_overwrite_of_a_version_the_organizer_was_not_shown(
+    admin_client, two_rooms
+):
+    central, master = two_rooms
+    session = make_session(central.conference, title="Old title", room=central)
+    opened_by_b = opened_form(admin_client, session)
+    save_in_admin(admin_client, session, opened_form(admin_client, session), title="Second")
+    offered = save_in_admin(admin_client, session, opened_by_b).context["adminform"].form
+    save_in_admin(admin_client, session, opened_form(admin_client, session), room=master.pk)
+
+    response = save_in_admin(
+        admin_client,
+        session,
+        opened_by_b,
+        description="More detail.",
+        overwrite_version=str(offered.overwrite_offer),
+    )
+
+    assert response.status_code == 200
+    form = response.context["adminform"].form
+    assert [change.label for change in form.changed_meanwhile] == ["Title", "Room"]
+    assert form.overwrite_offer == 3
+    assert Session.objects.get(pk=session.pk).description == ""
+
+
+def test_admin_change_form_offers_no_overwrite_without_a_conflict(admin_client):
+    session = make_session()
+    response = admin_client.get(reverse("admin:schedule_session_change", args=[session.pk]))
+    assert "Save my version anyway" not in response.content.decode()
+
+
+def test_admin_saves_again_from_the_reloaded_page(admin_client):
+    session = make_session(title="Old title")
+    save_in_admin(admin_client, session, opened_form(admin_client, session), title="Once")
+    session.refresh_from_db()
+    response = save_in_admin(
+        admin_client, session, opened_form(admin_client, session), title="Twice"
+    )
+    assert response.status_code == 302
+    assert Session.objects.get(pk=session.pk).title == "Twice"
+
+
+def test_admin_refuses_a_change_form_that_does_not_say_its_version(admin_client):
+    session = make_session(title="Old title")
+    data = {**session_form_data(session, title="Sneaky", slug=session.slug)}
+    del data["loaded_version"]
+    response = admin_client.post(reverse("admin:schedule_session_change", args=[session.pk]), data)
+    assert response.context["adminform"].form.non_field_errors() == [
+        "This page does not say which version it was opened at, so nothing was saved. "
+        "Reload it to edit the current version."
+    ]
+    assert Session.objects.get(pk=session.pk).title == "Old title"
+
+
+def test_admin_shows_the_conflict_when_a_save_lands_between_its_check_and_its_write(
+    admin_client, monkeypatch
+):
+    session = make_session(title="Old title")
+    opened = opened_form(admin_client, session)
+    Session.objects.filter(pk=session.pk).update(title="Landed meanwhile")
+    check_version, checks = Session.check_version, []
+
+    def read_before_the_other_save_landed(instance, seen_version):
+        checks.append(seen_version)
+        if len(checks) == 1:  # this first check read the row just before the other save
+            instance.version = seen_version
+        else:
+            check_version(instance, seen_version)
+
+    monkeypatch.setattr(Session, "check_version", read_before_the_other_save_landed)
+    response = save_in_admin(admin_client, session, opened, description="Mine.")
+
+    assert (response.status_code, checks) == (200, [1, 1])  # refused at the write, then shown
+    form = response.context["adminform"].form
+    assert [(change.label, change.now) for change in form.changed_meanwhile] == [
+        ("Title", "Landed meanwhile")
+    ]
+    stored = Session.objects.get(pk=session.pk)
+    assert (stored.title, stored.description) == ("Landed meanwhile", "")
+
+
+def test_admin_action_makes_a_change_form_opened_before_it_stale(admin_client):
+    session = make_session(title="Talk")
+    opened = opened_form(admin_client, session)
+    admin_client.post(
+        reverse("admin:schedule_session_changelist"),
+        {"action": "cancel", "_selected_action": [session.pk]},
+    )
+    response = save_in_admin(admin_client, session, opened, description="Mine.")
+    form = response.context["adminform"].form
+    assert [(change.label, change.loaded, change.now) for change in form.changed_meanwhile] == [
+        ("Status", "Published", "Cancelled")
+    ]
+    assert Session.objects.get(pk=session.pk).status == Session.Status.CANCELLED
