@@ -99,10 +99,15 @@ values = ["schemathesis-attendee"]
 
 # A request the schema alone cannot tell from a valid one may still break a rule that needs the
 # data: a slug already in use, a booked room or speaker, a day outside the conference, a filter
-# naming a track that does not exist, a wrong password. 400 is the right answer there.
+# naming a track that does not exist, a wrong password. 400 is the right answer there. Likewise
+# an If-Match naming a version other than the current one: 412.
 [[operations]]
-include-method-regex = "^(POST|PUT|PATCH)$"
+include-method-regex = "^POST$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+
+[[operations]]
+include-method-regex = "^(PUT|PATCH|DELETE)$"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "412", "429"]
 
 [[operations]]
 include-operation-id = ["conferences_sessions_list", "me_schedule_list"]
