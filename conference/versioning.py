@@ -33,11 +33,11 @@ class EditConflictError(ValidationError):
         self.current_version = current_version  # None: deleted meanwhile
         kind = instance._meta.verbose_name
         if current_version is None:
-            message = f"This {kind}, “{instance}”, was deleted by someone else meanwhile."
+            message = f"Someone else deleted this {kind} meanwhile."
         else:
             message = (
-                f"Someone else saved this {kind}, “{instance}”, after the version this change "
-                f"is based on (version {seen_version}; it is now at version {current_version})."
+                f"Someone else saved this {kind} after the version this change is based on "
+                f"(version {seen_version}; it is now at version {current_version})."
             )
         super().__init__(message, code="edit_conflict")
 

@@ -1,9 +1,14 @@
 import datetime
+import io
+import json
 
 import pytest
 from django.urls import reverse
 
+from sessions.exports import build_frab_data
+from sessions.importers import import_schedule
 from sessions.models import SavedSession, Session
+from tests.admin_forms import opened_change_form
 from tests.builders import (
     make_conference,
     make_room,
@@ -287,22 +292,8 @@ def test_admin_counts_saves_and_flags_sessions_over_room_capacity(admin_client, 
 
 def opened_form(admin_client, session) -> dict:
     """What the session's change form, opened now, posts back if nothing is changed on it."""
-    response = admin_client.get(reverse("admin:schedule_session_change", args=[session.pk]))
-    form = response.context["adminform"].form
-    shown = Session.objects.get(pk=session.pk)
-    start, end = shown.local_starts_at, shown.local_ends_at
-    return session_form_data(
-        shown,
-        title=shown.title,
-        slug=shown.slug,
-        status=shown.status,
-        room=shown.room_id or "",
-        starts_at_0=f"{start:%Y-%m-%d}",
-        starts_at_1=f"{start:%H:%M}",
-        ends_at_0=f"{end:%Y-%m-%d}",
-        ends_at_1=f"{end:%H:%M}",
-        description=shown.description,
-        **{name: form[name].value() for name in ("loaded_version", "loaded_values")},
+    return opened_change_form(
+        admin_client, reverse("admin:schedule_session_change", args=[session.pk])
     )
 
 
@@ -487,3 +478,27 @@ def test_admin_action_makes_a_change_form_opened_before_it_stale(admin_client):
         ("Status", "Published", "Cancelled")
     ]
     assert Session.objects.get(pk=session.pk).status == Session.Status.CANCELLED
+
+
+def test_admin_refuses_a_change_form_opened_before_an_import_changed_the_session(admin_client):
+    session = make_session(title="Talk", room=make_room(name="Hall"))
+    opened = opened_form(admin_client, session)
+    schedule = build_frab_data(
+        session.conference, list(Session.objects.for_listing()), base_url="https://example.org"
+    )
+    (imported,) = [
+        event
+        for day in schedule["schedule"]["conference"]["days"]
+        for events in day["rooms"].values()
+        for event in events
+    ]
+    imported["title"] = "Talk, as imported"
+    import_schedule(session.conference, io.BytesIO(json.dumps(schedule).encode()))
+
+    response = save_in_admin(admin_client, session, opened, description="Mine.")
+
+    form = response.context["adminform"].form
+    assert [(change.label, change.loaded, change.now) for change in form.changed_meanwhile] == [
+        ("Title", "Talk", "Talk, as imported")
+    ]
+    assert Session.objects.get(pk=session.pk).description == ""
