@@ -66,8 +66,11 @@ class VersionedQuerySet(models.QuerySet):
 class Versioned(models.Model):
     """A row that refuses writes based on a version other than the stored one (module docstring)."""
 
+    # db_default too: app servers still running the code from before this column (during a rolling
+    # deploy, docs/deploy.md) insert rows without it.
     version = models.PositiveIntegerField(
         default=1,
+        db_default=1,
         editable=False,
         help_text="Moves on with every write; a change based on an older version is refused.",
     )
