@@ -98,7 +98,7 @@ class VersionedModelForm(forms.ModelForm):
     opened (conference/versioning.py).
 
     It carries the version it was opened at and what it showed then, so a refused save can say
-    what changed meanwhile (``edit_conflict``). ``overwrite_version`` is the “Save my version
+    what changed meanwhile (``changed_meanwhile``, for the admin's versioned_change_form.html). ``overwrite_version`` is the “Save my version
     anyway” box, offered with a conflict: it names the version the user was shown, so a third
     save arriving after that is refused again.
     """
