@@ -1,10 +1,12 @@
 from axes.admin import AccessAttemptAdmin
 from axes.models import AccessAttempt
+from django import forms
 from django.contrib import admin
 from django.db.models import Count
 
-from conference.forms import AdminLoginForm
+from conference.forms import AdminLoginForm, VersionedModelForm
 from conference.models import Conference, Room, Track
+from conference.versioning import EditConflictError
 
 # The admin's login counts towards, and respects, the same login limit as the site's.
 admin.site.login_form = AdminLoginForm
@@ -14,14 +16,61 @@ admin.site.login_form = AdminLoginForm
 admin.site.register(AccessAttempt, AccessAttemptAdmin)
 
 
-class RoomInline(admin.TabularInline):
+class VersionedAdmin(admin.ModelAdmin):
+    """Change forms that refuse to save over someone else's changes (conference/versioning.py).
+
+    The form carries the version it was opened at; a stale save shows what changed meanwhile,
+    with a link to reload and a “Save my version anyway” box (admin/versioned_change_form.html).
+    """
+
+    form = VersionedModelForm
+    change_form_template = "admin/versioned_change_form.html"
+
+    def get_fields(self, request, obj=None):
+        # Hidden fields the template places itself, not rows of a fieldset.
+        return [
+            name
+            for name in super().get_fields(request, obj)
+            if name not in VersionedModelForm.version_fields
+        ]
+
+    def get_changelist_form(self, request, **kwargs):
+        # list_editable rows post only their own column: that column wins, as before.
+        return super().get_changelist_form(request, form=forms.ModelForm, **kwargs)
+
+    # The form's check takes no lock, so a save can land between it and the write, which
+    # save() then refuses (EditConflictError) after the whole transaction is rolled back. Running the
+    # view again shows the organizer the usual conflict; a delete goes ahead on the new version.
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except EditConflictError:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def delete_view(self, request, object_id, extra_context=None):
+        try:
+            return super().delete_view(request, object_id, extra_context)
+        except EditConflictError:
+            return super().delete_view(request, object_id, extra_context)
+
+
+class VersionedInline(admin.TabularInline):
+    """Rows that refuse to save over someone else's changes, as VersionedAdmin's forms do."""
+
+    form = VersionedModelForm
+
+    def get_fields(self, request, obj=None):
+        return [*super().get_fields(request, obj), "loaded_version", "loaded_values"]
+
+
+class RoomInline(VersionedInline):
     model = Room
     extra = 0
     prepopulated_fields = {"slug": ("name",)}
     fields = ["name", "slug", "capacity", "position"]
 
 
-class TrackInline(admin.TabularInline):
+class TrackInline(VersionedInline):
     model = Track
     extra = 0
     prepopulated_fields = {"slug": ("name",)}
@@ -72,7 +121,7 @@ class ConferenceAdmin(admin.ModelAdmin):
         return conference.session_count
 
 
-class ConferencePartAdmin(admin.ModelAdmin):
+class ConferencePartAdmin(VersionedAdmin):
     """Rooms and tracks: listed per conference with how many sessions use them."""
 
     list_filter = ["conference"]

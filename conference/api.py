@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import RestrictedError
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.http import parse_etags
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema
@@ -35,10 +36,12 @@ from conference.models import HEX_COLOUR_MESSAGE, Conference, Room, Track
 from conference.serializers import (
     ConferenceSerializer,
     ErrorSerializer,
+    PreconditionFailedSerializer,
     RoomSerializer,
     TrackSerializer,
     ValidationErrorSerializer,
 )
+from conference.versioning import EditConflictError, Versioned
 
 logger = logging.getLogger("django.request")
 
@@ -144,6 +147,87 @@ class Conflict(exceptions.APIException):
     default_code = "conflict"
 
 
+class PreconditionFailed(exceptions.APIException):
+    status_code = 412
+    default_detail = "The If-Match header names a version that is no longer the current one."
+    default_code = "precondition_failed"
+
+
+def etag_of(obj: Versioned) -> str:
+    """The strong ETag of an object's version: what If-Match must name to change it."""
+    return f'"{obj.version}"'
+
+
+class VersionedObjectMixin:
+    """Optimistic concurrency over HTTP for Versioned objects (conference/versioning.py).
+
+    A detail response carries the object's version as a strong ``ETag``. PUT, PATCH and DELETE
+    with an ``If-Match`` naming no current version answer 412 and change nothing. Without
+    If-Match they go ahead as before, still based on the version the request read, so a write
+    landing between that read and this one is a 409 rather than silently overwritten.
+    """
+
+    def get_object(self):
+        obj = super().get_object()
+        if self.request.method not in permissions.SAFE_METHODS:
+            self.check_if_match(obj)
+        self.loaded_object = obj
+        return obj
+
+    def check_if_match(self, obj: Versioned) -> None:
+        header = self.request.headers.get("If-Match")
+        if header is None:
+            return
+        etags = parse_etags(header)
+        if "*" not in etags and etag_of(obj) not in etags:  # W/"…" never matches: strong comparison
+            raise self.precondition_failed(obj, obj.version)
+
+    def precondition_failed(self, obj: Versioned, current: int | None) -> PreconditionFailed:
+        kind = obj._meta.verbose_name
+        if current is None:
+            detail = f"This {kind} was deleted after the version your If-Match names."
+        else:
+            detail = (
+                f"This {kind} changed after the version your If-Match names; it is now at "
+                f'ETag "{current}". Read it again (GET), apply your change to what it is now, '
+                "and send its new ETag in If-Match."
+            )
+        return PreconditionFailed(
+            {"detail": detail, "etag": None if current is None else f'"{current}"'}
+        )
+
+    def refused(self, conflict: EditConflictError) -> exceptions.APIException:
+        """Someone else wrote the object between this request's read and its write."""
+        if "If-Match" in self.request.headers:
+            return self.precondition_failed(conflict.instance, conflict.current_version)
+        return Conflict(
+            f"Someone else changed this {conflict.instance._meta.verbose_name} while this request "
+            "was being handled; nothing was changed. Read it again and retry."
+        )
+
+    def retrieve(self, request, *args, **kwargs):
+        response = super().retrieve(request, *args, **kwargs)
+        response["ETag"] = etag_of(self.loaded_object)
+        return response
+
+    def update(self, request, *args, **kwargs):
+        response = super().update(request, *args, **kwargs)
+        response["ETag"] = etag_of(self.loaded_object)  # saved: now at its new version
+        return response
+
+    def perform_update(self, serializer):
+        try:
+            super().perform_update(serializer)
+        except EditConflictError as conflict:
+            raise self.refused(conflict) from conflict
+
+    def perform_destroy(self, instance):
+        try:
+            super().perform_destroy(instance)
+        except EditConflictError as conflict:
+            raise self.refused(conflict) from conflict
+
+
 def api_exception_handler(exc, context):
     """DRF's handler, plus JSON (never Django's HTML pages) for conflicts and server errors."""
     response = exception_handler(exc, context)
@@ -232,6 +316,19 @@ ERRORS = {
         "The object is still in use, or another request changed the same data at the same time.",
         {"detail": "Master Stage still hosts sessions; move or delete them first."},
     ),
+    412: (
+        PreconditionFailedSerializer,
+        "The `If-Match` header names a version that is no longer the current one: someone "
+        "changed the object since you read it. Nothing was changed; read it again.",
+        {
+            "detail": (
+                'This session changed after the version your If-Match names; it is now at ETag "5". '
+                "Read it again (GET), apply your change to what it is now, and send its new ETag "
+                "in If-Match."
+            ),
+            "etag": '"5"',
+        },
+    ),
     429: (
         ErrorSerializer,
         "Too many requests; the `Retry-After` header says how many seconds to wait.",
@@ -261,7 +358,30 @@ LIST = (400, 401, 429)  # 400: paging parameters that are not numbers
 LIST_IN_CONFERENCE = (400, 401, 404, 429)
 PAGING_ERROR = ["Enter a whole number of at least 0 and at most 1000000000."]
 WRITE = (400, 401, 403, 404, 409, 429)
-DELETE = (401, 403, 404, 409, 429)
+CHANGE = (400, 401, 403, 404, 409, 412, 429)  # PUT and PATCH of a versioned object
+DELETE = (401, 403, 404, 409, 412, 429)
+
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description=(
+        'The `ETag` of the version your change is based on, as a GET returned it (`"5"`). '
+        "If the object has changed since, the request is refused with 412 and nothing is "
+        "changed. Without it the request goes ahead (409 if another write lands during it)."
+    ),
+)
+ETAG = OpenApiParameter(
+    "ETag",
+    str,
+    OpenApiParameter.HEADER,
+    response=[200],
+    required=True,
+    description=(
+        'Strong ETag of the object\'s version (`"5"`); it changes with every write of the '
+        "object. Send it back in `If-Match` to change the object only if nobody else has."
+    ),
+)
 
 
 SLUG_SCHEMA = {"type": "string", "pattern": r"^[-a-zA-Z0-9_]+$"}
@@ -379,7 +499,7 @@ def part_schema(kind: str, serializer, example_request: dict, example_slug: str,
         ),
         retrieve=extend_schema(
             summary=f"Get a {kind}",
-            parameters=[CONFERENCE_SLUG, slug],
+            parameters=[CONFERENCE_SLUG, slug, ETAG],
             responses={200: serializer, **errors(*READ_ONE)},
         ),
         create=extend_schema(
@@ -391,18 +511,18 @@ def part_schema(kind: str, serializer, example_request: dict, example_slug: str,
         ),
         update=extend_schema(
             summary=f"Replace a {kind}",
-            parameters=[CONFERENCE_SLUG, slug],
-            responses={200: serializer, **errors(*WRITE, invalid=invalid)},
+            parameters=[CONFERENCE_SLUG, slug, IF_MATCH, ETAG],
+            responses={200: serializer, **errors(*CHANGE, invalid=invalid)},
         ),
         partial_update=extend_schema(
             summary=f"Change some fields of a {kind}",
-            parameters=[CONFERENCE_SLUG, slug],
-            responses={200: serializer, **errors(*WRITE, invalid=invalid)},
+            parameters=[CONFERENCE_SLUG, slug, IF_MATCH, ETAG],
+            responses={200: serializer, **errors(*CHANGE, invalid=invalid)},
         ),
         destroy=extend_schema(
             summary=f"Delete a {kind}",
             description=f"Refused with 409 while sessions still use the {kind}.",
-            parameters=[CONFERENCE_SLUG, slug],
+            parameters=[CONFERENCE_SLUG, slug, IF_MATCH],
             responses={204: None, **errors(*DELETE)},
         ),
     )
@@ -416,7 +536,7 @@ def part_schema(kind: str, serializer, example_request: dict, example_slug: str,
     "master-stage",
     {"non_field_errors": ["This conference already has a room with this slug."]},
 )
-class RoomViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
+class RoomViewSet(VersionedObjectMixin, ConferenceScopedMixin, viewsets.ModelViewSet):
     """Rooms of a conference, in display order."""
 
     queryset = Room.objects.all()
@@ -433,7 +553,7 @@ class RoomViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
     "security-privacy",
     {"colour": [HEX_COLOUR_MESSAGE]},
 )
-class TrackViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
+class TrackViewSet(VersionedObjectMixin, ConferenceScopedMixin, viewsets.ModelViewSet):
     """Tracks of a conference, by name."""
 
     queryset = Track.objects.all()

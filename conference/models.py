@@ -9,6 +9,8 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from conference.versioning import Versioned, VersionedQuerySet
+
 
 def validate_time_zone(value: str) -> None:
     """Accept only IANA zone names ("Europe/Paris"), never abbreviations like "CEST"."""
@@ -154,14 +156,14 @@ class Conference(models.Model):
         return self.day_bounds(self.ends_on)[1]
 
 
-class ConferencePartQuerySet(models.QuerySet):
+class ConferencePartQuerySet(VersionedQuerySet):
     """Rooms and tracks: looked up by conference slug and their own slug."""
 
     def get_by_natural_key(self, conference_slug, slug):
         return self.get(conference__slug=conference_slug, slug=slug)
 
 
-class Room(models.Model):
+class Room(Versioned):
     conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="rooms")
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)
@@ -195,7 +197,7 @@ class Room(models.Model):
     natural_key.dependencies = ["conference.conference"]
 
 
-class Track(models.Model):
+class Track(Versioned):
     conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="tracks")
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)

@@ -238,6 +238,15 @@ class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField(help_text="What went wrong, for a person to read.")
 
 
+class PreconditionFailedSerializer(ErrorSerializer):
+    """The body of a 412: the If-Match named a version that is no longer the stored one."""
+
+    etag = serializers.CharField(
+        allow_null=True,
+        help_text="The object's current ETag, to fetch and compare; null if it was deleted.",
+    )
+
+
 class ValidationErrorSerializer(serializers.Serializer):
     """Field name → messages; ``non_field_errors`` for rules across fields.
 

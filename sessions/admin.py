@@ -5,6 +5,7 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from conference.admin import VersionedAdmin
 from conference.models import Conference
 from sessions.models import (
     SCHEDULE_ORDER,
@@ -46,7 +47,7 @@ class InterestFilter(admin.SimpleListFilter):
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
+class SessionAdmin(VersionedAdmin):
     list_display = [
         "title",
         "day",

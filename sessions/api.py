@@ -19,8 +19,11 @@ from rest_framework.filters import BaseFilterBackend, OrderingFilter
 from rest_framework.response import Response
 
 from conference.api import (
+    CHANGE,
     CONFERENCE_SLUG,
     DELETE,
+    ETAG,
+    IF_MATCH,
     LIST,
     LIST_IN_CONFERENCE,
     READ,
@@ -29,6 +32,7 @@ from conference.api import (
     WRITE,
     ApiPolicyMixin,
     ConferenceScopedMixin,
+    VersionedObjectMixin,
     errors,
     path_slug,
 )
@@ -251,7 +255,7 @@ WRITE_DESCRIPTION = (
     retrieve=extend_schema(
         summary="Get a session",
         description="With full speaker objects.",
-        parameters=[CONFERENCE_SLUG, SESSION_SLUG],
+        parameters=[CONFERENCE_SLUG, SESSION_SLUG, ETAG],
         responses={200: SessionDetailSerializer, **errors(*READ_ONE)},
     ),
     create=extend_schema(
@@ -265,24 +269,24 @@ WRITE_DESCRIPTION = (
     update=extend_schema(
         summary="Replace a session",
         description=WRITE_DESCRIPTION,
-        parameters=[CONFERENCE_SLUG, SESSION_SLUG],
+        parameters=[CONFERENCE_SLUG, SESSION_SLUG, IF_MATCH, ETAG],
         request=SessionWriteSerializer,
-        responses={200: SessionDetailSerializer, **errors(*WRITE, invalid=CLASH)},
+        responses={200: SessionDetailSerializer, **errors(*CHANGE, invalid=CLASH)},
     ),
     partial_update=extend_schema(
         summary="Change some fields of a session",
         description=WRITE_DESCRIPTION,
-        parameters=[CONFERENCE_SLUG, SESSION_SLUG],
+        parameters=[CONFERENCE_SLUG, SESSION_SLUG, IF_MATCH, ETAG],
         request=SessionWriteSerializer,
-        responses={200: SessionDetailSerializer, **errors(*WRITE, invalid=CLASH)},
+        responses={200: SessionDetailSerializer, **errors(*CHANGE, invalid=CLASH)},
     ),
     destroy=extend_schema(
         summary="Delete a session",
-        parameters=[CONFERENCE_SLUG, SESSION_SLUG],
+        parameters=[CONFERENCE_SLUG, SESSION_SLUG, IF_MATCH],
         responses={204: None, **errors(*DELETE)},
     ),
 )
-class SessionViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
+class SessionViewSet(VersionedObjectMixin, ConferenceScopedMixin, viewsets.ModelViewSet):
     """Sessions of a conference: the public sees published and cancelled ones, staff all."""
 
     queryset = Session.objects.all()

@@ -18,6 +18,7 @@ from conference.models import Conference, FormerSlug, KeepsFormerSlugs, Room, Tr
 from conference.routing import reverse_slugs
 from conference.timezones import TimeRange, time_range
 from conference.uploads import FileKindValidator, RandomName
+from conference.versioning import Versioned, VersionedQuerySet
 from speakers.models import Speaker
 
 # PostgreSQL's exclusion constraint on room bookings (migrations 0003 and 0008).
@@ -34,7 +35,7 @@ def local_time_range(
     return f"{day} {time_range(starts_at, ends_at, conference.tz)}"
 
 
-class SessionQuerySet(models.QuerySet):
+class SessionQuerySet(VersionedQuerySet):
     def get_by_natural_key(self, conference_slug, slug):
         return self.get(conference__slug=conference_slug, slug=slug)
 
@@ -275,7 +276,7 @@ def new_guid() -> str:
     return str(uuid.uuid4())
 
 
-class Session(KeepsFormerSlugs):
+class Session(KeepsFormerSlugs, Versioned):
     class Kind(models.TextChoices):
         KEYNOTE = "keynote", "Keynote"
         TALK = "talk", "Talk"
@@ -392,6 +393,14 @@ class Session(KeepsFormerSlugs):
         return (self.conference.slug, self.slug)
 
     natural_key.dependencies = ["conference.conference"]
+
+    def displayed_values(self) -> dict[str, str]:
+        """Its fields and, as its change form edits them too, its speakers and attachments."""
+        return {
+            **super().displayed_values(),
+            "speakers": ", ".join(speaker.name for speaker in self.ordered_speakers),
+            "attachments": ", ".join(attachment.title for attachment in self.attachment_list),
+        }
 
     def clean(self):
         if self.is_unscheduled:

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.db.models import Count
 
+from conference.admin import VersionedAdmin
 from speakers.models import Speaker, SpeakerLink
 
 
@@ -11,7 +12,7 @@ class SpeakerLinkInline(admin.TabularInline):
 
 
 @admin.register(Speaker)
-class SpeakerAdmin(admin.ModelAdmin):
+class SpeakerAdmin(VersionedAdmin):
     list_display = ["name", "role", "company", "conference", "session_count"]
     list_filter = ["conference"]
     list_select_related = ["conference"]

@@ -5,13 +5,17 @@ from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_v
 from rest_framework import viewsets
 
 from conference.api import (
+    CHANGE,
     CONFERENCE_SLUG,
     DELETE,
+    ETAG,
+    IF_MATCH,
     LIST_IN_CONFERENCE,
     PAGING_ERROR,
     READ_ONE,
     WRITE,
     ConferenceScopedMixin,
+    VersionedObjectMixin,
     errors,
     path_slug,
 )
@@ -39,7 +43,7 @@ SPEAKER_SLUG = path_slug("slug", "Slug of the speaker in this conference.", "mik
     ),
     retrieve=extend_schema(
         summary="Get a speaker",
-        parameters=[CONFERENCE_SLUG, SPEAKER_SLUG],
+        parameters=[CONFERENCE_SLUG, SPEAKER_SLUG, ETAG],
         responses={200: SpeakerSerializer, **errors(*READ_ONE)},
     ),
     create=extend_schema(
@@ -63,22 +67,22 @@ SPEAKER_SLUG = path_slug("slug", "Slug of the speaker in this conference.", "mik
     ),
     update=extend_schema(
         summary="Replace a speaker",
-        parameters=[CONFERENCE_SLUG, SPEAKER_SLUG],
-        responses={200: SpeakerSerializer, **errors(*WRITE, invalid=DUPLICATE)},
+        parameters=[CONFERENCE_SLUG, SPEAKER_SLUG, IF_MATCH, ETAG],
+        responses={200: SpeakerSerializer, **errors(*CHANGE, invalid=DUPLICATE)},
     ),
     partial_update=extend_schema(
         summary="Change some fields of a speaker",
-        parameters=[CONFERENCE_SLUG, SPEAKER_SLUG],
-        responses={200: SpeakerSerializer, **errors(*WRITE, invalid=DUPLICATE)},
+        parameters=[CONFERENCE_SLUG, SPEAKER_SLUG, IF_MATCH, ETAG],
+        responses={200: SpeakerSerializer, **errors(*CHANGE, invalid=DUPLICATE)},
     ),
     destroy=extend_schema(
         summary="Delete a speaker",
         description="Also takes the speaker off their sessions.",
-        parameters=[CONFERENCE_SLUG, SPEAKER_SLUG],
+        parameters=[CONFERENCE_SLUG, SPEAKER_SLUG, IF_MATCH],
         responses={204: None, **errors(*DELETE)},
     ),
 )
-class SpeakerViewSet(ConferenceScopedMixin, viewsets.ModelViewSet):
+class SpeakerViewSet(VersionedObjectMixin, ConferenceScopedMixin, viewsets.ModelViewSet):
     """Speakers of a conference, alphabetical."""
 
     queryset = Speaker.objects.all()

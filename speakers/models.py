@@ -7,9 +7,10 @@ from django.urls import reverse
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs
 from conference.routing import reverse_slugs
 from conference.uploads import FileKindValidator, RandomName
+from conference.versioning import Versioned, VersionedQuerySet
 
 
-class SpeakerQuerySet(models.QuerySet):
+class SpeakerQuerySet(VersionedQuerySet):
     def get_by_natural_key(self, conference_slug, slug):
         return self.get(conference__slug=conference_slug, slug=slug)
 
@@ -50,7 +51,7 @@ def new_guid() -> str:
     return str(uuid.uuid4())
 
 
-class Speaker(KeepsFormerSlugs):
+class Speaker(KeepsFormerSlugs, Versioned):
     conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="speakers")
     # Published in exports and matched by importers; never changes.
     guid = models.CharField("GUID", max_length=64, default=new_guid, editable=False)
@@ -115,6 +116,11 @@ class Speaker(KeepsFormerSlugs):
         return (self.conference.slug, self.slug)
 
     natural_key.dependencies = ["conference.conference"]
+
+    def displayed_values(self) -> dict[str, str]:
+        """Its fields and, as its change form edits them too, its links."""
+        links = "; ".join(f"{link.title}: {link.url}" for link in self.links.all())
+        return {**super().displayed_values(), "links": links}
 
     @property
     def photo_url(self) -> str:

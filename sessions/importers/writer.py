@@ -214,11 +214,12 @@ class ScheduleWriter:
         """Validate ``instance`` and save it if it is new or changed; False if it has problems."""
         try:
             instance.full_clean()
+            if outcome != "unchanged":
+                # EditConflictError (a ValidationError) if someone saved it since the import read it.
+                instance.save()
         except ValidationError as error:
             self.problems.extend(validation_problems(where, error))
             return False
-        if outcome != "unchanged":
-            instance.save()
         return True
 
     def write_rooms(self) -> None:

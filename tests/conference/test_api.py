@@ -8,11 +8,12 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle
 
-from conference.api import RoomViewSet
+from conference.api import RoomViewSet, VersionedObjectMixin
 from conference.models import Room, Track
+from sessions.models import Session
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
 from tests.api_fixtures import client_with_permissions
-from tests.builders import make_conference, make_room, make_session, make_track
+from tests.builders import make_conference, make_room, make_session, make_speaker, make_track
 
 pytestmark = pytest.mark.django_db
 
@@ -506,6 +507,150 @@ def test_database_conflicts_are_json_409s(organizer_client, conference, monkeypa
     assert response.json() == {
         "detail": "This change conflicts with the current state of the data."
     }
+
+
+# --- Versions: ETag and If-Match on rooms, tracks, sessions and speakers ---------------------
+
+# Each resource: how to make one, its detail route, and a change an organizer might send.
+VERSIONED = {
+    "room": (lambda conference: make_room(conference, slug="hall"), {"capacity": 60}),
+    "track": (lambda conference: make_track(conference, slug="web"), {"description": "New."}),
+    "session": (lambda conference: make_session(conference, slug="talk"), {"description": "New."}),
+    "speaker": (lambda conference: make_speaker(conference, slug="ada"), {"company": "New Co"}),
+}
+
+
+@pytest.fixture(params=sorted(VERSIONED))
+def versioned(request, conference):
+    """One object of each versioned kind, with its detail URL and a change to send."""
+    make, change = VERSIONED[request.param]
+    obj = make(conference)
+    return obj, nested_url(conference, f"{request.param}-detail", obj.slug), change
+
+
+def changed_elsewhere(obj) -> None:
+    """Another organizer saves the object (in the admin, say) meanwhile."""
+    type(obj).objects.get(pk=obj.pk).save()
+
+
+def stored(obj, change: dict) -> dict:
+    fresh = type(obj).objects.get(pk=obj.pk)
+    return {name: getattr(fresh, name) for name in change}
+
+
+def test_detail_carries_a_strong_etag_that_every_write_changes(organizer_client, versioned):
+    obj, url, change = versioned
+    assert organizer_client.get(url)["ETag"] == '"1"'
+    assert organizer_client.patch(url, change, format="json")["ETag"] == '"2"'
+    changed_elsewhere(obj)
+    assert organizer_client.get(url)["ETag"] == '"3"'
+
+
+def test_anonymous_readers_get_the_etag_too(anonymous, conference):
+    make_room(conference, slug="hall")
+    assert anonymous.get(nested_url(conference, "room-detail", "hall"))["ETag"] == '"1"'
+
+
+def test_a_change_with_a_stale_if_match_is_a_412_and_changes_nothing(organizer_client, versioned):
+    obj, url, change = versioned
+    etag = organizer_client.get(url)["ETag"]
+    changed_elsewhere(obj)
+    before = stored(obj, change)
+
+    response = organizer_client.patch(url, change, format="json", headers={"If-Match": etag})
+
+    assert response.status_code == 412
+    assert response.json() == {
+        "detail": (
+            f"This {obj._meta.verbose_name} changed after the version your If-Match names; it is "
+            'now at ETag "2". Read it again (GET), apply your change to what it is now, and send '
+            "its new ETag in If-Match."
+        ),
+        "etag": '"2"',
+    }
+    assert stored(obj, change) == before
+
+
+def test_a_change_with_the_current_if_match_goes_ahead(organizer_client, versioned):
+    obj, url, change = versioned
+    changed_elsewhere(obj)
+    etag = organizer_client.get(url)["ETag"]
+
+    response = organizer_client.patch(url, change, format="json", headers={"If-Match": etag})
+
+    assert (response.status_code, response["ETag"]) == (200, '"3"')
+    assert stored(obj, change) == change
+
+
+@pytest.mark.parametrize(
+    ("if_match", "status"),
+    [('"1"', 204), ('"7", "1"', 204), ("*", 204), ('W/"1"', 412), ("1", 412), ('"2"', 412)],
+)
+def test_a_delete_goes_ahead_only_if_its_if_match_names_the_current_version_strongly(
+    organizer_client, versioned, if_match, status
+):
+    obj, url, _ = versioned
+    response = organizer_client.delete(url, headers={"If-Match": if_match})
+    assert response.status_code == status
+    assert type(obj).objects.filter(pk=obj.pk).exists() == (status == 412)
+
+
+def test_a_put_with_a_stale_if_match_is_a_412(organizer_client, conference):
+    room = make_room(conference, slug="hall", name="Hall")
+    etag = organizer_client.get(nested_url(conference, "room-detail", "hall"))["ETag"]
+    changed_elsewhere(room)
+    response = organizer_client.put(
+        nested_url(conference, "room-detail", "hall"),
+        {"slug": "hall", "name": "Great Hall", "capacity": 10, "position": 0},
+        format="json",
+        headers={"If-Match": etag},
+    )
+    assert response.status_code == 412
+    assert Room.objects.get().name == "Hall"
+
+
+@pytest.mark.parametrize(
+    ("if_match", "status"), [(None, 409), ('"1"', 412)], ids=["without If-Match", "with If-Match"]
+)
+def test_a_write_landing_during_a_change_refuses_the_change(
+    organizer_client, conference, monkeypatch, if_match, status
+):
+    session = make_session(conference, slug="talk", title="Talk")
+    get_object = VersionedObjectMixin.get_object
+
+    def another_write_lands_after_the_read(view):
+        obj = get_object(view)
+        Session.objects.filter(pk=obj.pk).update(title="Landed meanwhile")
+        return obj
+
+    monkeypatch.setattr(VersionedObjectMixin, "get_object", another_write_lands_after_the_read)
+    headers = {"If-Match": if_match} if if_match else {}
+    response = organizer_client.patch(
+        nested_url(conference, "session-detail", "talk"),
+        {"description": "Mine."},
+        format="json",
+        headers=headers,
+    )
+
+    assert response.status_code == status
+    if status == 409:
+        assert response.json() == {
+            "detail": "Someone else changed this session while this request was being handled; "
+            "nothing was changed. Read it again and retry."
+        }
+    else:
+        assert response.json()["etag"] == '"2"'
+    assert Session.objects.get(pk=session.pk).description == ""
+
+
+def test_schema_documents_if_match_the_etag_and_the_412(anonymous):
+    schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
+    detail = schema["paths"]["/api/v1/conferences/{conference_slug}/sessions/{slug}/"]
+    for method in ("put", "patch", "delete"):
+        assert "If-Match" in [p["name"] for p in detail[method]["parameters"]]
+        assert "412" in detail[method]["responses"]
+    for method in ("get", "put", "patch"):
+        assert detail[method]["responses"]["200"]["headers"]["ETag"]["required"] is True
 
 
 def test_schema_describes_every_api_path_as_openapi_3(anonymous):

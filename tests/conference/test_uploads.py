@@ -40,6 +40,7 @@ def attachment_form(session, upload, title="Slides"):
     conference = session.conference
     local = session.local_starts_at
     return {
+        "loaded_version": str(session.version),
         "conference": conference.pk,
         "title": session.title,
         "slug": session.slug,
@@ -62,6 +63,7 @@ def attachment_form(session, upload, title="Slides"):
 
 
 def upload_in_admin(admin_client, session, upload, title="Slides"):
+    session.refresh_from_db()  # the page opened at the current version
     return admin_client.post(
         reverse("admin:schedule_session_change", args=[session.pk]),
         attachment_form(session, upload, title),

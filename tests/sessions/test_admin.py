@@ -1,9 +1,14 @@
 import datetime
+import io
+import json
 
 import pytest
 from django.urls import reverse
 
+from sessions.exports import build_frab_data
+from sessions.importers import import_schedule
 from sessions.models import SavedSession, Session
+from tests.admin_forms import opened_change_form
 from tests.builders import (
     make_conference,
     make_room,
@@ -17,9 +22,14 @@ pytestmark = pytest.mark.django_db
 
 
 def session_form_data(session_or_conference, **overrides):
-    """What the admin's add/change form posts, times typed as an organizer types them."""
+    """What the admin's add/change form posts, times typed as an organizer types them.
+
+    A change form also posts the version of the session it was opened at.
+    """
     conference = getattr(session_or_conference, "conference", session_or_conference)
+    version = getattr(session_or_conference, "version", None)
     data = {
+        **({"loaded_version": str(version)} if version is not None else {}),
         "conference": conference.pk,
         "title": "Fresh talk",
         "slug": "fresh-talk",
@@ -384,3 +394,220 @@ def test_admin_refuses_to_publish_a_session_without_a_time(admin_client):
         response.content.decode()
     )
     assert not Session.objects.exists()
+
+
+# --- Two organizers editing one session ----------------------------------------------------
+
+
+def opened_form(admin_client, session) -> dict:
+    """What the session's change form, opened now, posts back if nothing is changed on it."""
+    return opened_change_form(
+        admin_client, reverse("admin:schedule_session_change", args=[session.pk])
+    )
+
+
+def save_in_admin(admin_client, session, opened: dict, **values):
+    """Post the change form of ``session`` as it was ``opened``, with ``values`` changed."""
+    return admin_client.post(
+        reverse("admin:schedule_session_change", args=[session.pk]), {**opened, **values}
+    )
+
+
+@pytest.fixture
+def two_rooms():
+    conference = make_conference()
+    return make_room(conference, name="Central Room"), make_room(conference, name="Master Stage")
+
+
+def test_admin_refuses_a_save_from_a_page_opened_before_anothers_save_and_shows_what_changed(
+    admin_client, two_rooms
+):
+    central, master = two_rooms
+    session = make_session(central.conference, title="Old title", room=central)
+    opened_by_b = opened_form(admin_client, session)
+    response = save_in_admin(
+        admin_client,
+        session,
+        opened_form(admin_client, session),
+        title="New title",
+        room=master.pk,
+        starts_at_1="14:00",
+        ends_at_1="14:30",
+    )
+    assert response.status_code == 302
+    speaker = make_speaker(session.conference, name="Grace Hopper")
+
+    response = save_in_admin(
+        admin_client,
+        session,
+        opened_by_b,
+        description="More detail.",
+        **{
+            "session_speakers-TOTAL_FORMS": "1",
+            "session_speakers-0-speaker": speaker.pk,
+            "session_speakers-0-position": "0",
+        },
+    )
+
+    assert response.status_code == 200
+    form = response.context["adminform"].form
+    assert form.non_field_errors() == [
+        "Someone else saved “New title” after you opened this page, so nothing was saved. "
+        "Changed meanwhile: Title, Room, Starts, Ends."
+    ]
+    assert [(change.label, change.loaded, change.now) for change in form.changed_meanwhile] == [
+        ("Title", "Old title", "New title"),
+        ("Room", "Central Room", "Master Stage"),
+        ("Starts", "Wed 8 Apr 2026 10:00 CEST", "Wed 8 Apr 2026 14:00 CEST"),
+        ("Ends", "Wed 8 Apr 2026 10:30 CEST", "Wed 8 Apr 2026 14:30 CEST"),
+    ]
+    html = response.content.decode()
+    assert "Save my version anyway" in html
+    assert f'<a href="{reverse("admin:schedule_session_change", args=[session.pk])}">' in html
+    stored = Session.objects.get(pk=session.pk)
+    assert (stored.title, stored.room, stored.description, list(stored.speakers.all())) == (
+        "New title",
+        master,
+        "",
+        [],
+    )
+
+
+def test_admin_saves_over_a_newer_version_when_the_organizer_chooses_to(admin_client):
+    session = make_session(title="Old title")
+    opened_by_b = opened_form(admin_client, session)
+    save_in_admin(admin_client, session, opened_form(admin_client, session), title="New title")
+    refused = save_in_admin(admin_client, session, opened_by_b, description="More detail.")
+    offered = refused.context["adminform"].form.overwrite_offer
+
+    response = save_in_admin(
+        admin_client,
+        session,
+        opened_by_b,
+        description="More detail.",
+        overwrite_version=str(offered),
+    )
+
+    assert response.status_code == 302
+    stored = Session.objects.get(pk=session.pk)
+    assert (stored.title, stored.description, stored.version) == ("Old title", "More detail.", 3)
+
+
+def test_admin_refuses_an_overwrite_of_a_version_the_organizer_was_not_shown(
+    admin_client, two_rooms
+):
+    central, master = two_rooms
+    session = make_session(central.conference, title="Old title", room=central)
+    opened_by_b = opened_form(admin_client, session)
+    save_in_admin(admin_client, session, opened_form(admin_client, session), title="Second")
+    offered = save_in_admin(admin_client, session, opened_by_b).context["adminform"].form
+    save_in_admin(admin_client, session, opened_form(admin_client, session), room=master.pk)
+
+    response = save_in_admin(
+        admin_client,
+        session,
+        opened_by_b,
+        description="More detail.",
+        overwrite_version=str(offered.overwrite_offer),
+    )
+
+    assert response.status_code == 200
+    form = response.context["adminform"].form
+    assert [change.label for change in form.changed_meanwhile] == ["Title", "Room"]
+    assert form.overwrite_offer == 3
+    assert Session.objects.get(pk=session.pk).description == ""
+
+
+def test_admin_change_form_offers_no_overwrite_without_a_conflict(admin_client):
+    session = make_session()
+    response = admin_client.get(reverse("admin:schedule_session_change", args=[session.pk]))
+    assert "Save my version anyway" not in response.content.decode()
+
+
+def test_admin_saves_again_from_the_reloaded_page(admin_client):
+    session = make_session(title="Old title")
+    save_in_admin(admin_client, session, opened_form(admin_client, session), title="Once")
+    session.refresh_from_db()
+    response = save_in_admin(
+        admin_client, session, opened_form(admin_client, session), title="Twice"
+    )
+    assert response.status_code == 302
+    assert Session.objects.get(pk=session.pk).title == "Twice"
+
+
+def test_admin_refuses_a_change_form_that_does_not_say_its_version(admin_client):
+    session = make_session(title="Old title")
+    data = {**session_form_data(session, title="Sneaky", slug=session.slug)}
+    del data["loaded_version"]
+    response = admin_client.post(reverse("admin:schedule_session_change", args=[session.pk]), data)
+    assert response.context["adminform"].form.non_field_errors() == [
+        "This page does not say which version it was opened at, so nothing was saved. "
+        "Reload it to edit the current version."
+    ]
+    assert Session.objects.get(pk=session.pk).title == "Old title"
+
+
+def test_admin_shows_the_conflict_when_a_save_lands_between_its_check_and_its_write(
+    admin_client, monkeypatch
+):
+    session = make_session(title="Old title")
+    opened = opened_form(admin_client, session)
+    Session.objects.filter(pk=session.pk).update(title="Landed meanwhile")
+    check_version, checks = Session.check_version, []
+
+    def read_before_the_other_save_landed(instance, seen_version):
+        checks.append(seen_version)
+        if len(checks) == 1:  # this first check read the row just before the other save
+            instance.version = seen_version
+        else:
+            check_version(instance, seen_version)
+
+    monkeypatch.setattr(Session, "check_version", read_before_the_other_save_landed)
+    response = save_in_admin(admin_client, session, opened, description="Mine.")
+
+    assert (response.status_code, checks) == (200, [1, 1])  # refused at the write, then shown
+    form = response.context["adminform"].form
+    assert [(change.label, change.now) for change in form.changed_meanwhile] == [
+        ("Title", "Landed meanwhile")
+    ]
+    stored = Session.objects.get(pk=session.pk)
+    assert (stored.title, stored.description) == ("Landed meanwhile", "")
+
+
+def test_admin_action_makes_a_change_form_opened_before_it_stale(admin_client):
+    session = make_session(title="Talk")
+    opened = opened_form(admin_client, session)
+    admin_client.post(
+        reverse("admin:schedule_session_changelist"),
+        {"action": "cancel", "_selected_action": [session.pk]},
+    )
+    response = save_in_admin(admin_client, session, opened, description="Mine.")
+    form = response.context["adminform"].form
+    assert [(change.label, change.loaded, change.now) for change in form.changed_meanwhile] == [
+        ("Status", "Published", "Cancelled")
+    ]
+    assert Session.objects.get(pk=session.pk).status == Session.Status.CANCELLED
+
+
+def test_admin_refuses_a_change_form_opened_before_an_import_changed_the_session(admin_client):
+    session = make_session(title="Talk", room=make_room(name="Hall"))
+    opened = opened_form(admin_client, session)
+    schedule = build_frab_data(
+        session.conference, list(Session.objects.for_listing()), base_url="https://example.org"
+    )
+    (imported,) = [
+        event
+        for day in schedule["schedule"]["conference"]["days"]
+        for events in day["rooms"].values()
+        for event in events
+    ]
+    imported["title"] = "Talk, as imported"
+    import_schedule(session.conference, io.BytesIO(json.dumps(schedule).encode()))
+
+    response = save_in_admin(admin_client, session, opened, description="Mine.")
+
+    form = response.context["adminform"].form
+    assert [(change.label, change.loaded, change.now) for change in form.changed_meanwhile] == [
+        ("Title", "Talk", "Talk, as imported")
+    ]
+    assert Session.objects.get(pk=session.pk).description == ""

@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection, connections, transaction
 
+from conference.versioning import EditConflictError
 from sessions.models import SavedSession, Session, SessionSpeaker
 from tests.builders import make_conference, make_room, make_session, make_speaker, paris
 
@@ -117,3 +118,50 @@ def test_parallel_edits_of_different_sessions_all_land():
     assert sorted(Session.objects.values_list("title", flat=True)) == sorted(
         f"Renamed {session.pk}" for session in sessions
     )
+
+
+def test_organizers_saving_one_session_from_one_version_at_once_get_one_save():
+    session = make_session(title="Talk")
+    writers = 6
+    all_checked = threading.Barrier(writers, timeout=20)
+
+    def edit(number):
+        with transaction.atomic():  # as the admin, the API and the importer write
+            mine = Session.objects.get(pk=session.pk)
+            mine.check_version(1)
+            mine.title = f"Edit {number}"
+            mine.full_clean()
+            all_checked.wait()  # every writer has passed the check before any of them writes
+            mine.save()
+
+    errors = run_together([lambda number=number: edit(number) for number in range(writers)])
+
+    assert len(errors) == writers - 1
+    assert all(isinstance(error, EditConflictError) for error in errors)
+    stored = Session.objects.get(pk=session.pk)
+    assert (stored.version, stored.title in {f"Edit {n}" for n in range(writers)}) == (2, True)
+
+
+def test_a_save_and_a_delete_from_one_version_at_once_do_not_both_happen():
+    session = make_session(title="Talk")
+    both_loaded = threading.Barrier(2, timeout=20)
+
+    def load():
+        with transaction.atomic():
+            mine = Session.objects.get(pk=session.pk)
+            both_loaded.wait()
+            return mine
+
+    def save():
+        mine = load()
+        mine.title = "Saved"
+        mine.save()
+
+    def delete():
+        load().delete()
+
+    errors = run_together([save, delete])
+
+    assert [type(error) for error in errors] == [EditConflictError]
+    survivors = list(Session.objects.values_list("title", "version"))
+    assert survivors in ([], [("Saved", 2)])

@@ -1158,3 +1158,38 @@ def test_command_refuses_a_missing_file(conference, tmp_path):
         call_command("import_schedule", str(tmp_path / "nowhere.json"), conference="target-2026")
 
     assert str(caught.value) == f"No such file: {tmp_path / 'nowhere.json'}"
+
+
+# Versions: what an import changes is stale for forms opened before it -------------------------
+
+
+def test_reimport_moves_the_version_of_what_it_changes_and_of_nothing_else(conference):
+    second = event(guid=GUID_B, title="Second talk", date="2026-04-08T11:00:00+02:00")
+    import_schedule(conference, json_file(event(), second))
+
+    import_schedule(conference, json_file(event(title="First talk, renamed"), second))
+
+    assert sorted(Session.objects.values_list("title", "version")) == [
+        ("First talk, renamed", 2),
+        ("Second talk", 1),
+    ]
+    assert Room.objects.get().version == 1
+
+
+def test_an_import_refuses_a_session_someone_saves_while_it_runs(conference, monkeypatch):
+    import_schedule(conference, json_file(event()))
+    full_clean = Session.full_clean
+
+    def organizer_saves_meanwhile(session, *args, **kwargs):
+        full_clean(session, *args, **kwargs)
+        Session.objects.filter(pk=session.pk).update(description="Edited in the admin.")
+
+    monkeypatch.setattr(Session, "full_clean", organizer_saves_meanwhile)
+    error = import_error(conference, json_file(event(title="First talk, renamed")))
+
+    assert error.problems == [
+        f'Event “First talk, renamed” (guid {GUID_A}, schedule.conference.days[0].rooms["Hall"][0]): '
+        "Someone else saved this session after the version this change is based on "
+        "(version 1; it is now at version 2)."
+    ]
+    assert Session.objects.values_list("title", "version").get() == ("First talk", 1)

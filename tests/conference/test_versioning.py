@@ -1,0 +1,105 @@
+import pytest
+from django.core.exceptions import ValidationError
+
+from conference.models import Room, Track
+from conference.versioning import EditConflictError, FieldChange
+from sessions.models import Session
+from speakers.models import Speaker
+from tests.builders import make_room, make_session, make_speaker, make_track, paris
+
+pytestmark = pytest.mark.django_db
+
+MAKERS = {Room: make_room, Track: make_track, Session: make_session, Speaker: make_speaker}
+
+
+@pytest.fixture(params=list(MAKERS), ids=lambda model: model.__name__)
+def row(request):
+    return MAKERS[request.param]()
+
+
+def loaded(row):
+    return type(row).objects.get(pk=row.pk)
+
+
+def test_every_save_moves_the_version_on_by_one(row):
+    first = loaded(row)
+    first.save()
+    first.save()
+    assert loaded(row).version == 3
+
+
+def test_a_save_from_a_stale_copy_is_refused_and_writes_nothing(row):
+    mine, theirs = loaded(row), loaded(row)
+    theirs.slug = "theirs"
+    theirs.save()
+    mine.slug = "mine"
+    with pytest.raises(EditConflictError) as refused:
+        mine.save()
+    assert (refused.value.seen_version, refused.value.current_version) == (1, 2)
+    assert (loaded(row).slug, loaded(row).version, mine.version) == ("theirs", 2, 1)
+
+
+def test_a_bulk_update_moves_the_version_on(row):
+    type(row).objects.filter(pk=row.pk).update(slug="bulk")
+    assert loaded(row).version == 2
+
+
+def test_a_bulk_update_of_many_fields_moves_the_version_on(row):
+    copy = loaded(row)
+    copy.slug = "bulk"
+    type(row).objects.bulk_update([copy], ["slug"])
+    assert loaded(row).version == 2
+
+
+def test_a_delete_from_a_stale_copy_is_refused(row):
+    stale = loaded(row)
+    loaded(row).save()
+    with pytest.raises(EditConflictError):
+        stale.delete()
+    assert type(row).objects.filter(pk=row.pk).exists()
+
+
+def test_saving_a_row_deleted_meanwhile_is_refused_rather_than_bringing_it_back(row):
+    stale = loaded(row)
+    loaded(row).delete()
+    with pytest.raises(EditConflictError) as refused:
+        stale.save()
+    assert refused.value.current_version is None
+    assert not type(row).objects.filter(pk=row.pk).exists()
+
+
+def test_check_version_refuses_a_version_the_row_has_left(row):
+    loaded(row).save()
+    with pytest.raises(ValidationError) as refused:
+        loaded(row).check_version(1)
+    assert refused.value.messages == [
+        f"Someone else saved this {row._meta.verbose_name} after the version this change is "
+        "based on (version 1; it is now at version 2)."
+    ]
+
+
+def test_check_version_of_the_current_version_lets_the_save_through(row):
+    loaded(row).save()
+    current = loaded(row)
+    current.check_version(2)
+    current.save()
+    assert loaded(row).version == 3
+
+
+def test_a_status_change_of_selected_sessions_moves_their_versions():
+    session = make_session()
+    Session.objects.filter(pk=session.pk).cancel()
+    assert Session.objects.get(pk=session.pk).version == 2
+
+
+def test_changes_since_names_each_changed_field_as_an_organizer_reads_it():
+    session = make_session(title="Old", starts_at=paris(8, 10), speakers=[make_speaker()])
+    opened = loaded(session).displayed_values()
+    Session.objects.filter(pk=session.pk).update(
+        title="New", starts_at=paris(8, 9), status=Session.Status.CANCELLED
+    )
+    assert loaded(session).changes_since(opened) == [
+        FieldChange("Title", "Old", "New"),
+        FieldChange("Starts", "Wed 8 Apr 2026 10:00 CEST", "Wed 8 Apr 2026 09:00 CEST"),
+        FieldChange("Status", "Published", "Cancelled"),
+    ]
