@@ -2,7 +2,6 @@
 
 import django_filters
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.shortcuts import get_object_or_404
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.plumbing import build_array_type, build_parameter_type
@@ -397,9 +396,13 @@ class MyScheduleViewSet(
         )
 
     def destroy(self, request, *args, **kwargs):
-        session = get_object_or_404(
-            Session, conference__slug=kwargs["conference_slug"], slug=kwargs["session_slug"]
+        # One answer whether the session does not exist, is hidden from this user (a draft, an
+        # unpublished conference) or is simply not saved: the first two must not be told apart.
+        session = (
+            Session.objects.visible_to(request.user)
+            .filter(conference__slug=kwargs["conference_slug"], slug=kwargs["session_slug"])
+            .first()
         )
-        if not SavedSession.objects.remove(request.user, session):
+        if session is None or not SavedSession.objects.remove(request.user, session):
             raise NotFound("This session is not on your schedule.")
         return Response(status=status.HTTP_204_NO_CONTENT)

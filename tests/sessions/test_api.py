@@ -903,6 +903,48 @@ def test_removing_never_touches_another_users_save(attendee_client, django_user_
     assert SavedSession.objects.filter(user=someone).count() == 1
 
 
+NOT_ON_MY_SCHEDULE = (404, {"detail": "This session is not on your schedule."})
+
+
+def answer(response):
+    return response.status_code, response.json()
+
+
+def test_removing_a_draft_is_answered_as_removing_a_session_that_does_not_exist(
+    attendee, attendee_client, conference
+):
+    draft = make_session(conference, status=Session.Status.DRAFT)
+    SavedSession.objects.create(user=attendee, session=draft)  # saved before it was withdrawn
+    missing = attendee_client.delete("/api/v1/me/schedule/pycon/no-such-session/")
+    assert answer(attendee_client.delete(entry_url(draft))) == answer(missing) == NOT_ON_MY_SCHEDULE
+
+
+def test_removing_from_an_unpublished_conference_is_answered_as_from_one_that_does_not_exist(
+    attendee, attendee_client
+):
+    session = make_session(make_conference(slug="secret", is_published=False))
+    SavedSession.objects.create(user=attendee, session=session)
+    missing = attendee_client.delete("/api/v1/me/schedule/nowhere/no-such-session/")
+    assert answer(attendee_client.delete(entry_url(session))) == answer(missing)
+    assert answer(missing) == NOT_ON_MY_SCHEDULE
+
+
+def test_saving_in_an_unpublished_conference_is_answered_as_in_one_that_does_not_exist(
+    attendee_client,
+):
+    make_session(make_conference(slug="secret", is_published=False), slug="talk")
+    hidden = attendee_client.post(
+        reverse("api:my-schedule"), {"conference": "secret", "session": "talk"}, format="json"
+    )
+    missing = attendee_client.post(
+        reverse("api:my-schedule"), {"conference": "nowhr", "session": "talk"}, format="json"
+    )
+    assert (hidden.status_code, hidden.content.replace(b"secret", b"nowhr")) == (
+        400,
+        missing.content,
+    )
+
+
 @pytest.mark.parametrize("n", [1, 12])
 def test_my_schedule_query_count_does_not_grow(
     attendee, attendee_client, django_assert_max_num_queries, conference, n
