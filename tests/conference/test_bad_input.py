@@ -99,7 +99,6 @@ def test_repeated_parameters_never_break_a_page(client, site, path):
     "path",
     [
         "/pycon/sessions/" + "x" * 300 + "/",
-        "/pycon/speakers/%00/",
         "/pycon/sessions/talk/attachments/99999999999999999999/",
         "/pycon/my-schedule/not-a-token.ics",
         "/pycon/my-schedule/" + "a" * 40 + "." + "b" * 120 + ".ics",
