@@ -1,13 +1,14 @@
 """Bad input and errors: refused in one place, answered as JSON under /api/ and as plain pages elsewhere.
 
-``RefuseNullCharactersMiddleware`` turns away any request carrying a NUL character before a view,
-form, filter, serializer, the admin or an authentication backend can hand it to the database:
-PostgreSQL refuses NUL in text, and the DataError would be a 500. A middleware, because a
-validator on our own fields would leave out what we do not build: the admin's list filters and
-autocomplete, DRF's query parameters, the session cookie and the token header.
+``RefuseUnstorableTextMiddleware`` turns away any request carrying a NUL character (or, in JSON,
+an unpaired surrogate) before a view, form, filter, serializer, the admin or an authentication
+backend can hand it to the database: PostgreSQL refuses NUL in text, and the DataError would be
+a 500. A middleware, because a validator on our own fields would leave out what we do not build:
+the admin's list filters and autocomplete, DRF's query parameters, the session cookie and the
+token header.
 
 The ``handler400``-``handler500`` views (set in ``conference.urls``) answer what Django raises
-itself: too many fields, a body over DATA_UPLOAD_MAX_MEMORY_SIZE, the NUL refusal above, and any
+itself: too many fields, a body over DATA_UPLOAD_MAX_MEMORY_SIZE, the refusal above, and any
 error outside a DRF view. ``conference.api.api_exception_handler`` hands bad requests inside DRF
 views to them too, so each status has one wording for pages and API alike.
 """
@@ -28,44 +29,55 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 NUL = "\x00"
-# A NUL in a JSON text: the escape \u0000 after an even number of backslashes (an odd number
-# makes it the literal text "\u0000"), or the raw character, which JSON forbids anyway.
-JSON_NUL = re.compile(r"\x00|(?<!\\)(?:\\\\)*\\u0000")
+NUL_REFUSED = "Null characters are not allowed in a request."
+SURROGATE_REFUSED = "Unpaired surrogates (\\ud800 to \\udfff) are not allowed in JSON."
+# In a JSON text an escape counts after an even number of backslashes; after an odd number it is
+# literal text ("\\u0000" is a backslash and five characters).
+ESCAPE = r"(?<!\\)(?:\\\\)*"
+HIGH = r"\\u[dD][89abAB][0-9a-fA-F]{2}"
+LOW = r"\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+# The raw character is not valid JSON anyway.
+JSON_NUL = re.compile(rf"\x00|{ESCAPE}\\u0000")
+# A surrogate escape outside a pair decodes to a string UTF-8 cannot encode, so no column can
+# hold it, and DRF's error messages that quote it cannot be rendered.
+JSON_LONE_SURROGATE = re.compile(rf"{ESCAPE}(?:{HIGH}(?!{LOW})|(?<!{HIGH}){LOW})")
 FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
 
 
-class NullCharacterRefused(BadRequest):
-    """A request carrying a NUL character: no text we store or look up may hold one."""
-
-    message = "Null characters are not allowed in a request."
+class UnstorableTextRefused(BadRequest):
+    """A request carrying text no database column may hold; its message is shown as is."""
 
 
-def holds_nul(request: HttpRequest) -> bool:
-    """True if the path, a query or form field, a JSON body, a cookie or a header holds NUL.
+def unstorable_text(request: HttpRequest) -> str | None:
+    """Why the request must be refused, if it carries text we could neither store nor look up.
 
-    Each part is looked at only when the request has it; request.GET and request.COOKIES are
-    parsed by the next middleware anyway, and request.POST and the JSON body by the view.
+    NUL anywhere (the path, a query or form field, a JSON body, a cookie, a header), or an
+    unpaired surrogate escape in a JSON body: query strings and forms are decoded with errors
+    replaced, so only JSON can carry one. Each part is looked at only when the request has it;
+    request.GET and request.COOKIES are parsed by the next middleware anyway, and request.POST
+    and the JSON body by the view.
     """
     if NUL in request.path_info:
-        return True
+        return NUL_REFUSED
     if request.META.get("QUERY_STRING") and query_holds_nul(request.GET):
-        return True
+        return NUL_REFUSED
     if request.method == "POST" and request.content_type in FORM_TYPES:
         if query_holds_nul(request.POST):
-            return True
+            return NUL_REFUSED
     elif request.content_type == "application/json" and request.body:
         text = request.body.decode(request.encoding or settings.DEFAULT_CHARSET, "replace")
         if JSON_NUL.search(text):
-            return True
+            return NUL_REFUSED
+        if JSON_LONE_SURROGATE.search(text):
+            return SURROGATE_REFUSED
     if request.META.get("HTTP_COOKIE") and any(
         NUL in name or NUL in value for name, value in request.COOKIES.items()
     ):
-        return True
-    return any(
-        NUL in value
-        for name, value in request.META.items()
-        if name.startswith("HTTP_") and isinstance(value, str)
-    )
+        return NUL_REFUSED
+    headers = (value for name, value in request.META.items() if name.startswith("HTTP_"))
+    if any(isinstance(value, str) and NUL in value for value in headers):
+        return NUL_REFUSED
+    return None
 
 
 def query_holds_nul(query) -> bool:
@@ -74,16 +86,16 @@ def query_holds_nul(query) -> bool:
     )
 
 
-class RefuseNullCharactersMiddleware:
-    """A 400 for any request holding NUL (see the module's docstring for why here)."""
+class RefuseUnstorableTextMiddleware:
+    """A 400 for any request carrying NUL or a lone surrogate (the module's docstring says why)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if holds_nul(request):
+        if refusal := unstorable_text(request):
             # Raised, not returned: bad_request below answers it like every other 400.
-            raise NullCharacterRefused(NullCharacterRefused.message)
+            raise UnstorableTextRefused(refusal)
         return self.get_response(request)
 
 
@@ -124,8 +136,8 @@ def bad_request(request, exception=None):
         message = f"Too many query parameters or form fields: at most {limit:,}."
     elif isinstance(exception, TooManyFilesSent):
         message = f"Too many files: at most {settings.DATA_UPLOAD_MAX_NUMBER_FILES:,}."
-    elif isinstance(exception, NullCharacterRefused):
-        message = NullCharacterRefused.message
+    elif isinstance(exception, UnstorableTextRefused):
+        message = str(exception)
     else:  # Django's other refusals (a bad Host header, a broken upload) may name internals
         message = "The request could not be understood."
     return error_response(request, 400, "Bad request", message)

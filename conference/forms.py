@@ -1,3 +1,5 @@
+import hashlib
+
 from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
@@ -23,7 +25,8 @@ LOGIN_FAILURES_PER_ACCOUNT = 20
 
 
 def login_failure_keys(username: str, address: str) -> dict[str, int]:
-    account = username.strip().lower()[:150]
+    # A digest: a typed username may hold spaces or control characters, which cache keys may not.
+    account = hashlib.sha256(username.strip().lower()[:150].encode()).hexdigest()
     return {
         f"login-failures:{account}:{address}": LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS,
         f"login-failures:{account}": LOGIN_FAILURES_PER_ACCOUNT,

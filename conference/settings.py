@@ -112,7 +112,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # After the header middleware, so that its 400s carry the security headers too; before
     # anything reads input (conference/errors.py).
-    "conference.errors.RefuseNullCharactersMiddleware",
+    "conference.errors.RefuseUnstorableTextMiddleware",
     "conference.timezones.DisplayTimeZoneMiddleware",
 ]
 

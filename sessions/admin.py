@@ -4,6 +4,7 @@ from django.db.models import Count, F
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from conference.admin import AutocompleteAdminMixin
 from conference.models import Conference
 from sessions.models import (
     SCHEDULE_ORDER,
@@ -14,7 +15,7 @@ from sessions.models import (
 )
 
 
-class SessionSpeakerInline(admin.TabularInline):
+class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
     model = SessionSpeaker
     extra = 1
     autocomplete_fields = ["speaker"]
@@ -183,7 +184,7 @@ class SessionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Attachment)
-class AttachmentAdmin(admin.ModelAdmin):
+class AttachmentAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
     list_display = ["title", "session", "file", "url"]
     list_select_related = ["session"]
     search_fields = ["title", "session__title"]

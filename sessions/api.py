@@ -31,6 +31,7 @@ from conference.api import (
     errors,
     path_slug,
 )
+from conference.serializers import UTCDateTimeField
 from sessions.filters import SessionFilter
 from sessions.models import SavedSession, Session
 from sessions.serializers import (
@@ -116,7 +117,9 @@ class UpdatedSinceFilter(BaseFilterBackend):
         if raw is None:
             return queryset
         try:
-            since = serializers.DateTimeField().run_validation(raw)
+            # UTC, as documented, even when a ?tz= or the visitor's zone cookie is active (and
+            # DRF's check of 0001-01-01 in a zone east of UTC would overflow).
+            since = UTCDateTimeField().run_validation(raw)
         except ValidationError as error:
             raise ValidationError({self.param: error.detail}) from error
         return queryset.filter(updated_at__gte=since)

@@ -45,6 +45,13 @@ def test_login_limit_stops_guessing_one_account_from_many_addresses(client, atte
     assert "Too many failed logins for this account." in response.content.decode()
 
 
+def test_login_limit_counts_a_typed_username_with_spaces_and_quotes(client):
+    for _ in range(5):
+        log_in(client, "wrong", username="' OR 1=1 --")
+    response = log_in(client, "wrong", username="' or 1=1 --")
+    assert "Too many failed logins for this account." in response.content.decode()
+
+
 def test_signup_creates_the_account_and_logs_in(client, django_user_model):
     response = client.post(
         "/accounts/signup/",

@@ -72,6 +72,27 @@ def test_the_text_backslash_u0000_in_json_is_not_a_nul(anonymous):
     assert response.json() == {"non_field_errors": ["Unable to log in with provided credentials."]}
 
 
+@pytest.mark.parametrize("text", ["\\ud800", "\\udc00", "\\ud800x", "\\udc00\\ud800"])
+def test_an_unpaired_surrogate_in_a_json_body_is_a_json_400(organizer_client, conference, text):
+    body = '{"title": "a' + text + '", "kind": "' + text + '"}'
+    response = organizer_client.patch(
+        "/api/v1/conferences/pycon/sessions/talk/", body, content_type="application/json"
+    )
+    assert_json_error(
+        response, 400, "Unpaired surrogates (\\ud800 to \\udfff) are not allowed in JSON."
+    )
+
+
+def test_a_surrogate_pair_in_a_json_body_is_a_character_like_any_other(
+    organizer_client, conference
+):
+    body = '{"title": "Unicorns \\ud83e\\udd84"}'
+    response = organizer_client.patch(
+        "/api/v1/conferences/pycon/sessions/talk/", body, content_type="application/json"
+    )
+    assert response.json()["title"] == "Unicorns 🦄"
+
+
 @pytest.mark.parametrize("path", ["/pycon/my-schedule/keep/", "/pycon/my-schedule/seen/"])
 def test_nul_in_a_my_schedule_form_is_a_400_page(client, django_user_model, conference, path):
     client.force_login(django_user_model.objects.create_user("ada"))

@@ -368,6 +368,27 @@ def test_updated_since_reads_a_time_without_offset_as_utc(anonymous, conference)
     )
 
 
+def test_updated_since_stays_utc_when_a_display_zone_is_chosen(anonymous, conference):
+    session = make_session(conference)
+    Session.objects.filter(pk=session.pk).update(
+        updated_at=datetime.datetime(2026, 1, 1, 12, tzinfo=datetime.UTC)
+    )
+    query = {"updated_since": "2026-01-01T12:00", "tz": "America/New_York"}
+    assert len(titles(anonymous.get(list_url(conference), query))) == 1
+
+
+@pytest.mark.parametrize(
+    ("since", "zone", "expected"),
+    [("0001-01-01T00:00:00", "Asia/Tokyo", 1), ("9999-12-31T23:59:59", "America/New_York", 0)],
+)
+def test_updated_since_at_the_ends_of_the_calendar_is_answered(
+    anonymous, conference, since, zone, expected
+):
+    make_session(conference)
+    response = anonymous.get(list_url(conference), {"updated_since": since, "tz": zone})
+    assert len(titles(response)) == expected
+
+
 def test_updated_since_that_is_not_a_date_time_is_a_400(anonymous, conference):
     response = anonymous.get(list_url(conference), {"updated_since": "yesterday"})
     assert response.status_code == 400
@@ -759,6 +780,14 @@ def test_ordinary_users_cannot_change_sessions(attendee_client, conference):
     session = make_session(conference)
     response = attendee_client.patch(detail_url(session), {"title": "Mine"}, format="json")
     assert response.status_code == 403
+
+
+def test_a_session_time_in_year_one_east_of_utc_is_a_400(organizer_client, conference):
+    response = organizer_client.post(
+        list_url(conference), new_session(starts_at="0001-01-01T00:00:00"), format="json"
+    )
+    assert response.status_code == 400
+    assert response.json() == {"starts_at": ["Datetime value out of range."]}
 
 
 def test_staff_delete_a_session(organizer_client, conference):
