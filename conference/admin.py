@@ -2,6 +2,8 @@ from axes.admin import AccessAttemptAdmin
 from axes.models import AccessAttempt
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.widgets import AutocompleteSelect
+from django.core.exceptions import ValidationError
 from django.db.models import Count
 
 from conference.forms import AdminLoginForm, VersionedModelForm
@@ -14,6 +16,36 @@ admin.site.login_form = AdminLoginForm
 # Failed logins, where organizers see who is locked and delete a row to unlock an account. Only
 # this of axes' admin pages (settings.AXES_ENABLE_ADMIN is off): its access logs stay empty here.
 admin.site.register(AccessAttempt, AccessAttemptAdmin)
+
+
+class KeyCheckingAutocompleteSelect(AutocompleteSelect):
+    """Django's autocomplete widget, minus a 500. After a form error it looks the submitted value
+    up to show it again, and a value that cannot be a key ("abc" for a number, or a number beyond
+    the column) made that query fail. Such a value is simply not shown; the form says why."""
+
+    def optgroups(self, name, value, attr=None):
+        return super().optgroups(name, [item for item in value if self.could_be_key(item)], attr)
+
+    def could_be_key(self, item) -> bool:
+        remote = self.field.remote_field
+        key = remote.model._meta.get_field(remote.field_name)
+        try:
+            key.run_validators(key.to_python(item))
+        except ValidationError:
+            return False
+        return True
+
+
+class AutocompleteAdminMixin:
+    """For a ModelAdmin or inline with ``autocomplete_fields``: they use the widget above."""
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name in self.get_autocomplete_fields(request):
+            kwargs.setdefault(
+                "widget",
+                KeyCheckingAutocompleteSelect(db_field, self.admin_site, using=kwargs.get("using")),
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 class VersionedAdmin(admin.ModelAdmin):

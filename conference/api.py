@@ -3,6 +3,7 @@
 import logging
 from functools import cached_property
 
+from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.db import IntegrityError, transaction
 from django.db.models import RestrictedError
 from django.http import JsonResponse
@@ -23,9 +24,12 @@ from rest_framework import exceptions, permissions, serializers, viewsets
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
+from conference.errors import JsonBodyParser
 from conference.limits import (
     ScopedRateThrottle,
     login_is_locked,
@@ -233,6 +237,10 @@ def api_exception_handler(exc, context):
     response = exception_handler(exc, context)
     if response is not None:
         return response
+    if isinstance(exc, SuspiciousOperation | BadRequest):
+        # A body over DATA_UPLOAD_MAX_MEMORY_SIZE and the like, raised when DRF reads the body:
+        # returning None lets Django answer them, through conference.errors.bad_request (JSON).
+        return None
     set_rollback()
     if isinstance(exc, IntegrityError):
         # Validation passed but the database refused: another request changed the same rows.
@@ -245,6 +253,16 @@ def api_exception_handler(exc, context):
         extra={"status_code": 500, "request": request._request},
     )
     return Response({"detail": "Server error."}, status=500)
+
+
+class JsonErrorsMixin:
+    """Errors as JSON, as everywhere in the API, from views that answer YAML or HTML when they
+    succeed (the schema and its docs page)."""
+
+    def handle_exception(self, exc):
+        self.request.accepted_renderer = JSONRenderer()
+        self.request.accepted_media_type = JSONRenderer.media_type
+        return super().handle_exception(exc)
 
 
 @csrf_exempt
@@ -623,5 +641,7 @@ class ObtainTokenView(ObtainAuthToken):
     serializer_class = LoginLimitedAuthTokenSerializer
     authentication_classes = []
     permission_classes = [permissions.AllowAny]
+    # DRF's view takes forms too; our JSON parser answers a too deeply nested body with a 400.
+    parser_classes = [FormParser, MultiPartParser, JsonBodyParser]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth-token"

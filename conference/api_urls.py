@@ -3,14 +3,12 @@
 from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
 from django.urls import include, path, re_path
-from drf_spectacular.views import (
-    SpectacularAPIView,
-    SpectacularSwaggerSplitView,
-)
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter, SimpleRouter
 
 from conference.api import (
     ConferenceViewSet,
+    JsonErrorsMixin,
     ObtainTokenView,
     RoomViewSet,
     TrackViewSet,
@@ -20,6 +18,14 @@ from sessions.api import MyScheduleViewSet, SessionViewSet
 from speakers.api import SpeakerViewSet
 
 app_name = "api"
+
+
+class SchemaView(JsonErrorsMixin, SpectacularAPIView):
+    pass
+
+
+class DocsView(JsonErrorsMixin, SpectacularSwaggerSplitView):
+    pass
 
 
 class Router(DefaultRouter):
@@ -53,14 +59,12 @@ v1_patterns = [
 
 urlpatterns = [
     path("v1/", include(v1_patterns)),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     # Swagger UI from our own static files (sidecar). Its bundle sets inline styles, so this one
     # page allows them; scripts stay 'self' only. (Redoc is left out: it fetches web fonts.)
     path(
         "docs/",
-        csp_update({"style-src": [UNSAFE_INLINE]})(
-            SpectacularSwaggerSplitView.as_view(url_name="api:schema")
-        ),
+        csp_update({"style-src": [UNSAFE_INLINE]})(DocsView.as_view(url_name="api:schema")),
         name="docs",
     ),
     # Last: any other /api/ URL (even one with a newline) is a JSON 404, not the HTML page.

@@ -17,7 +17,7 @@ class ConferenceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from conference import signals  # noqa: F401 -- connects the receivers
+        from conference import lookups, signals  # noqa: F401 -- registers them, connects them
 
         post_migrate.connect(create_cache_tables, sender=self)
 

@@ -124,6 +124,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    # After the header middleware, so that its 400s carry the security headers too; before
+    # anything reads input (conference/errors.py).
+    "conference.errors.RefuseUnstorableTextMiddleware",
     "conference.timezones.DisplayTimeZoneMiddleware",
     # Last, as django-axes asks: it turns a locked login's answer into a 429 (conference.limits).
     "axes.middleware.AxesMiddleware",
@@ -290,7 +293,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["conference.errors.JsonBodyParser"],
     "DEFAULT_SCHEMA_CLASS": "conference.api.ApiSchema",
     "EXCEPTION_HANDLER": "conference.api.api_exception_handler",
     # DRF's throttles, counted in the "limits" cache per conference.limits.client_address.

@@ -24,6 +24,12 @@ urlpatterns = [
     path("<slug:conference_slug>/", include("speakers.urls")),
 ]
 
+# JSON under /api/, pages elsewhere (conference/errors.py).
+handler400 = "conference.errors.bad_request"
+handler403 = "conference.errors.permission_denied"
+handler404 = "conference.errors.page_not_found"
+handler500 = "conference.errors.server_error"
+
 if settings.DEBUG:
     from django.conf.urls.static import static
 

@@ -5,7 +5,7 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from conference.admin import VersionedAdmin
+from conference.admin import AutocompleteAdminMixin, VersionedAdmin
 from conference.models import Conference
 from sessions.models import (
     SCHEDULE_ORDER,
@@ -17,7 +17,7 @@ from sessions.models import (
 )
 
 
-class SessionSpeakerInline(admin.TabularInline):
+class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
     model = SessionSpeaker
     extra = 1
     autocomplete_fields = ["speaker"]
@@ -241,7 +241,7 @@ def why_left_alone(status: str, target: str) -> str:
 
 
 @admin.register(Attachment)
-class AttachmentAdmin(admin.ModelAdmin):
+class AttachmentAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
     list_display = ["title", "session", "file", "url"]
     list_select_related = ["session"]
     search_fields = ["title", "session__title"]

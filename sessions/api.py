@@ -2,7 +2,6 @@
 
 import django_filters
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.shortcuts import get_object_or_404
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.plumbing import build_array_type, build_parameter_type
@@ -36,6 +35,7 @@ from conference.api import (
     errors,
     path_slug,
 )
+from conference.serializers import UTCDateTimeField
 from sessions.filters import SessionFilter
 from sessions.models import SavedSession, Session
 from sessions.serializers import (
@@ -121,7 +121,9 @@ class UpdatedSinceFilter(BaseFilterBackend):
         if raw is None:
             return queryset
         try:
-            since = serializers.DateTimeField().run_validation(raw)
+            # UTC, as documented, even when a ?tz= or the visitor's zone cookie is active (and
+            # DRF's check of 0001-01-01 in a zone east of UTC would overflow).
+            since = UTCDateTimeField().run_validation(raw)
         except ValidationError as error:
             raise ValidationError({self.param: error.detail}) from error
         return queryset.filter(updated_at__gte=since)
@@ -401,9 +403,13 @@ class MyScheduleViewSet(
         )
 
     def destroy(self, request, *args, **kwargs):
-        session = get_object_or_404(
-            Session, conference__slug=kwargs["conference_slug"], slug=kwargs["session_slug"]
+        # One answer whether the session does not exist, is hidden from this user (a draft, an
+        # unpublished conference) or is simply not saved: the first two must not be told apart.
+        session = (
+            Session.objects.visible_to(request.user)
+            .filter(conference__slug=kwargs["conference_slug"], slug=kwargs["session_slug"])
+            .first()
         )
-        if not SavedSession.objects.remove(request.user, session):
+        if session is None or not SavedSession.objects.remove(request.user, session):
             raise NotFound("This session is not on your schedule.")
         return Response(status=status.HTTP_204_NO_CONTENT)

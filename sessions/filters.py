@@ -20,6 +20,8 @@ class SessionFilterForm(forms.Form):
 
 
 class SessionFilter(django_filters.FilterSet):
+    """Filters ``queryset``, the sessions the visitor may see; it accepts only values they may see."""
+
     # The widget's choices, the conference's days, are set per conference in __init__.
     day = django_filters.DateFilter(method="filter_day", label="Day", widget=forms.Select)
     track = django_filters.ModelMultipleChoiceFilter(
@@ -81,7 +83,10 @@ class SessionFilter(django_filters.FilterSet):
         self.conference = conference
         self.filters["track"].queryset = conference.tracks.all()
         self.filters["room"].queryset = conference.rooms.all()
-        self.filters["speaker"].queryset = conference.speakers.all()
+        # Only speakers of the sessions on offer (``queryset``: what the visitor may see). One
+        # whose sessions are all drafts must be as unknown as a slug that names nobody: same
+        # 400, same message, and no chip with their name.
+        self.filters["speaker"].queryset = conference.speakers.giving(self.queryset)
         self.filters["day"].extra["widget"] = forms.Select(
             choices=[
                 ("", "All dates"),

@@ -616,7 +616,10 @@ class SessionSpeaker(models.Model):
         return f"{self.speaker} on {self.session}"
 
     def clean(self):
-        if not (self.session_id or self.session) or not self.speaker_id:
+        # A row of a session being added holds the unsaved session, without an id; a tampered
+        # admin row holds neither (its form says so), and reading self.session would raise.
+        has_session = self.session_id is not None or SessionSpeaker.session.is_cached(self)
+        if not has_session or not self.speaker_id:
             return
         session = self.session
         if session.conference_id and self.speaker.conference_id != session.conference_id:

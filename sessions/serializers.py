@@ -105,6 +105,12 @@ class ConferenceDateTimeField(serializers.DateTimeField):
     def default_timezone(self):
         return self.context["conference"].tz
 
+    def enforce_timezone(self, value):
+        try:
+            return super().enforce_timezone(value)
+        except OverflowError:  # DRF's check of 0001-01-01 00:00 in a zone east of UTC
+            self.fail("overflow")
+
 
 class SessionWriteSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSerializer):
     """What organizers send. Answers with the session as SessionDetailSerializer shows it."""

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.db.models import Count
 
-from conference.admin import VersionedAdmin
+from conference.admin import AutocompleteAdminMixin, VersionedAdmin
 from speakers.models import Speaker, SpeakerLink
 
 
@@ -12,10 +12,13 @@ class SpeakerLinkInline(admin.TabularInline):
 
 
 @admin.register(Speaker)
-class SpeakerAdmin(VersionedAdmin):
+class SpeakerAdmin(AutocompleteAdminMixin, VersionedAdmin):
     list_display = ["name", "role", "company", "conference", "session_count"]
     list_filter = ["conference"]
     list_select_related = ["conference"]
+    # Meta.ordering does not survive get_queryset()'s Count (a GROUP BY): without this the
+    # session form's speaker autocomplete pages through an unordered list.
+    ordering = ["conference", "name", "pk"]
     search_fields = ["name", "company", "role"]
     prepopulated_fields = {"slug": ("name",)}
     autocomplete_fields = ["user"]

@@ -24,6 +24,13 @@ def test_the_test_clients_login_still_works_beside_the_login_limit(client, atten
     assert client.session["_auth_user_id"] == str(attendee.pk)
 
 
+def test_login_limit_counts_a_typed_username_with_spaces_and_quotes(client, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post("/accounts/login/", {"username": "' OR 1=1 --", "password": "wrong"})
+    response = client.post("/accounts/login/", {"username": "' OR 1=1 --", "password": "wrong"})
+    assert "Too many failed logins for this account." in response.content.decode()
+
+
 def test_signup_creates_the_account_and_logs_in(client, django_user_model):
     response = client.post(
         "/accounts/signup/",

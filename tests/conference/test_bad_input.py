@@ -1,9 +1,13 @@
 """Malformed, oversized and unexpected input to every public URL: a clear 4xx or a page, never a 500."""
 
-import pytest
-from django.test import Client
+import json
 
-from sessions.models import CalendarFeed, SavedSession
+import pytest
+from django.contrib import admin
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from sessions.models import CalendarFeed, SavedSession, Session
 from tests.builders import make_conference, make_room, make_session, make_speaker, make_track
 
 pytestmark = pytest.mark.django_db
@@ -72,8 +76,8 @@ def site(module_db, django_db_blocker):
         make_session(
             conference,
             slug="talk",
-            room=make_room(conference),
-            track=make_track(conference),
+            room=make_room(conference, name="Hall"),
+            track=make_track(conference, name="Data"),
             speakers=[speaker],
         )
         return conference
@@ -99,7 +103,6 @@ def test_repeated_parameters_never_break_a_page(client, site, path):
     "path",
     [
         "/pycon/sessions/" + "x" * 300 + "/",
-        "/pycon/speakers/%00/",
         "/pycon/sessions/talk/attachments/99999999999999999999/",
         "/pycon/my-schedule/not-a-token.ics",
         "/pycon/my-schedule/" + "a" * 40 + "." + "b" * 120 + ".ics",
@@ -214,3 +217,307 @@ def test_the_admin_is_for_staff_only(client, site, django_user_model):
     response = client.get("/admin/schedule/session/")
     assert response.status_code == 302
     assert response.url.startswith("/admin/login/")
+
+
+# --- Logged in: the same pages and sweeps with an account, its forms and its API ----------------
+
+NESTED = "[" * 2_000 + "]" * 2_000
+# What query strings and form fields get besides BAD_VALUES: an integer beyond any column, and
+# brackets as deep as a JSON parser would choke on.
+MORE_VALUES = ["99999999999999999999999", NESTED]
+FORM_VALUES = [*BAD_VALUES, *MORE_VALUES]
+
+
+def value_id(value) -> str:
+    return repr(value)[:20]
+
+
+@pytest.fixture
+def attendee_client(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("ada", password="old password 1"))
+    return client
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_superuser("staff", "staff@example.org", "x")
+
+
+@pytest.fixture
+def staff_client(client, staff):
+    client.force_login(staff)
+    return client
+
+
+# The pages with personal parts (Save buttons, my schedule): they run other code when logged in.
+PERSONAL_PAGES = [
+    "/pycon/schedule/",
+    "/pycon/schedule/grid/",
+    "/pycon/sessions/talk/",
+    "/pycon/speakers/ada/",
+    "/pycon/my-schedule/",
+]
+
+
+@pytest.mark.parametrize("path", PERSONAL_PAGES)
+@pytest.mark.parametrize("value", FORM_VALUES, ids=value_id)
+def test_a_bad_query_value_never_breaks_a_page_for_a_logged_in_visitor(
+    attendee_client, site, path, value
+):
+    assert_handled(attendee_client.get(path, dict.fromkeys(PARAMETERS, value)))
+
+
+ACCOUNT_FORMS = {
+    "/pycon/sessions/talk/save/": ["action", "next"],
+    "/pycon/my-schedule/keep/": ["session"],
+    "/pycon/my-schedule/seen/": ["session"],
+    "/pycon/my-schedule/calendar/": ["next"],
+    "/accounts/password/change/": ["old_password", "new_password1", "new_password2"],
+    "/accounts/logout/": ["next"],
+}
+ANONYMOUS_FORMS = {
+    "/accounts/login/": ["username", "password", "next"],
+    "/accounts/signup/": ["username", "email", "password1", "password2"],
+    "/accounts/password/reset/": ["email"],
+}
+
+
+@pytest.mark.parametrize(("path", "fields"), ACCOUNT_FORMS.items())
+@pytest.mark.parametrize("value", FORM_VALUES, ids=value_id)
+def test_a_bad_form_value_never_breaks_a_logged_in_form(attendee_client, site, path, fields, value):
+    assert_handled(attendee_client.post(path, dict.fromkeys(fields, value)))
+
+
+@pytest.mark.parametrize(("path", "fields"), ANONYMOUS_FORMS.items())
+@pytest.mark.parametrize("value", FORM_VALUES, ids=value_id)
+def test_a_bad_form_value_never_breaks_an_account_form(client, site, path, fields, value):
+    assert_handled(client.post(path, dict.fromkeys(fields, value)))
+
+
+# JSON values of every type where strings, slugs, numbers and lists are expected.
+JSON_VALUES = [
+    "",
+    "\x00",
+    "not-a-date",
+    "0001-01-01",
+    "9999-12-31",
+    "-1",
+    "1e309",
+    "99999999999999999999999",
+    "🦄" * 50,
+    NESTED,
+    LONG,
+    None,
+    True,
+    -1,
+    10**400,
+    1.5,
+    [],
+    {},
+    [[["deep"]]],
+    {"slug": {"slug": "x"}},
+    ["talk", None, 3],
+]
+WRITE_FIELDS = [
+    "conference",
+    "session",
+    "slug",
+    "title",
+    "name",
+    "kind",
+    "status",
+    "audience_level",
+    "description",
+    "starts_at",
+    "ends_at",
+    "room",
+    "track",
+    "speakers",
+    "capacity",
+    "position",
+    "colour",
+    "role",
+    "company",
+    "bio",
+    "username",
+    "password",
+]
+
+
+@pytest.mark.parametrize("value", JSON_VALUES, ids=value_id)
+def test_a_bad_value_never_breaks_my_schedule_in_the_api(attendee_client, site, value):
+    body = dict.fromkeys(WRITE_FIELDS, value)
+    responses = [
+        attendee_client.post("/api/v1/me/schedule/", body, content_type="application/json"),
+        attendee_client.get("/api/v1/me/schedule/", {"conference": json_text(value)}),
+        attendee_client.get(
+            "/api/v1/me/schedule/", {"conference": "pycon", "limit": json_text(value)}
+        ),
+    ]
+    for response in responses:
+        assert_handled(response)
+        assert response["Content-Type"] == "application/json"
+
+
+def json_text(value) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+@pytest.mark.parametrize("slug", ["x" * 300, "-", "_", "0" * 50, "talk-" * 40])
+def test_removing_an_odd_slug_from_my_schedule_is_a_json_404(attendee_client, site, slug):
+    response = attendee_client.delete(f"/api/v1/me/schedule/pycon/{slug}/")
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+
+
+API_WRITES = [
+    ("post", "/api/v1/conferences/pycon/sessions/"),
+    ("patch", "/api/v1/conferences/pycon/sessions/talk/"),
+    ("put", "/api/v1/conferences/pycon/sessions/talk/"),
+    ("post", "/api/v1/conferences/pycon/rooms/"),
+    ("patch", "/api/v1/conferences/pycon/rooms/hall/"),
+    ("post", "/api/v1/conferences/pycon/tracks/"),
+    ("patch", "/api/v1/conferences/pycon/tracks/data/"),
+    ("post", "/api/v1/conferences/pycon/speakers/"),
+    ("patch", "/api/v1/conferences/pycon/speakers/ada/"),
+    ("post", "/api/v1/auth/token/"),
+]
+
+
+@pytest.mark.parametrize(("method", "path"), API_WRITES)
+@pytest.mark.parametrize("value", JSON_VALUES, ids=value_id)
+def test_a_bad_value_in_every_field_never_breaks_api_writes(
+    staff_client, site, method, path, value
+):
+    # Some of these are valid somewhere ("-1" is a fine slug): what matters is no 500.
+    body = dict.fromkeys(WRITE_FIELDS, value)
+    response = getattr(staff_client, method)(path, body, content_type="application/json")
+    assert_handled(response)
+    assert response["Content-Type"] == "application/json"
+
+
+HOSTILE_BODIES = {
+    "nested": NESTED * 50,
+    "nested object": '{"title": ' + '{"a": ' * 5_000 + "1" + "}" * 5_000 + "}",
+    "huge": json.dumps({"title": "x" * 3_000_000}),
+    "huge number": '{"capacity": ' + "9" * 5_000 + "}",
+    "infinity": '{"capacity": Infinity}',
+    "nul": '{"title": "a\\u0000b"}',
+    "raw nul": '{"title": "a\x00b"}',
+    "lone surrogates": json.dumps(dict.fromkeys(WRITE_FIELDS, "\ud800\udfff\udc00")),
+    "not utf-8": b'{"title": "\xff\xfe"}',
+    "truncated": '{"title": "x',
+    "empty": "",
+}
+
+
+@pytest.mark.parametrize(("method", "path"), API_WRITES)
+@pytest.mark.parametrize("body", HOSTILE_BODIES.values(), ids=HOSTILE_BODIES.keys())
+def test_a_hostile_body_never_breaks_api_writes(staff_client, site, method, path, body):
+    response = getattr(staff_client, method)(path, body, content_type="application/json")
+    assert_handled(response)
+    assert response["Content-Type"] == "application/json"
+
+
+# --- The admin: every changelist's filters, the autocomplete, object addresses, add forms ------
+
+ADMIN_MODELS = sorted(admin.site._registry, key=lambda model: model._meta.label)
+# Values for the admin, which takes them one parameter at a time.
+# One of each kind a filter, a search or a form field may choke on: NUL, empty, not a date, a
+# negative and an overflowing number, and long text with quotes and astral characters.
+ADMIN_VALUES = [
+    "\x00",
+    "",
+    "not-a-date",
+    "-1",
+    "99999999999999999999999",
+    "🦄' OR 1=1 --" + LONG,
+]
+
+
+def model_id(model) -> str:
+    return model._meta.label
+
+
+def admin_url(model, view: str, *args) -> str:
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_{view}", args=args)
+
+
+def filter_parameters(model, user) -> list[str]:
+    """The query parameters of the changelist's filters, as its own links spell them."""
+    request = RequestFactory().get(admin_url(model, "changelist"))
+    request.user = user
+    changelist = admin.site._registry[model].get_changelist_instance(request)
+    return [name for spec in changelist.filter_specs for name in spec.expected_parameters()]
+
+
+@pytest.mark.parametrize("model", ADMIN_MODELS, ids=model_id)
+@pytest.mark.parametrize("value", ADMIN_VALUES, ids=value_id)
+def test_a_bad_filter_value_never_breaks_an_admin_changelist(
+    staff_client, staff, site, model, value
+):
+    url = admin_url(model, "changelist")
+    for name in [*filter_parameters(model, staff), "q"]:  # one at a time: each is checked
+        assert_handled(staff_client.get(url, {name: value}))
+
+
+@pytest.mark.parametrize("name", ["o", "p", "all", "e", "_to_field", "_popup"])
+@pytest.mark.parametrize("value", ADMIN_VALUES, ids=value_id)
+def test_a_bad_changelist_parameter_never_breaks_the_admin(staff_client, site, name, value):
+    assert_handled(staff_client.get(admin_url(Session, "changelist"), {name: value}))
+
+
+def autocomplete_fields():
+    """(model, field) for every autocomplete widget of the admin, inlines included."""
+    for model_admin in admin.site._registry.values():
+        for owner in (model_admin, *model_admin.inlines):
+            for field in owner.autocomplete_fields:
+                yield owner.model, field
+
+
+@pytest.mark.parametrize(
+    ("model", "field"),
+    sorted(autocomplete_fields(), key=lambda pair: (pair[0]._meta.label, pair[1])),
+    ids=lambda item: item if isinstance(item, str) else model_id(item),
+)
+@pytest.mark.parametrize("value", ADMIN_VALUES, ids=value_id)
+def test_a_bad_value_never_breaks_the_admin_autocomplete(staff_client, site, model, field, value):
+    query = {
+        "app_label": model._meta.app_label,
+        "model_name": model._meta.model_name,
+        "field_name": field,
+        "term": "a",
+    }
+    for name in query | {"page": "1"}:
+        assert_handled(staff_client.get("/admin/autocomplete/", {**query, name: value}))
+
+
+@pytest.mark.parametrize("model", ADMIN_MODELS, ids=model_id)
+@pytest.mark.parametrize(
+    "object_id", ["0", "-1", "99999999999999999999999", "abc", "%00", "..", "🦄"], ids=value_id
+)
+def test_an_odd_object_address_in_the_admin_is_answered_cleanly(
+    staff_client, site, model, object_id
+):
+    for view in ("change", "history", "delete"):
+        assert_handled(staff_client.get(admin_url(model, view, object_id)))
+
+
+@pytest.mark.parametrize("model", ADMIN_MODELS, ids=model_id)
+@pytest.mark.parametrize("value", ADMIN_VALUES, ids=value_id)
+def test_a_bad_value_in_every_field_of_an_admin_add_form_is_answered_cleanly(
+    staff_client, site, model, value
+):
+    url = admin_url(model, "add")
+    page = staff_client.get(url)
+    if model._meta.label == "axes.AccessAttempt":  # read and delete only: no add form at all
+        assert page.status_code == 403
+        return
+    data = dict.fromkeys((field.html_name for field in page.context["adminform"].form), value)
+    for inline in page.context["inline_admin_formsets"]:
+        prefix = inline.formset.prefix
+        # One row of junk; a junk row count would only make Django build a thousand empty rows.
+        data |= {f"{prefix}-TOTAL_FORMS": "1", f"{prefix}-INITIAL_FORMS": "0"}
+        data |= dict.fromkeys((field.html_name for field in inline.formset.empty_form), value)
+        data = {name.replace("__prefix__", "0"): item for name, item in data.items()}
+    assert_handled(staff_client.post(url, data))

@@ -162,6 +162,40 @@ def test_admin_change_saves_ordered_speakers(admin_client):
     ]
 
 
+@pytest.mark.parametrize("value", ["abc", "99999999999999999999999"])
+def test_admin_shows_a_form_error_for_an_autocomplete_value_that_is_no_key(admin_client, value):
+    data = {"session": value, "title": "Slides", "url": "https://example.org/", "position": "0"}
+    response = admin_client.post(reverse("admin:schedule_attachment_add"), data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["session"] == [
+        "Select a valid choice. That choice is not one of the available choices."
+    ]
+
+
+def test_admin_add_with_a_tampered_speaker_row_shows_errors_and_saves_nothing(admin_client):
+    conference = make_conference()
+    data = session_form_data(
+        conference,
+        **{
+            "session_speakers-TOTAL_FORMS": "1",
+            "session_speakers-0-session": "42",
+            "session_speakers-0-speaker": make_speaker(conference).pk,
+        },
+    )
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.status_code == 200
+    assert Session.objects.count() == 0
+
+
+def test_admin_speaker_autocomplete_lists_speakers_by_name(admin_client):
+    conference = make_conference()
+    for name in ["Grace", "Ada", "Barbara"]:
+        make_speaker(conference, name=name)
+    query = {"app_label": "schedule", "model_name": "sessionspeaker", "field_name": "speaker"}
+    response = admin_client.get(reverse("admin:autocomplete"), query)
+    assert [result["text"] for result in response.json()["results"]] == ["Ada", "Barbara", "Grace"]
+
+
 def test_admin_cancel_action_cancels_the_selected_sessions(admin_client):
     session = make_session()
     admin_client.post(

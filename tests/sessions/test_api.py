@@ -368,6 +368,27 @@ def test_updated_since_reads_a_time_without_offset_as_utc(anonymous, conference)
     )
 
 
+def test_updated_since_stays_utc_when_a_display_zone_is_chosen(anonymous, conference):
+    session = make_session(conference)
+    Session.objects.filter(pk=session.pk).update(
+        updated_at=datetime.datetime(2026, 1, 1, 12, tzinfo=datetime.UTC)
+    )
+    query = {"updated_since": "2026-01-01T12:00", "tz": "America/New_York"}
+    assert len(titles(anonymous.get(list_url(conference), query))) == 1
+
+
+@pytest.mark.parametrize(
+    ("since", "zone", "expected"),
+    [("0001-01-01T00:00:00", "Asia/Tokyo", 1), ("9999-12-31T23:59:59", "America/New_York", 0)],
+)
+def test_updated_since_at_the_ends_of_the_calendar_is_answered(
+    anonymous, conference, since, zone, expected
+):
+    make_session(conference)
+    response = anonymous.get(list_url(conference), {"updated_since": since, "tz": zone})
+    assert len(titles(response)) == expected
+
+
 def test_updated_since_that_is_not_a_date_time_is_a_400(anonymous, conference):
     response = anonymous.get(list_url(conference), {"updated_since": "yesterday"})
     assert response.status_code == 400
@@ -761,6 +782,14 @@ def test_ordinary_users_cannot_change_sessions(attendee_client, conference):
     assert response.status_code == 403
 
 
+def test_a_session_time_in_year_one_east_of_utc_is_a_400(organizer_client, conference):
+    response = organizer_client.post(
+        list_url(conference), new_session(starts_at="0001-01-01T00:00:00"), format="json"
+    )
+    assert response.status_code == 400
+    assert response.json() == {"starts_at": ["Datetime value out of range."]}
+
+
 def test_staff_delete_a_session(organizer_client, conference):
     session = make_session(conference)
     assert organizer_client.delete(detail_url(session)).status_code == 204
@@ -901,6 +930,48 @@ def test_removing_never_touches_another_users_save(attendee_client, django_user_
     SavedSession.objects.add(someone, session)
     assert attendee_client.delete(entry_url(session)).status_code == 404
     assert SavedSession.objects.filter(user=someone).count() == 1
+
+
+NOT_ON_MY_SCHEDULE = (404, {"detail": "This session is not on your schedule."})
+
+
+def answer(response):
+    return response.status_code, response.json()
+
+
+def test_removing_a_draft_is_answered_as_removing_a_session_that_does_not_exist(
+    attendee, attendee_client, conference
+):
+    draft = make_session(conference, status=Session.Status.DRAFT)
+    SavedSession.objects.create(user=attendee, session=draft)  # saved before it was withdrawn
+    missing = attendee_client.delete("/api/v1/me/schedule/pycon/no-such-session/")
+    assert answer(attendee_client.delete(entry_url(draft))) == answer(missing) == NOT_ON_MY_SCHEDULE
+
+
+def test_removing_from_an_unpublished_conference_is_answered_as_from_one_that_does_not_exist(
+    attendee, attendee_client
+):
+    session = make_session(make_conference(slug="secret", is_published=False))
+    SavedSession.objects.create(user=attendee, session=session)
+    missing = attendee_client.delete("/api/v1/me/schedule/nowhere/no-such-session/")
+    assert answer(attendee_client.delete(entry_url(session))) == answer(missing)
+    assert answer(missing) == NOT_ON_MY_SCHEDULE
+
+
+def test_saving_in_an_unpublished_conference_is_answered_as_in_one_that_does_not_exist(
+    attendee_client,
+):
+    make_session(make_conference(slug="secret", is_published=False), slug="talk")
+    hidden = attendee_client.post(
+        reverse("api:my-schedule"), {"conference": "secret", "session": "talk"}, format="json"
+    )
+    missing = attendee_client.post(
+        reverse("api:my-schedule"), {"conference": "nowhr", "session": "talk"}, format="json"
+    )
+    assert (hidden.status_code, hidden.content.replace(b"secret", b"nowhr")) == (
+        400,
+        missing.content,
+    )
 
 
 @pytest.mark.parametrize("n", [1, 12])

@@ -1,4 +1,5 @@
 import datetime
+import re
 import threading
 
 import pytest
@@ -49,6 +50,11 @@ def save_sessions(user, conference, count):
             speakers=[make_speaker(conference)],
         )
         SavedSession.objects.add(user, session)
+
+
+def page_text(response) -> str:
+    """The page without its CSRF tokens, which differ in every response."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="\w+"', "", response.content.decode())
 
 
 def saved_titles(user):
@@ -102,6 +108,32 @@ def test_a_draft_session_cannot_be_saved(attendee_client, attendee, conference):
     session = make_session(conference, status=Session.Status.DRAFT)
     assert attendee_client.post(save_url(session), {"action": "save"}).status_code == 404
     assert saved_titles(attendee) == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "data"),
+    [
+        ("post", "/pycon/sessions/{slug}/save/", {"action": "save"}),
+        ("post", "/pycon/sessions/{slug}/save/", {"action": "remove"}),
+        ("get", "/pycon/sessions/{slug}/save/", {}),
+        ("post", "/pycon/my-schedule/keep/", {"session": "{slug}"}),
+        ("post", "/pycon/my-schedule/seen/", {"session": "{slug}"}),
+    ],
+)
+def test_my_schedule_actions_answer_a_draft_as_a_session_that_does_not_exist(
+    attendee_client, attendee, conference, method, path, data
+):
+    draft = make_session(conference, slug="draft-talk", status=Session.Status.DRAFT)
+    SavedSession.objects.create(user=attendee, session=draft)
+
+    def send(slug):
+        filled = {name: value.format(slug=slug) for name, value in data.items()}
+        return getattr(attendee_client, method)(path.format(slug=slug), filled)
+
+    hidden, missing = send("draft-talk"), send("no-such-tk")
+    assert hidden.status_code == missing.status_code == 404
+    assert page_text(hidden).replace("draft-talk", "no-such-tk") == page_text(missing)
+    assert saved_titles(attendee) == [draft.title]
 
 
 def test_a_get_of_the_save_address_saves_nothing_for_a_logged_in_user(
