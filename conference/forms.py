@@ -7,6 +7,7 @@ from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.validators import MaxLengthValidator
 from django.forms.renderers import Jinja2
 
 from conference.limits import (
@@ -30,6 +31,14 @@ class AttendeeFormMixin:
 class LoginLimitMixin:
     """Says why when the login limit refused a login (conference.limits, django-axes): the
     account is locked, even to the right password, rather than the password being wrong."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # AuthenticationForm sets the username's max_length after the field has built its
+        # validators, so an overlong name reached authenticate() and axes, whose table refuses
+        # it on PostgreSQL (a 500). No account has a longer name: refuse it as the form would.
+        username = self.fields["username"]
+        username.validators.append(MaxLengthValidator(username.max_length))
 
     def clean(self):
         try:

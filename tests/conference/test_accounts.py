@@ -145,3 +145,11 @@ def test_saving_a_profile_without_a_new_password_keeps_api_tokens(attendee):
     attendee.first_name = "Ada"
     attendee.save()
     assert Token.objects.filter(user=attendee).exists()
+
+
+@pytest.mark.parametrize("path", ["/accounts/login/", "/admin/login/"])
+def test_an_overlong_username_is_a_form_error_not_a_failed_login(client, path):
+    """On PostgreSQL it used to reach the login limit's table, which refused it: a 500."""
+    response = client.post(path, {"username": "x" * 300, "password": "wrong"})
+    assert response.status_code == 200
+    assert "at most 150 characters" in response.content.decode()
