@@ -157,7 +157,9 @@ class Versioned(models.Model):
             return self.local_time(value)
         if isinstance(field, models.FileField):
             return value.name or ""
-        return str(value)
+        # Browsers post a textarea's lines ending in \r\n: a save that changed nothing else must
+        # not report the text as changed.
+        return str(value).replace("\r\n", "\n")
 
     def local_time(self, value: datetime.datetime) -> str:
         """“Wed 8 Apr 2026 10:35 CEST”, in the conference's zone."""

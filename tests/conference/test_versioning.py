@@ -103,3 +103,11 @@ def test_changes_since_names_each_changed_field_as_an_organizer_reads_it():
         FieldChange("Starts", "Wed 8 Apr 2026 10:00 CEST", "Wed 8 Apr 2026 09:00 CEST"),
         FieldChange("Status", "Published", "Cancelled"),
     ]
+
+
+def test_a_browsers_line_endings_are_not_reported_as_a_change():
+    """A textarea posts its lines ending in \\r\\n: another organizer's save of the same text."""
+    session = make_session(description="First line.\nSecond line.")
+    opened = loaded(session).displayed_values()
+    Session.objects.filter(pk=session.pk).update(description="First line.\r\nSecond line.")
+    assert loaded(session).changes_since(opened) == []
