@@ -17,7 +17,7 @@ from django.utils import timezone
 from conference.models import Conference
 from conference.timezones import clock_text
 from sessions.models import Session, ordered_speakers_prefetch
-from speakers.models import Speaker
+from speakers.models import Speaker, availability_prefetch
 
 
 def schedule_warnings(
@@ -28,7 +28,7 @@ def schedule_warnings(
     Only sessions with warnings are keys; each one's messages come by kind (availability,
     changing rooms, track, seats). Sessions are compared with each other only, so give all those
     of the day (any queryset or list of the conference's sessions). Cancelled and unscheduled
-    ones give and get no warnings. Four queries for any number of sessions; times in the
+    ones give and get no warnings. Six queries for any number of sessions; times in the
     conference's zone.
     """
     placed = list(sessions_for_warnings(conference, sessions))
@@ -37,7 +37,7 @@ def schedule_warnings(
     for session in placed:
         for speaker in session.ordered_speakers:
             if not speaker.is_available(session.starts_at, session.ends_at):
-                windows = ", ".join(window.local_times for window in speaker.availability.all())
+                windows = ", ".join(window.local_times for window in speaker.availability_windows)
                 warnings[session.pk].append(
                     f"{speaker.name} is not available then (available {windows})"
                 )
@@ -65,15 +65,18 @@ def sessions_for_warnings(conference: Conference, sessions) -> QuerySet[Session]
         chosen = sessions.values("pk")
     else:
         chosen = [session.pk for session in sessions]
-    speakers = Speaker.objects.only("conference_id", "name").prefetch_related("availability")
+    speakers = Speaker.objects.only("conference_id", "name").prefetch_related(
+        availability_prefetch()
+    )
     return (
         conference.sessions.filter(pk__in=chosen)
         .placed()
         .scheduled()
+        # Only what the checks read: the saves are counted by a GROUP BY over these columns.
         .only("conference_id", "title", "starts_at", "ends_at", "room", "track")
-        .select_related("room", "track")
         .annotate(save_count=Count("saves"))
-        .prefetch_related(ordered_speakers_prefetch(speakers=speakers))
+        # Prefetched, not joined: the sessions share one object per room and track.
+        .prefetch_related("room", "track", ordered_speakers_prefetch(speakers=speakers))
         .order_by("starts_at", "ends_at", "pk")
     )
 

@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.formats import date_format
 
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs
@@ -125,21 +126,28 @@ class Speaker(KeepsFormerSlugs, Versioned):
     def displayed_values(self) -> dict[str, str]:
         """Its fields and, as its change form edits them too, its links and availability."""
         links = "; ".join(f"{link.title}: {link.url}" for link in self.links.all())
-        availability = "; ".join(window.local_times for window in self.availability.all())
+        availability = "; ".join(window.local_times for window in self.availability_windows)
         return {**super().displayed_values(), "links": links, "availability": availability}
+
+    @property
+    def availability_windows(self) -> list["Availability"]:
+        """The availability windows in order; uses ``availability_prefetch()`` when present."""
+        if hasattr(self, "prefetched_availability"):
+            return self.prefetched_availability
+        return list(self.availability.all())
 
     def is_available(self, starts_at: datetime.datetime, ends_at: datetime.datetime) -> bool:
         """Whether the speaker can be on stage from ``starts_at`` to ``ends_at``.
 
         Without availability windows, always. With them, when the time lies whole within one
         window; windows that touch or overlap count as one (10–12 and 12–14 cover 11–13). Reads
-        ``availability.all()``, so a prefetch serves any number of calls.
+        ``availability_windows``, so a prefetch serves any number of calls.
         """
-        windows = sorted(self.availability.all(), key=lambda window: window.starts_at)
+        windows = self.availability_windows
         if not windows:
             return True
         covered: list[list[datetime.datetime]] = []  # the windows merged, in order
-        for window in windows:
+        for window in windows:  # by start (Availability.Meta.ordering)
             if covered and window.starts_at <= covered[-1][1]:
                 covered[-1][1] = max(covered[-1][1], window.ends_at)
             else:
@@ -159,6 +167,17 @@ class Speaker(KeepsFormerSlugs, Versioned):
     def affiliation(self) -> str:
         """“Role, Company” as schedules print it under a name."""
         return ", ".join(part for part in (self.role, self.company) if part)
+
+
+def availability_prefetch() -> models.Prefetch:
+    """The speakers' availability windows in order, with one query for any number of speakers.
+
+    A plain list (``Speaker.availability_windows``), not a prefetched manager: Django builds a
+    queryset per speaker for the latter, a third of the planner's warnings at 1,000 sessions.
+    """
+    return models.Prefetch(
+        "availability", queryset=Availability.objects.all(), to_attr="prefetched_availability"
+    )
 
 
 class FormerSpeakerSlug(FormerSlug):
@@ -236,5 +255,6 @@ class Availability(models.Model):
     def local_times(self) -> str:
         """“Wed 10:00–12:00 CEST”, in the conference's zone."""
         zone = self.speaker.conference.tz
-        day = date_format(timezone.localtime(self.starts_at, zone), "D")
+        # What date_format(…, "D") gives, without its parsing of the format: the planner lists many.
+        day = WEEKDAYS_ABBR[timezone.localtime(self.starts_at, zone).weekday()]
         return f"{day} {time_range(self.starts_at, self.ends_at, zone)}"

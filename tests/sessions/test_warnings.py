@@ -208,7 +208,7 @@ def test_schedule_warnings_query_count_does_not_grow(
             speakers=[speaker],
         )
         saved_by(session, 1, django_user_model)
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(6):
         warnings = warnings_of(conference)
     # Each: outside availability, in parallel with its pair, over the room's seats.
     assert [len(messages) for messages in warnings.values()] == [3] * n
