@@ -167,3 +167,14 @@ def test_admin_removes_a_window(admin_client, speaker):
     )
     assert response.status_code == 302
     assert Availability.objects.count() == 0
+
+
+def test_admin_shows_availability_changed_meanwhile_in_the_conference_zone(admin_client, speaker):
+    opened = opened_change_form(admin_client, change_url(speaker))
+    Availability.objects.create(speaker=speaker, starts_at=paris(8, 10), ends_at=paris(8, 12))
+    Speaker.objects.filter(pk=speaker.pk).update()  # as the change form saves the speaker too
+    response = admin_client.post(change_url(speaker), {**opened, "bio": "Mine."})
+    assert [
+        (change.label, change.loaded, change.now)
+        for change in response.context["adminform"].form.changed_meanwhile
+    ] == [("Availability windows", "", "Wed 10:00–12:00 CEST")]
