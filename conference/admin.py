@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import ValidationError
 from django.db.models import Count
+from django.utils import timezone
 
 from conference.forms import AdminLoginForm, VersionedModelForm
 from conference.models import Conference, Room, Track
@@ -84,6 +85,49 @@ class VersionedAdmin(admin.ModelAdmin):
             return super().delete_view(request, object_id, extra_context)
         except EditConflictError:
             return super().delete_view(request, object_id, extra_context)
+
+
+def conference_of_form(request, obj=None) -> Conference | None:
+    """The conference whose zone a change form speaks: the posted one, the object's, or the only one."""
+    chosen = request.POST.get("conference") or request.GET.get("conference")
+    if chosen:
+        return Conference.objects.filter(pk=chosen).first() if chosen.isdigit() else None
+    if obj is not None:
+        return obj.conference
+    conferences = list(Conference.objects.all()[:2])
+    return conferences[0] if len(conferences) == 1 else None
+
+
+def time_zone_note(conference: Conference | None) -> str:
+    """The help text of a time typed in a change form: which zone it is read in."""
+    if conference:
+        return f"In {conference.time_zone}, the conference's time zone."
+    return "In the time zone of the chosen conference."
+
+
+class ConferenceTimeZoneAdminMixin:
+    """Change forms of a conference's objects (and their inlines) enter and show times in the
+    conference's zone, whatever the server's zone (see ``conference_of_form``)."""
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        obj = self.get_object(request, object_id) if object_id else None
+        conference = conference_of_form(request, obj)
+        if conference is None:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        with timezone.override(conference.tz):
+            response = super().changeform_view(request, object_id, form_url, extra_context)
+            # Render inside the override: widgets format their times at render time.
+            if hasattr(response, "render"):
+                response.render()
+            return response
+
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        if "conference" not in initial:
+            conference = conference_of_form(request)
+            if conference:
+                initial["conference"] = conference.pk
+        return initial
 
 
 class VersionedInline(admin.TabularInline):

@@ -117,6 +117,27 @@ class UTCDateTimeField(serializers.DateTimeField):
         super().__init__(default_timezone=datetime.UTC, **kwargs)
 
 
+class ConferenceDateTimeField(serializers.DateTimeField):
+    """ISO 8601; a time given without an offset is read in the conference's zone, as in the admin.
+
+    Given back in UTC, as every time in the API.
+    """
+
+    utc = UTCDateTimeField()
+
+    def default_timezone(self):
+        return self.context["conference"].tz
+
+    def enforce_timezone(self, value):
+        try:
+            return super().enforce_timezone(value)
+        except OverflowError:  # DRF's check of 0001-01-01 00:00 in a zone east of UTC
+            self.fail("overflow")
+
+    def to_representation(self, value):
+        return self.utc.to_representation(value)
+
+
 def absolute_url(path: str) -> str | None:
     """A link as clients should follow it: on the configured site address, whatever the Host."""
     if not path:

@@ -2,11 +2,15 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Count, F
 from django.template.response import TemplateResponse
-from django.utils import timezone
 from django.utils.formats import date_format
 
-from conference.admin import AutocompleteAdminMixin, VersionedAdmin
-from conference.models import Conference
+from conference.admin import (
+    AutocompleteAdminMixin,
+    ConferenceTimeZoneAdminMixin,
+    VersionedAdmin,
+    conference_of_form,
+    time_zone_note,
+)
 from sessions.models import (
     SCHEDULE_ORDER,
     Attachment,
@@ -47,7 +51,7 @@ class InterestFilter(admin.SimpleListFilter):
 
 
 @admin.register(Session)
-class SessionAdmin(VersionedAdmin):
+class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     list_display = [
         "title",
         "day",
@@ -92,44 +96,9 @@ class SessionAdmin(VersionedAdmin):
             .annotate(save_count=Count("saves", distinct=True))
         )
 
-    # Times are entered and shown in the conference's zone, whatever the server's zone.
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        conference = self.conference_for(request, object_id)
-        if conference is None:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        with timezone.override(conference.tz):
-            response = super().changeform_view(request, object_id, form_url, extra_context)
-            # Render inside the override: widgets format their times at render time.
-            if hasattr(response, "render"):
-                response.render()
-            return response
-
-    def conference_for(self, request, object_id):
-        """The conference whose zone this form speaks: the posted one, the session's, or the only one."""
-        chosen = request.POST.get("conference") or request.GET.get("conference")
-        if chosen:
-            return Conference.objects.filter(pk=chosen).first() if chosen.isdigit() else None
-        if object_id:
-            session = self.get_object(request, object_id)
-            return session.conference if session else None
-        conferences = list(Conference.objects.all()[:2])
-        return conferences[0] if len(conferences) == 1 else None
-
-    def get_changeform_initial_data(self, request):
-        initial = super().get_changeform_initial_data(request)
-        if "conference" not in initial:
-            conference = self.conference_for(request, None)
-            if conference:
-                initial["conference"] = conference.pk
-        return initial
-
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
-        conference = self.conference_for(request, None) or (obj.conference if obj else None)
-        if conference:
-            note = f"In {conference.time_zone}, the conference's time zone."
-        else:
-            note = "In the time zone of the chosen conference."
+        note = time_zone_note(conference_of_form(request, obj))
         for name in ("starts_at", "ends_at"):
             form.base_fields[name].help_text = note
         return form

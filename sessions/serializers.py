@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from conference.models import Conference, Room, Track
 from conference.serializers import (
+    ConferenceDateTimeField,
     ConferenceSlugRelatedField,
     FullCleanMixin,
     RoomSummarySerializer,
@@ -97,19 +98,6 @@ class SessionDetailSerializer(SessionSerializer):
     speakers = SpeakerSerializer(
         source="ordered_speakers", many=True, read_only=True, help_text="In billing order."
     )
-
-
-class ConferenceDateTimeField(serializers.DateTimeField):
-    """ISO 8601; a time given without an offset is read in the conference's zone, as in the admin."""
-
-    def default_timezone(self):
-        return self.context["conference"].tz
-
-    def enforce_timezone(self, value):
-        try:
-            return super().enforce_timezone(value)
-        except OverflowError:  # DRF's check of 0001-01-01 00:00 in a zone east of UTC
-            self.fail("overflow")
 
 
 class SessionWriteSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSerializer):

@@ -1,8 +1,14 @@
 from django.contrib import admin
 from django.db.models import Count
 
-from conference.admin import AutocompleteAdminMixin, VersionedAdmin
-from speakers.models import Speaker, SpeakerLink
+from conference.admin import (
+    AutocompleteAdminMixin,
+    ConferenceTimeZoneAdminMixin,
+    VersionedAdmin,
+    conference_of_form,
+    time_zone_note,
+)
+from speakers.models import Availability, Speaker, SpeakerLink
 
 
 class SpeakerLinkInline(admin.TabularInline):
@@ -11,8 +17,22 @@ class SpeakerLinkInline(admin.TabularInline):
     fields = ["title", "url", "position"]
 
 
+class AvailabilityInline(admin.TabularInline):
+    model = Availability
+    extra = 0
+    fields = ["starts_at", "ends_at"]
+    verbose_name_plural = "availability (none: available at any time)"
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        note = time_zone_note(conference_of_form(request, obj))
+        for name in ("starts_at", "ends_at"):
+            formset.form.base_fields[name].help_text = note
+        return formset
+
+
 @admin.register(Speaker)
-class SpeakerAdmin(AutocompleteAdminMixin, VersionedAdmin):
+class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, VersionedAdmin):
     list_display = ["name", "role", "company", "conference", "session_count"]
     list_filter = ["conference"]
     list_select_related = ["conference"]
@@ -22,7 +42,7 @@ class SpeakerAdmin(AutocompleteAdminMixin, VersionedAdmin):
     search_fields = ["name", "company", "role"]
     prepopulated_fields = {"slug": ("name",)}
     autocomplete_fields = ["user"]
-    inlines = [SpeakerLinkInline]
+    inlines = [SpeakerLinkInline, AvailabilityInline]
     fields = ["conference", "name", "slug", "role", "company", "bio", "photo", "user"]
 
     def get_queryset(self, request):

@@ -21,9 +21,10 @@ from conference.api import (
 )
 from sessions.models import Session
 from speakers.models import Speaker
-from speakers.serializers import SpeakerSerializer
+from speakers.serializers import SpeakerWithAvailabilitySerializer
 
 DUPLICATE = {"non_field_errors": ["This conference already has a speaker with this slug."]}
+BAD_WINDOW = {"availability": ["Window 2: An availability window must end after it starts."]}
 SPEAKER_SLUG = path_slug("slug", "Slug of the speaker in this conference.", "mike-krom")
 
 
@@ -33,18 +34,18 @@ SPEAKER_SLUG = path_slug("slug", "Slug of the speaker in this conference.", "mik
         summary="List the speakers of a conference",
         description=(
             "Alphabetical. Everyone sees the speakers of sessions they may see; staff see every "
-            "speaker, including those not yet on a session."
+            "speaker, including those not yet on a session, and their availability."
         ),
         parameters=[CONFERENCE_SLUG],
         responses={
-            200: SpeakerSerializer(many=True),
+            200: SpeakerWithAvailabilitySerializer(many=True),
             **errors(*LIST_IN_CONFERENCE, invalid={"offset": PAGING_ERROR}),
         },
     ),
     retrieve=extend_schema(
         summary="Get a speaker",
         parameters=[CONFERENCE_SLUG, SPEAKER_SLUG, ETAG],
-        responses={200: SpeakerSerializer, **errors(*READ_ONE)},
+        responses={200: SpeakerWithAvailabilitySerializer, **errors(*READ_ONE)},
     ),
     create=extend_schema(
         summary="Add a speaker",
@@ -60,20 +61,23 @@ SPEAKER_SLUG = path_slug("slug", "Slug of the speaker in this conference.", "mik
                     "role": "Analyst",
                     "company": "Analytical Engines Ltd",
                     "bio": "Wrote the first program.",
+                    "availability": [
+                        {"starts_at": "2026-04-07T09:00:00", "ends_at": "2026-04-07T13:00:00"}
+                    ],
                 },
             )
         ],
-        responses={201: SpeakerSerializer, **errors(*WRITE, invalid=DUPLICATE)},
+        responses={201: SpeakerWithAvailabilitySerializer, **errors(*WRITE, invalid=DUPLICATE)},
     ),
     update=extend_schema(
         summary="Replace a speaker",
         parameters=[CONFERENCE_SLUG, SPEAKER_SLUG, IF_MATCH, ETAG],
-        responses={200: SpeakerSerializer, **errors(*CHANGE, invalid=DUPLICATE)},
+        responses={200: SpeakerWithAvailabilitySerializer, **errors(*CHANGE, invalid=BAD_WINDOW)},
     ),
     partial_update=extend_schema(
         summary="Change some fields of a speaker",
         parameters=[CONFERENCE_SLUG, SPEAKER_SLUG, IF_MATCH, ETAG],
-        responses={200: SpeakerSerializer, **errors(*CHANGE, invalid=DUPLICATE)},
+        responses={200: SpeakerWithAvailabilitySerializer, **errors(*CHANGE, invalid=BAD_WINDOW)},
     ),
     destroy=extend_schema(
         summary="Delete a speaker",
@@ -86,11 +90,14 @@ class SpeakerViewSet(VersionedObjectMixin, ConferenceScopedMixin, viewsets.Model
     """Speakers of a conference, alphabetical."""
 
     queryset = Speaker.objects.all()
-    serializer_class = SpeakerSerializer
+    serializer_class = SpeakerWithAvailabilitySerializer
 
     def get_conference_queryset(self):
         speakers = Speaker.objects.filter(conference=self.conference)
-        if not self.request.user.is_staff:
+        if self.request.user.is_staff:
+            # Staff alone see their availability (SpeakerWithAvailabilitySerializer).
+            speakers = speakers.prefetch_related("availability")
+        else:
             # As on the speaker pages: only speakers of a session the visitor may see.
             sessions = Session.objects.visible_to(self.request.user).filter(
                 conference=self.conference

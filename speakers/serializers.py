@@ -1,14 +1,19 @@
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import empty
+from rest_framework.settings import api_settings
 
 from conference.serializers import (
+    ConferenceDateTimeField,
     FullCleanMixin,
     StrictTypesMixin,
     UTCDateTimeField,
     absolute_url,
     conference_field,
 )
-from speakers.models import Speaker, SpeakerLink
+from speakers.models import Availability, Speaker, SpeakerLink
 
 NULLABLE_URI = {"type": "string", "format": "uri", "nullable": True}
 
@@ -64,3 +69,139 @@ class SpeakerSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSeria
 
     def get_url(self, speaker) -> str:
         return absolute_url(speaker.get_absolute_url())
+
+
+# Plenty for any speaker: a cap on the work one request can ask for (each window is validated).
+MAX_AVAILABILITY_WINDOWS = 100
+
+
+def window_messages(detail) -> list[str]:
+    """The errors of a list of windows as plain messages naming the window (“Window 2: …”).
+
+    DRF nests them (by window, then by field), which the API's documented 400 body does not allow.
+    """
+    if isinstance(detail, list):  # about the list itself: null
+        return [str(message) for message in detail]
+    messages = []
+    for key, problems in detail.items():
+        if not isinstance(key, int):  # about the list itself: not a list, too long
+            messages.extend(str(message) for message in problems)
+            continue
+        if not isinstance(problems, dict):  # about the window as a whole, e.g. null
+            problems = {api_settings.NON_FIELD_ERRORS_KEY: problems}
+        for name, field_messages in problems.items():
+            where = f"Window {key + 1}"
+            if name != api_settings.NON_FIELD_ERRORS_KEY:
+                where += f", {name}"
+            messages.extend(f"{where}: {message}" for message in field_messages)
+    return messages
+
+
+class AvailabilityListSerializer(serializers.ListSerializer):
+    def run_validation(self, data=empty):
+        try:
+            return super().run_validation(data)
+        except serializers.ValidationError as error:
+            raise serializers.ValidationError(window_messages(error.detail)) from None
+
+
+class AvailabilityWindowSerializer(serializers.ModelSerializer):
+    starts_at = ConferenceDateTimeField(
+        help_text="ISO 8601; without an offset it is read in the conference's time zone."
+    )
+    ends_at = ConferenceDateTimeField(
+        help_text="ISO 8601; without an offset it is read in the conference's time zone."
+    )
+
+    class Meta:
+        model = Availability
+        fields = ["starts_at", "ends_at"]
+        list_serializer_class = AvailabilityListSerializer
+
+    def validate(self, attrs):
+        # A PATCH leaves out what it does not change, and DRF passes that on to nested objects;
+        # but each window replaces a stored one whole.
+        missing = {
+            name: [field.error_messages["required"]]
+            for name, field in self.fields.items()
+            if name not in attrs
+        }
+        if missing:
+            raise serializers.ValidationError(missing)
+        return attrs
+
+
+class SpeakerWithAvailabilitySerializer(SpeakerSerializer):
+    """A whole speaker and, for staff, the times they can give sessions."""
+
+    availability = AvailabilityWindowSerializer(
+        many=True,
+        required=False,
+        max_length=MAX_AVAILABILITY_WINDOWS,
+        help_text=(
+            "Staff only: absent for everyone else, and ignored in their writes. When the speaker "
+            "can give sessions; none means at any time. The planner warns about a session "
+            f"outside them. Replaces the current windows (at most {MAX_AVAILABILITY_WINDOWS}); "
+            "leave it out to keep them."
+        ),
+    )
+
+    class Meta(SpeakerSerializer.Meta):
+        fields = [*SpeakerSerializer.Meta.fields, "availability"]
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if not self.shows_availability():
+            del fields["availability"]
+        return fields
+
+    def shows_availability(self) -> bool:
+        if getattr(self.context.get("view"), "swagger_fake_view", False):
+            return True  # the schema documents the field
+        request = self.context.get("request")
+        return request is not None and request.user.is_staff
+
+    def validate(self, attrs):
+        windows = attrs.pop("availability", None)
+        attrs = super().validate(attrs)
+        if windows is not None:
+            speaker = self.instance or Speaker(conference=self.context["conference"])
+            attrs["availability"] = self.checked_windows(speaker, windows)
+        return attrs
+
+    def checked_windows(self, speaker: Speaker, windows: list[dict]) -> list[Availability]:
+        """The windows as rows of ``speaker``, each through the model's rules, or a 400 naming them."""
+        rows, problems = [], []
+        for number, window in enumerate(windows, start=1):
+            row = Availability(speaker=speaker, **window)
+            try:
+                row.full_clean(exclude=["speaker"])
+            except DjangoValidationError as error:
+                problems.extend(f"Window {number}: {message}" for message in error.messages)
+            rows.append(row)
+        if problems:
+            raise serializers.ValidationError({"availability": problems})
+        return rows
+
+    def create(self, validated_data):
+        windows = validated_data.pop("availability", None)
+        with transaction.atomic():
+            speaker = super().create(validated_data)
+            if windows is not None:
+                self.replace_availability(speaker, windows)
+        return speaker
+
+    def update(self, instance, validated_data):
+        windows = validated_data.pop("availability", None)
+        with transaction.atomic():
+            speaker = super().update(instance, validated_data)
+            if windows is not None:
+                self.replace_availability(speaker, windows)
+        return speaker
+
+    def replace_availability(self, speaker: Speaker, windows: list[Availability]) -> None:
+        speaker.availability.all().delete()
+        for window in windows:
+            window.speaker = speaker
+        # No signals from bulk_create: the speaker's own save has just moved changed_at.
+        Availability.objects.bulk_create(windows)

@@ -1,10 +1,10 @@
-"""A write to a speaker or their links moves the conference's changed_at (see conference/signals.py)."""
+"""A write to a speaker, their links or availability moves the conference's changed_at (see conference/signals.py)."""
 
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from conference.models import Conference
-from speakers.models import Speaker, SpeakerLink
+from speakers.models import Availability, Speaker, SpeakerLink
 
 
 @receiver([post_save, post_delete], sender=Speaker)
@@ -20,4 +20,9 @@ def speaker_slug_changed(sender, instance, created, raw=False, **kwargs):
 
 @receiver([post_save, post_delete], sender=SpeakerLink)
 def speaker_link_changed(sender, instance, **kwargs):
+    Conference.objects.filter(speakers=instance.speaker_id).mark_changed()
+
+
+@receiver([post_save, post_delete], sender=Availability)
+def availability_changed(sender, instance, **kwargs):
     Conference.objects.filter(speakers=instance.speaker_id).mark_changed()

@@ -333,6 +333,7 @@ WRITE_FIELDS = [
     "room",
     "track",
     "speakers",
+    "availability",
     "capacity",
     "position",
     "colour",

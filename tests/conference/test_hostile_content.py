@@ -83,6 +83,8 @@ def hostile_session(admin_client, conference):
             "bio": ALL,
             "links-TOTAL_FORMS": "0",
             "links-INITIAL_FORMS": "0",
+            "availability-TOTAL_FORMS": "0",
+            "availability-INITIAL_FORMS": "0",
         },
     )
     speaker = Speaker.objects.get(slug="eve")

@@ -3,8 +3,8 @@ import datetime
 import pytest
 
 from conference.models import Conference
-from speakers.models import SpeakerLink
-from tests.builders import make_conference, make_speaker
+from speakers.models import Availability, SpeakerLink
+from tests.builders import make_conference, make_speaker, paris
 
 pytestmark = pytest.mark.django_db
 
@@ -39,4 +39,15 @@ def test_adding_and_removing_a_link_moves_the_conference_changed_at(speaker):
 
     Conference.objects.update(changed_at=LONG_AGO)
     link.delete()
+    assert changed_conferences() == [speaker.conference]
+
+
+def test_adding_and_removing_availability_moves_the_conference_changed_at(speaker):
+    window = Availability.objects.create(
+        speaker=speaker, starts_at=paris(8, 10), ends_at=paris(8, 12)
+    )
+    assert changed_conferences() == [speaker.conference]
+
+    Conference.objects.update(changed_at=LONG_AGO)
+    window.delete()
     assert changed_conferences() == [speaker.conference]
