@@ -7,6 +7,7 @@ from django.utils.formats import date_format
 
 from conference.admin import AutocompleteAdminMixin, VersionedAdmin
 from conference.models import Conference
+from sessions.forms import SessionAdminForm
 from sessions.models import (
     SCHEDULE_ORDER,
     Attachment,
@@ -48,6 +49,7 @@ class InterestFilter(admin.SimpleListFilter):
 
 @admin.register(Session)
 class SessionAdmin(VersionedAdmin):
+    form = SessionAdminForm
     list_display = [
         "title",
         "day",

@@ -1,6 +1,7 @@
 import datetime
 import io
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -97,21 +98,142 @@ def test_admin_add_shows_the_room_clash_and_saves_nothing(admin_client):
     assert list(Session.objects.all()) == [booked]
 
 
-def test_admin_add_rejects_a_local_time_that_does_not_exist(admin_client):
-    # 02:30 on 29 March 2026 is skipped in Paris: clocks jump from 02:00 to 03:00.
-    conference = make_conference(
-        starts_on=datetime.date(2026, 3, 29), ends_on=datetime.date(2026, 3, 29)
+# --- The nights the clocks change ------------------------------------------------------------
+
+SPRING_SKIPPED = (
+    "02:30 does not exist on Sunday 29 March 2026 in Europe/Paris: the clocks jump from "
+    "02:00 to 03:00 that night."
+)
+AUTUMN_TWICE = (
+    "02:30 happens twice on Sunday 25 October 2026 in Europe/Paris: the clocks go back from "
+    "03:00 to 02:00 that night. Choose which 02:30 you mean, next to the time."
+)
+UTC = datetime.UTC
+
+
+def conference_on(day: datetime.date):
+    return make_conference(starts_on=day, ends_on=day)
+
+
+def typed_on(day: str, starts: str, ends: str, **fold) -> dict:
+    times = {"starts_at_0": day, "starts_at_1": starts, "ends_at_0": day, "ends_at_1": ends}
+    return {**times, **fold}
+
+
+def test_admin_add_refuses_a_time_the_spring_change_skips_and_says_why(admin_client):
+    conference = conference_on(datetime.date(2026, 3, 29))
+    data = session_form_data(conference, **typed_on("2026-03-29", "02:30", "04:00"))
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.context["adminform"].form.errors["starts_at"] == [SPRING_SKIPPED]
+    assert Session.objects.count() == 0
+
+
+def test_admin_change_refuses_a_move_into_the_hour_the_spring_change_skips(admin_client):
+    conference = conference_on(datetime.date(2026, 3, 29))
+    session = make_session(conference, starts_at=paris(29, 10, month=3))
+    opened = opened_form(admin_client, session)
+    response = save_in_admin(
+        admin_client, session, opened, **typed_on("2026-03-29", "01:30", "02:30")
     )
+    assert response.context["adminform"].form.errors["ends_at"] == [SPRING_SKIPPED]
+    assert Session.objects.get(pk=session.pk).starts_at == session.starts_at
+
+
+def test_admin_add_asks_which_of_the_two_autumn_0230s_and_saves_nothing(admin_client):
+    conference = conference_on(datetime.date(2026, 10, 25))
+    data = session_form_data(conference, **typed_on("2026-10-25", "02:30", "04:00"))
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.context["adminform"].form.errors["starts_at"] == [AUTUMN_TWICE]
+    assert offered_folds(response, "starts_at") == [
+        ("", "Which 02:30?", True),
+        ("0", "02:30 CEST (first)", False),
+        ("1", "02:30 CET (second)", False),
+    ]
+    assert offered_folds(response, "ends_at") == []  # 04:00 happens once
+    assert Session.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("fold", "starts_at"),
+    [
+        ("0", datetime.datetime(2026, 10, 25, 0, 30, tzinfo=UTC)),
+        ("1", datetime.datetime(2026, 10, 25, 1, 30, tzinfo=UTC)),
+    ],
+)
+def test_admin_add_saves_the_autumn_0230_the_organizer_chose(admin_client, fold, starts_at):
+    conference = conference_on(datetime.date(2026, 10, 25))
     data = session_form_data(
-        conference,
-        starts_at_0="2026-03-29",
-        starts_at_1="02:30",
-        ends_at_0="2026-03-29",
+        conference, **typed_on("2026-10-25", "02:30", "04:00", starts_at_fold=fold)
     )
     response = admin_client.post(reverse("admin:schedule_session_add"), data)
-    assert response.status_code == 200
-    assert "starts_at" in response.context["adminform"].form.errors
-    assert Session.objects.count() == 0
+    assert response.status_code == 302
+    session = Session.objects.get()
+    assert (session.starts_at, session.ends_at) == (
+        starts_at,
+        datetime.datetime(2026, 10, 25, 3, 0, tzinfo=UTC),
+    )
+
+
+@pytest.mark.parametrize(("fold", "hour_utc"), [("0", 0), ("1", 1)])
+def test_admin_change_form_of_a_session_in_the_autumn_hour_shows_its_0230_and_saves_it_unchanged(
+    admin_client, fold, hour_utc
+):
+    # As the API or an import stores it: an instant, which the admin shows as 02:30.
+    starts_at = datetime.datetime(2026, 10, 25, hour_utc, 30, tzinfo=UTC)
+    session = make_session(
+        conference_on(datetime.date(2026, 10, 25)),
+        starts_at=starts_at,
+        ends_at=starts_at + datetime.timedelta(minutes=45),
+    )
+    opened = opened_form(admin_client, session)
+    assert (opened["starts_at_1"], opened["starts_at_fold"]) == ("02:30:00", fold)
+
+    response = save_in_admin(admin_client, session, opened, description="Now with details.")
+
+    assert response.status_code == 302
+    stored = Session.objects.get(pk=session.pk)
+    assert (stored.starts_at, stored.ends_at, stored.description) == (
+        session.starts_at,
+        session.ends_at,
+        "Now with details.",
+    )
+
+
+def test_admin_change_moves_a_session_to_the_second_autumn_0230(admin_client):
+    session = make_session(
+        conference_on(datetime.date(2026, 10, 25)), starts_at=paris(25, 10, month=10)
+    )
+    opened = opened_form(admin_client, session)
+    refused = save_in_admin(
+        admin_client, session, opened, **typed_on("2026-10-25", "02:30", "03:15")
+    )
+    assert refused.context["adminform"].form.errors["starts_at"] == [AUTUMN_TWICE]
+
+    response = save_in_admin(
+        admin_client,
+        session,
+        opened,
+        **typed_on("2026-10-25", "02:30", "03:15", starts_at_fold="1"),
+    )
+
+    assert response.status_code == 302
+    assert Session.objects.get(pk=session.pk).starts_at == datetime.datetime(
+        2026, 10, 25, 1, 30, tzinfo=UTC
+    )
+
+
+def offered_folds(response, name: str) -> list[tuple[str, str, bool]]:
+    """The choice between a time's two instants next to field ``name``, as (value, label, chosen)."""
+    html = response.content.decode()
+    select = re.search(rf'<select name="{name}_fold".*?</select>', html, re.DOTALL)
+    if select is None:
+        return []
+    return [
+        (value, label, bool(chosen))
+        for value, chosen, label in re.findall(
+            r'<option value="(\d?)"( selected)?>([^<]*)</option>', select.group()
+        )
+    ]
 
 
 def test_admin_change_shows_the_speaker_clash_and_saves_nothing(admin_client):
