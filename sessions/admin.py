@@ -81,7 +81,7 @@ class SessionAdmin(VersionedAdmin):
     readonly_fields = ["created_at", "updated_at"]
     fieldsets = [
         (None, {"fields": ["conference", "title", "slug", "kind", "status"]}),
-        ("When and where", {"fields": ["starts_at", "ends_at", "room", "track"]}),
+        ("When and where", {"fields": ["starts_at", "duration", "ends_at", "room", "track"]}),
         ("Content", {"fields": ["description", "audience_level"]}),
         ("History", {"fields": ["created_at", "updated_at"], "classes": ["collapse"]}),
     ]

@@ -236,6 +236,124 @@ def offered_folds(response, name: str) -> list[tuple[str, str, bool]]:
     ]
 
 
+# --- Start and duration ----------------------------------------------------------------------
+
+
+def test_admin_add_ends_a_session_after_its_duration(admin_client):
+    data = session_form_data(make_conference(), starts_at_1="10:35", duration="10")
+    data |= {"ends_at_0": "", "ends_at_1": ""}
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.status_code == 302
+    assert Session.objects.get().local_times == ("10:35", "10:45 CEST", "")
+
+
+def test_admin_add_says_so_when_the_end_and_the_duration_disagree(admin_client):
+    data = session_form_data(make_conference(), starts_at_1="10:35", ends_at_1="11:00")
+    response = admin_client.post(reverse("admin:schedule_session_add"), data | {"duration": "10"})
+    assert response.context["adminform"].form.errors["duration"] == [
+        "The end (11:00 CEST) and the duration (10 minutes) disagree: 10:35 CEST for 10 "
+        "minutes ends at 10:45 CEST. Change or clear one of them."
+    ]
+    assert Session.objects.count() == 0
+
+
+def test_admin_add_takes_an_end_and_a_duration_that_agree(admin_client):
+    data = session_form_data(make_conference(), starts_at_1="10:35", ends_at_1="11:00")
+    response = admin_client.post(reverse("admin:schedule_session_add"), data | {"duration": "25"})
+    assert response.status_code == 302
+    assert Session.objects.get().duration == datetime.timedelta(minutes=25)
+
+
+def test_admin_add_refuses_a_duration_without_a_start(admin_client):
+    empty_times = {"starts_at_0": "", "starts_at_1": "", "ends_at_0": "", "ends_at_1": ""}
+    data = session_form_data(make_conference(), status=Session.Status.DRAFT, **empty_times)
+    response = admin_client.post(reverse("admin:schedule_session_add"), data | {"duration": "30"})
+    assert response.context["adminform"].form.errors["duration"] == [
+        "Give the start too: a duration counts from it."
+    ]
+    assert Session.objects.count() == 0
+
+
+def test_admin_session_form_offers_the_common_durations(admin_client):
+    make_conference()
+    html = admin_client.get(reverse("admin:schedule_session_add")).content.decode()
+    datalist = re.search(r'<datalist id="id_duration_suggestions">(.*?)</datalist>', html).group(1)
+    assert re.findall(r'<option value="(\d+)">', datalist) == [
+        "5",
+        "10",
+        "15",
+        "20",
+        "25",
+        "30",
+        "40",
+        "45",
+        "60",
+        "90",
+    ]
+    assert 'list="id_duration_suggestions"' in html
+
+
+def test_admin_change_form_shows_the_current_duration(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 15))
+    assert opened_form(admin_client, session)["duration"] == "40"
+
+
+def test_admin_change_of_the_duration_moves_the_end(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
+    response = save_in_admin(
+        admin_client, session, opened_form(admin_client, session), duration="10"
+    )
+    assert response.status_code == 302
+    assert Session.objects.get(pk=session.pk).ends_at == paris(8, 10, 45)
+
+
+def test_admin_change_of_the_end_keeps_it_over_the_duration_shown(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
+    response = save_in_admin(
+        admin_client, session, opened_form(admin_client, session), ends_at_1="11:20"
+    )
+    assert response.status_code == 302
+    assert Session.objects.get(pk=session.pk).duration == datetime.timedelta(minutes=45)
+
+
+def test_admin_change_of_the_start_alone_says_the_end_and_duration_disagree(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
+    response = save_in_admin(
+        admin_client, session, opened_form(admin_client, session), starts_at_1="10:50"
+    )
+    assert response.context["adminform"].form.errors["duration"] == [
+        "The end (11:05 CEST) and the duration (30 minutes) disagree: 10:50 CEST for 30 "
+        "minutes ends at 11:20 CEST. Change or clear one of them."
+    ]
+    assert Session.objects.get(pk=session.pk).starts_at == paris(8, 10, 35)
+
+
+def test_admin_change_unschedules_a_session_whatever_its_duration_shows(admin_client):
+    session = make_session(status=Session.Status.DRAFT)
+    empty_times = {"starts_at_0": "", "starts_at_1": "", "ends_at_0": "", "ends_at_1": ""}
+    response = save_in_admin(
+        admin_client, session, opened_form(admin_client, session), **empty_times
+    )
+    assert response.status_code == 302
+    assert Session.objects.unscheduled().get() == session
+
+
+def test_admin_counts_a_duration_across_the_autumn_change_in_real_minutes(admin_client):
+    conference = conference_on(datetime.date(2026, 10, 25))
+    data = session_form_data(
+        conference,
+        **typed_on("2026-10-25", "02:30", "", starts_at_fold="0") | {"ends_at_0": ""},
+        duration="60",
+    )
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.status_code == 302
+    session = Session.objects.get()
+    assert (session.ends_at, str(session.local_times)) == (
+        datetime.datetime(2026, 10, 25, 1, 30, tzinfo=UTC),
+        "02:30 CEST–02:30 CET",
+    )
+
+
 def test_admin_change_shows_the_speaker_clash_and_saves_nothing(admin_client):
     conference = make_conference()
     speaker = make_speaker(conference, name="Ada Lovelace")
