@@ -201,6 +201,11 @@ class VersionedModelForm(forms.ModelForm):
         )
 
 
+def named_with_conference(part) -> str:
+    """“Central Room (PyCon 2026)”: a room or track offered among several conferences' ones."""
+    return f"{part} ({part.conference})"
+
+
 # --- Times typed on a conference's clocks ----------------------------------------------------
 
 # Which of the two instants a time names on the night the clocks go back: PEP 495's fold.

@@ -4,8 +4,16 @@ from django.db.models import Count, F
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.html import format_html, format_html_join
 
-from conference.admin import AutocompleteAdminMixin, VersionedAdmin
+from conference.admin import (
+    AutocompleteAdminMixin,
+    ConferenceAutocompleteSelect,
+    ConferencePartListFilter,
+    VersionedAdmin,
+    conference_id_from,
+    open_popups_on,
+)
 from conference.models import Conference
 from sessions.forms import SessionAdminForm
 from sessions.models import (
@@ -18,12 +26,40 @@ from sessions.models import (
 )
 
 
+def conference_of_form(request, session: Session | None) -> Conference | None:
+    """The conference a session form is for: the one posted or asked for (?conference=), the
+    session's, or the only one there is; None while one of several is still to be chosen."""
+    chosen = request.POST.get("conference") or request.GET.get("conference")
+    if chosen:
+        chosen_id = conference_id_from(chosen)
+        return None if chosen_id is None else Conference.objects.filter(pk=chosen_id).first()
+    if session is not None:
+        return session.conference
+    conferences = list(Conference.objects.all()[:2])
+    return conferences[0] if len(conferences) == 1 else None
+
+
 class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
     model = SessionSpeaker
     extra = 1
     autocomplete_fields = ["speaker"]
     fields = ["speaker", "position"]
     ordering = ["position", "pk"]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "speaker":
+            kwargs.setdefault(
+                "widget",
+                ConferenceAutocompleteSelect(db_field, self.admin_site, using=kwargs.get("using")),
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        # Its conference's speakers only, and the “+” adds one to it.
+        if "speaker" in formset.form.base_fields:
+            open_popups_on(formset.form.base_fields["speaker"], conference_of_form(request, obj))
+        return formset
 
 
 class AttachmentInline(admin.TabularInline):
@@ -67,8 +103,8 @@ class SessionAdmin(VersionedAdmin):
         "conference",
         "status",
         "kind",
-        "track",
-        "room",
+        ("track", ConferencePartListFilter),
+        ("room", ConferencePartListFilter),
         "audience_level",
         InterestFilter,
     ]
@@ -107,15 +143,11 @@ class SessionAdmin(VersionedAdmin):
             return response
 
     def conference_for(self, request, object_id):
-        """The conference whose zone this form speaks: the posted one, the session's, or the only one."""
-        chosen = request.POST.get("conference") or request.GET.get("conference")
-        if chosen:
-            return Conference.objects.filter(pk=chosen).first() if chosen.isdigit() else None
-        if object_id:
-            session = self.get_object(request, object_id)
-            return session.conference if session else None
-        conferences = list(Conference.objects.all()[:2])
-        return conferences[0] if len(conferences) == 1 else None
+        """The conference whose zone this form speaks (conference_of_form())."""
+        session = self.get_object(request, object_id) if object_id else None
+        if object_id and session is None:
+            return None
+        return conference_of_form(request, session)
 
     def get_changeform_initial_data(self, request):
         initial = super().get_changeform_initial_data(request)
@@ -127,13 +159,22 @@ class SessionAdmin(VersionedAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
-        conference = self.conference_for(request, None) or (obj.conference if obj else None)
-        if conference:
-            note = f"In {conference.time_zone}, the conference's time zone."
-        else:
-            note = "In the time zone of the chosen conference."
-        for name in ("starts_at", "ends_at"):
-            form.base_fields[name].help_text = note
+        form.conference = conference_of_form(request, obj)
+        for name in ("room", "track"):
+            if name in form.base_fields:
+                open_popups_on(form.base_fields[name], form.conference)
+        if form.conference is None and obj is None and "conference" in form.base_fields:
+            form.base_fields["conference"].help_text = format_html(
+                "Start from the conference to be offered only its rooms, tracks and speakers: {}.",
+                format_html_join(
+                    ", ",
+                    '<a href="?{}">{}</a>',
+                    (
+                        (f"conference={pk}", name)
+                        for pk, name in Conference.objects.values_list("pk", "name")
+                    ),
+                ),
+            )
         return form
 
     @admin.display(description="day", ordering="starts_at")

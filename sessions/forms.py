@@ -3,7 +3,8 @@ import datetime
 from django import forms
 from django.utils import timezone
 
-from conference.forms import ConferenceDateTimeField, VersionedModelForm
+from conference.forms import ConferenceDateTimeField, VersionedModelForm, named_with_conference
+from conference.models import Conference
 from conference.timezones import clock_text
 from sessions.models import Session
 
@@ -53,17 +54,41 @@ class SessionAdminForm(VersionedModelForm):
     )
     ends_at = ConferenceDateTimeField(label="Ends", required=False)
 
+    # The conference the form is for (SessionAdmin.get_form sets it from the request): its
+    # zone reads the times, its rooms and tracks are offered. None while one of several conferences
+    # is still to be chosen: then every room and track is offered, named with its conference.
+    conference: Conference | None = None
+
     class Meta:
         model = Session
         fields = "__all__"
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.offer_choices_of(self.conference)
         session = self.instance
         if session.pk is not None and not session.is_unscheduled:
             minutes, seconds = divmod(session.duration.total_seconds(), 60)
             if not seconds:  # an imported odd length shows no duration rather than a wrong one
                 self.initial.setdefault("duration", int(minutes))
+
+    def offer_choices_of(self, conference: Conference | None) -> None:
+        if conference is not None:
+            note = f"In {conference.time_zone}, the conference's time zone."
+        else:
+            note = "In the time zone of the chosen conference."
+        for name in ("starts_at", "ends_at"):
+            if name in self.fields:
+                self.fields[name].help_text = note
+        for name in ("room", "track"):
+            if name not in self.fields:
+                continue
+            field = self.fields[name]
+            if conference is not None:
+                field.queryset = field.queryset.filter(conference=conference)
+            else:
+                field.queryset = field.queryset.select_related("conference")
+                field.label_from_instance = named_with_conference
 
     def clean(self):
         cleaned_data = super().clean()

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.db.models import Count
 
-from conference.admin import AutocompleteAdminMixin, VersionedAdmin
+from conference.admin import AutocompleteAdminMixin, VersionedAdmin, forwarded_conference
 from speakers.models import Speaker, SpeakerLink
 
 
@@ -29,6 +29,14 @@ class SpeakerAdmin(AutocompleteAdminMixin, VersionedAdmin):
         return (
             super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))
         )
+
+    def get_search_results(self, request, queryset, search_term):
+        queryset, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        # A session's speaker autocomplete asks for its conference's speakers only.
+        conference = forwarded_conference(request)
+        if conference is not None:
+            queryset = queryset.filter(conference=conference)
+        return queryset, may_have_duplicates
 
     @admin.display(description="sessions", ordering="session_count")
     def session_count(self, speaker):

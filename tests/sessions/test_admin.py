@@ -354,6 +354,166 @@ def test_admin_counts_a_duration_across_the_autumn_change_in_real_minutes(admin_
     )
 
 
+# --- Only the session's conference's rooms, tracks and speakers -----------------------------
+
+
+@pytest.fixture
+def two_conferences():
+    """PyCon and DjangoCon, each with a room, a track and a speaker."""
+    conferences = []
+    for name in ("PyCon", "DjangoCon"):
+        conference = make_conference(name=name)
+        make_room(conference, name=f"{name} Hall")
+        make_track(conference, name=f"{name} Track")
+        make_speaker(conference, name=f"{name} Speaker")
+        conferences.append(conference)
+    return conferences
+
+
+def offered(response, name: str) -> list[str]:
+    """The labels of a form field's choices, the empty one left out."""
+    field = response.context["adminform"].form.fields[name]
+    return [str(label) for value, label in field.choices if value != ""]
+
+
+def test_admin_change_form_offers_only_the_sessions_conference_rooms_and_tracks(
+    admin_client, two_conferences
+):
+    pycon, _ = two_conferences
+    session = make_session(pycon)
+    response = admin_client.get(reverse("admin:schedule_session_change", args=[session.pk]))
+    assert (offered(response, "room"), offered(response, "track")) == (
+        ["PyCon Hall"],
+        ["PyCon Track"],
+    )
+
+
+def test_admin_add_form_for_a_chosen_conference_offers_only_its_rooms_and_tracks(
+    admin_client, two_conferences
+):
+    _, djangocon = two_conferences
+    response = admin_client.get(reverse("admin:schedule_session_add"), {"conference": djangocon.pk})
+    assert (offered(response, "room"), offered(response, "track")) == (
+        ["DjangoCon Hall"],
+        ["DjangoCon Track"],
+    )
+
+
+def test_admin_add_form_of_the_only_conference_offers_its_rooms(admin_client):
+    make_room(make_conference(), name="Hall")
+    response = admin_client.get(reverse("admin:schedule_session_add"))
+    assert offered(response, "room") == ["Hall"]
+
+
+def test_admin_add_form_among_several_conferences_names_each_choice_with_its_conference(
+    admin_client, two_conferences
+):
+    pycon, djangocon = two_conferences
+    response = admin_client.get(reverse("admin:schedule_session_add"))
+    assert sorted(offered(response, "room")) == ["DjangoCon Hall (DjangoCon)", "PyCon Hall (PyCon)"]
+    html = response.content.decode()
+    assert f'<a href="?conference={pycon.pk}">PyCon</a>' in html
+    assert f'<a href="?conference={djangocon.pk}">DjangoCon</a>' in html
+
+
+def test_admin_add_rereads_choices_for_the_posted_conference(admin_client, two_conferences):
+    pycon, djangocon = two_conferences
+    other_room = pycon.rooms.get()
+    response = admin_client.post(
+        reverse("admin:schedule_session_add"), session_form_data(djangocon, room=other_room.pk)
+    )
+    assert offered(response, "room") == ["DjangoCon Hall"]
+    assert response.context["adminform"].form.errors["room"] == [
+        "Select a valid choice. That choice is not one of the available choices."
+    ]
+    assert Session.objects.count() == 0
+
+
+def test_admin_session_form_asks_the_speaker_autocomplete_for_its_conference(
+    admin_client, two_conferences
+):
+    pycon, _ = two_conferences
+    session = make_session(pycon)
+    html = admin_client.get(
+        reverse("admin:schedule_session_change", args=[session.pk])
+    ).content.decode()
+    assert f'data-ajax--url="/admin/autocomplete/?conference={pycon.pk}"' in html
+    # Its “+” opens the speaker add form with this conference chosen.
+    assert (
+        f'href="/admin/speakers/speaker/add/?_to_field=id&amp;_popup=1&amp;conference={pycon.pk}"'
+        in html
+    )
+    assert (
+        f'href="/admin/conference/room/add/?_to_field=id&amp;_popup=1&amp;conference={pycon.pk}"'
+        in html
+    )
+
+
+def test_admin_speaker_add_popup_opens_with_the_sessions_conference_chosen(
+    admin_client, two_conferences
+):
+    _, djangocon = two_conferences
+    response = admin_client.get(
+        reverse("admin:speakers_speaker_add"),
+        {"_to_field": "id", "_popup": "1", "conference": djangocon.pk},
+    )
+    assert response.context["adminform"].form["conference"].value() == str(djangocon.pk)
+
+
+def test_admin_speaker_autocomplete_offers_only_the_forwarded_conferences_speakers(
+    admin_client, two_conferences
+):
+    _, djangocon = two_conferences
+    query = {
+        "app_label": "schedule",
+        "model_name": "sessionspeaker",
+        "field_name": "speaker",
+        "term": "Speaker",
+    }
+    scoped = admin_client.get(reverse("admin:autocomplete"), query | {"conference": djangocon.pk})
+    everyone = admin_client.get(reverse("admin:autocomplete"), query)
+    assert [result["text"] for result in scoped.json()["results"]] == ["DjangoCon Speaker"]
+    assert len(everyone.json()["results"]) == 2
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "99999999999999999999999", "١"])
+def test_admin_speaker_autocomplete_ignores_a_conference_that_is_no_id(
+    admin_client, two_conferences, value
+):
+    query = {"app_label": "schedule", "model_name": "sessionspeaker", "field_name": "speaker"}
+    response = admin_client.get(reverse("admin:autocomplete"), query | {"conference": value})
+    assert response.status_code == 200
+    assert len(response.json()["results"]) == 2
+
+
+def filter_choices(response, title: str) -> list[str]:
+    (spec,) = [spec for spec in response.context["cl"].filter_specs if spec.title == title]
+    return [str(label) for value, label in spec.lookup_choices]
+
+
+def test_admin_changelist_room_and_track_filters_follow_the_chosen_conference(
+    admin_client, two_conferences
+):
+    pycon, _ = two_conferences
+    response = admin_client.get(
+        reverse("admin:schedule_session_changelist"), {"conference__id__exact": pycon.pk}
+    )
+    assert (filter_choices(response, "room"), filter_choices(response, "track")) == (
+        ["PyCon Hall"],
+        ["PyCon Track"],
+    )
+
+
+def test_admin_changelist_filters_name_the_conference_of_each_room_when_none_is_chosen(
+    admin_client, two_conferences
+):
+    response = admin_client.get(reverse("admin:schedule_session_changelist"))
+    assert sorted(filter_choices(response, "room")) == [
+        "DjangoCon Hall (DjangoCon)",
+        "PyCon Hall (PyCon)",
+    ]
+
+
 def test_admin_change_shows_the_speaker_clash_and_saves_nothing(admin_client):
     conference = make_conference()
     speaker = make_speaker(conference, name="Ada Lovelace")

@@ -1,0 +1,50 @@
+"""The session admin in a browser: what organizers see and pick."""
+
+import contextlib
+
+import pytest
+from playwright.sync_api import expect
+
+from sessions.models import Session
+from tests.builders import make_conference, make_speaker
+
+PASSWORD = "organizer passphrase 42"
+LIVE_MIGRATION = "Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
+
+
+@pytest.fixture
+def organizer(django_user_model, demo_conference):
+    return django_user_model.objects.create_superuser("organizer", "o@example.org", PASSWORD)
+
+
+@contextlib.contextmanager
+def admin_page(browser, live_server, timezone_id="Europe/Paris"):
+    """A page logged in to the admin, 1280 px wide, in a browser whose clock is in ``timezone_id``."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, timezone_id=timezone_id)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(live_server.url + "/admin/login/")
+    page.get_by_label("Username").fill("organizer")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def session_change_url(live_server, title: str) -> str:
+    session = Session.objects.get(title__endswith=title)
+    return f"{live_server.url}/admin/schedule/session/{session.pk}/change/"
+
+
+def test_speaker_autocomplete_offers_only_the_sessions_conference_speakers(
+    browser, live_server, organizer
+):
+    make_speaker(make_conference(name="Other Conference"), name="Mike Other")
+    with admin_page(browser, live_server) as page:
+        page.goto(session_change_url(live_server, LIVE_MIGRATION))
+        page.locator("#session_speakers-1 .select2-selection").click()
+        page.locator(".select2-search__field").fill("Mike")
+        expect(page.locator(".select2-results__option")).to_have_text(["Mike Krom"])
