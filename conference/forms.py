@@ -244,6 +244,9 @@ class ConferenceDateTimeWidget(AdminSplitDateTime):
 
     template_name = "admin/widgets/conference_split_datetime.html"
 
+    class Media:
+        css = {"all": ["css/admin.css"]}
+
     def __init__(self, attrs=None):
         widgets = {"0": BaseAdminDateWidget, "1": BaseAdminTimeWidget, "fold": forms.Select}
         forms.MultiWidget.__init__(self, widgets, attrs)

@@ -1,12 +1,14 @@
 """The session admin in a browser: what organizers see and pick."""
 
 import contextlib
+import datetime
+import re
 
 import pytest
 from playwright.sync_api import expect
 
 from sessions.models import Session
-from tests.builders import make_conference, make_speaker
+from tests.builders import PARIS, make_conference, make_speaker
 
 PASSWORD = "organizer passphrase 42"
 LIVE_MIGRATION = "Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
@@ -48,3 +50,28 @@ def test_speaker_autocomplete_offers_only_the_sessions_conference_speakers(
         page.locator("#session_speakers-1 .select2-selection").click()
         page.locator(".select2-search__field").fill("Mike")
         expect(page.locator(".select2-results__option")).to_have_text(["Mike Krom"])
+
+
+def test_session_form_in_another_zone_gives_no_server_time_note_and_now_is_the_conferences(
+    browser, live_server, organizer
+):
+    with admin_page(browser, live_server, timezone_id="America/New_York") as page:
+        page.goto(session_change_url(live_server, LIVE_MIGRATION))
+        expect(
+            page.get_by_text("In Europe/Paris, the conference's time zone.").first
+        ).to_be_visible()
+        expect(page.get_by_text("server time").locator("visible=true")).to_have_count(0)
+        page.locator("#id_starts_at_1").fill("")
+        page.locator("#id_starts_at_1 ~ .datetimeshortcuts").get_by_text("Now").click()
+        typed = page.locator("#id_starts_at_1").input_value()
+        paris_now = datetime.datetime.now(PARIS)
+        assert typed[:5] in {
+            f"{moment:%H:%M}" for moment in (paris_now, paris_now - datetime.timedelta(minutes=1))
+        }
+
+
+def test_forms_with_server_times_keep_the_server_time_note(browser, live_server, organizer):
+    with admin_page(browser, live_server, timezone_id="America/New_York") as page:
+        page.goto(f"{live_server.url}/admin/auth/user/{organizer.pk}/change/")
+        note = re.compile(r"You are \d+ hours? behind server time\.")
+        expect(page.get_by_text(note).first).to_be_visible()
