@@ -19,7 +19,7 @@ class MinutesInput(forms.NumberInput):
     template_name = "admin/schedule/widgets/minutes.html"
 
     def __init__(self, suggestions, attrs=None):
-        super().__init__({"class": "vIntegerField", "min": 1, "step": 1, **(attrs or {})})
+        super().__init__({"class": "vMinutesField", "min": 1, "step": 1, **(attrs or {})})
         self.suggestions = suggestions
 
     def get_context(self, name, value, attrs):

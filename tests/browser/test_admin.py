@@ -75,3 +75,38 @@ def test_forms_with_server_times_keep_the_server_time_note(browser, live_server,
         page.goto(f"{live_server.url}/admin/auth/user/{organizer.pk}/change/")
         note = re.compile(r"You are \d+ hours? behind server time\.")
         expect(page.get_by_text(note).first).to_be_visible()
+
+
+PAGE_WIDTHS = """() => {
+    const results = document.querySelector("#changelist-form .results");
+    return {
+        page: document.documentElement.scrollWidth,
+        columns: results && results.scrollWidth - results.clientWidth,
+    };
+}"""
+
+
+def test_session_changelist_shows_every_column_on_a_1280_px_screen(browser, live_server, organizer):
+    with admin_page(browser, live_server) as page:
+        page.goto(live_server.url + "/admin/schedule/session/")
+        expect(page.get_by_text("29 sessions")).to_be_visible()
+        # Nothing scrolls sideways: neither the page nor the table in its own scrolling box.
+        assert page.evaluate(PAGE_WIDTHS) == {"page": 1280, "columns": 0}
+
+
+def test_session_form_with_attachments_fits_a_1280_px_screen(browser, live_server, organizer):
+    session = Session.objects.get(title__endswith=LIVE_MIGRATION)
+    session.attachments.create(
+        title="Slides: live migration of GPU nodes, the full deck",
+        file=f"attachments/{'0123456789abcdef' * 2}.pdf",
+        position=1,
+    )
+    session.attachments.create(
+        title="Recording",
+        url="https://www.youtube.com/watch?v=abcdefghijk&list=PL" + "x" * 40,
+        position=2,
+    )
+    with admin_page(browser, live_server) as page:
+        page.goto(session_change_url(live_server, LIVE_MIGRATION))
+        expect(page.get_by_text("Currently:")).to_have_count(2)
+        assert page.evaluate(PAGE_WIDTHS)["page"] <= 1280
