@@ -213,7 +213,9 @@ FIRST, SECOND = "0", "1"
 
 
 def read_typed_time(day, time) -> tuple[datetime.datetime, WallClock] | None:
-    """The typed date and time as the current zone's clocks read them; None if unreadable."""
+    """The typed date and time as the current zone's clocks read them; None if unreadable, or
+    at the very edge of the calendar (1 January of year 1 east of UTC, 31 December 9999 west of
+    it), where the instant in UTC falls outside what Python's dates hold."""
     try:
         day = day if isinstance(day, datetime.date) else forms.DateField().to_python(day)
         time = time if isinstance(time, datetime.time) else forms.TimeField().to_python(time)
@@ -222,7 +224,10 @@ def read_typed_time(day, time) -> tuple[datetime.datetime, WallClock] | None:
     if day is None or time is None:
         return None
     local = datetime.datetime.combine(day, time.replace(fold=0))
-    return local, read_wall_clock(local, timezone.get_current_timezone())
+    try:
+        return local, read_wall_clock(local, timezone.get_current_timezone())
+    except OverflowError:
+        return None
 
 
 def fold_choices(local: datetime.datetime) -> list[tuple[str, str]]:
@@ -304,7 +309,10 @@ class ConferenceDateTimeField(forms.MultiValueField):
         if not data_list:
             return None
         day, time, fold = data_list
-        local, reading = read_typed_time(day, time)
+        typed = read_typed_time(day, time)
+        if typed is None:
+            raise ValidationError("Enter a date between the years 1 and 9999.", code="out_of_range")
+        local, reading = typed
         zone = timezone.get_current_timezone()
         night = f"{date_format(local, 'l j F Y')} in {zone}"
         if not reading.instants:

@@ -104,7 +104,11 @@ class SessionAdminForm(VersionedModelForm):
                 self.add_error("duration", "Give the start too: a duration counts from it.")
             return cleaned_data
         # In UTC, where adding 60 minutes is an hour later even on the night the clocks change.
-        by_duration = starts_at.astimezone(datetime.UTC) + datetime.timedelta(minutes=minutes)
+        try:
+            by_duration = starts_at.astimezone(datetime.UTC) + datetime.timedelta(minutes=minutes)
+        except OverflowError:
+            self.add_error("duration", "That would end after the year 9999.")
+            return cleaned_data
         if by_duration == ends_at:
             return cleaned_data
         edited = {"duration", "ends_at"} & set(self.changed_data)

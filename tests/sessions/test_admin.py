@@ -222,6 +222,28 @@ def test_admin_change_moves_a_session_to_the_second_autumn_0230(admin_client):
     )
 
 
+def test_admin_refuses_a_time_whose_instant_falls_past_the_calendar(admin_client):
+    # 23:30 on 31 December 9999 in New York is in the year 10000 in UTC.
+    conference = make_conference(time_zone="America/New_York")
+    data = session_form_data(conference, **typed_on("9999-12-31", "23:30", "23:45"))
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.context["adminform"].form.errors["starts_at"] == [
+        "Enter a date between the years 1 and 9999."
+    ]
+
+
+def test_admin_refuses_a_duration_ending_past_the_calendar(admin_client):
+    data = session_form_data(
+        make_conference(time_zone="UTC"),
+        **typed_on("9999-12-31", "10:00", "") | {"ends_at_0": ""},
+        duration="10080",
+    )
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.context["adminform"].form.errors["duration"] == [
+        "That would end after the year 9999."
+    ]
+
+
 def offered_folds(response, name: str) -> list[tuple[str, str, bool]]:
     """The choice between a time's two instants next to field ``name``, as (value, label, chosen)."""
     html = response.content.decode()
