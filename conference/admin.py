@@ -2,12 +2,13 @@ from axes.admin import AccessAttemptAdmin
 from axes.models import AccessAttempt
 from django import forms
 from django.contrib import admin
-from django.contrib.admin.widgets import AutocompleteSelect
+from django.contrib.admin.widgets import AutocompleteSelect, RelatedFieldWidgetWrapper
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.http import urlencode
 
-from conference.forms import AdminLoginForm, VersionedModelForm
+from conference.forms import AdminLoginForm, VersionedModelForm, named_with_conference
 from conference.models import Conference, Room, Track
 from conference.versioning import EditConflictError
 
@@ -47,6 +48,90 @@ class AutocompleteAdminMixin:
                 KeyCheckingAutocompleteSelect(db_field, self.admin_site, using=kwargs.get("using")),
             )
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+# --- Choices of one conference ------------------------------------------------------------
+# A session's rooms, tracks and speakers must be its conference's (Session.clean() and
+# SessionSpeaker.clean() refuse others); these make the admin offer only those.
+
+
+class ConferenceAutocompleteSelect(KeyCheckingAutocompleteSelect):
+    """An autocomplete asking for one conference's choices: its URL forwards ``?conference=``,
+    which the searched ModelAdmin's get_search_results() filters by (forwarded_conference()).
+
+    Forwarded in the URL rather than read from the Referer: browsers, extensions and proxies
+    may strip the Referer, an add form's address does not say the conference it was posted
+    with, and the autocomplete would have to parse another page's URL to find it.
+    """
+
+    conference_id: int | None = None
+
+    def get_url(self):
+        url = super().get_url()
+        if self.conference_id is None:
+            return url
+        return f"{url}?{urlencode({'conference': self.conference_id})}"
+
+
+def conference_id_from(raw: str | None) -> int | None:
+    """A conference id from a query parameter; None for anything an id column cannot hold."""
+    return int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
+
+
+def forwarded_conference(request) -> int | None:
+    """The conference an autocomplete request asks choices of, if it names one."""
+    match = getattr(request, "resolver_match", None)
+    if match is None or match.url_name != "autocomplete":
+        return None
+    return conference_id_from(request.GET.get("conference"))
+
+
+class ConferenceWidgetWrapper(RelatedFieldWidgetWrapper):
+    """The links beside a choice (add, change, view) for one conference: the “+” popup's add
+    form opens with that conference chosen, and an autocomplete inside asks for its choices."""
+
+    def __init__(self, wrapper: RelatedFieldWidgetWrapper, conference: Conference):
+        super().__init__(
+            wrapper.widget,
+            wrapper.rel,
+            wrapper.admin_site,
+            can_add_related=wrapper.can_add_related,
+            can_change_related=wrapper.can_change_related,
+            can_delete_related=wrapper.can_delete_related,
+            can_view_related=wrapper.can_view_related,
+        )
+        self.conference = conference
+        if isinstance(self.widget, ConferenceAutocompleteSelect):
+            self.widget.conference_id = conference.pk
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        # The add form reads ?conference= as its initial choice (get_changeform_initial_data).
+        context["url_params"] += "&" + urlencode({"conference": self.conference.pk})
+        return context
+
+
+def open_popups_on(field, conference: Conference | None) -> None:
+    """Make a form field's related-object links (“+”) open on ``conference``."""
+    if conference is not None and isinstance(field.widget, RelatedFieldWidgetWrapper):
+        field.widget = ConferenceWidgetWrapper(field.widget, conference)
+
+
+class ConferencePartListFilter(admin.RelatedFieldListFilter):
+    """A room or track filter listing those of the conference chosen in the conference filter;
+    with none chosen, every conference's, each named with its conference when there are several."""
+
+    conference_parameter = "conference__id__exact"
+
+    def field_choices(self, field, request, model_admin):
+        parts = field.related_model.objects.select_related("conference")
+        chosen = conference_id_from(request.GET.get(self.conference_parameter))
+        if chosen is not None:
+            return [(part.pk, str(part)) for part in parts.filter(conference_id=chosen)]
+        parts = list(parts)
+        if len({part.conference_id for part in parts}) > 1:
+            return [(part.pk, named_with_conference(part)) for part in parts]
+        return [(part.pk, str(part)) for part in parts]
 
 
 class VersionedAdmin(admin.ModelAdmin):
@@ -91,18 +176,12 @@ def conference_of_form(request, obj=None) -> Conference | None:
     """The conference whose zone a change form speaks: the posted one, the object's, or the only one."""
     chosen = request.POST.get("conference") or request.GET.get("conference")
     if chosen:
-        return Conference.objects.filter(pk=chosen).first() if chosen.isdigit() else None
+        chosen_id = conference_id_from(chosen)
+        return None if chosen_id is None else Conference.objects.filter(pk=chosen_id).first()
     if obj is not None:
         return obj.conference
     conferences = list(Conference.objects.all()[:2])
     return conferences[0] if len(conferences) == 1 else None
-
-
-def time_zone_note(conference: Conference | None) -> str:
-    """The help text of a time typed in a change form: which zone it is read in."""
-    if conference:
-        return f"In {conference.time_zone}, the conference's time zone."
-    return "In the time zone of the chosen conference."
 
 
 class ConferenceTimeZoneAdminMixin:

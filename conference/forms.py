@@ -1,14 +1,22 @@
+import datetime
 import json
 
 from axes import utils as axes_utils
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.admin.widgets import (
+    AdminSplitDateTime,
+    BaseAdminDateWidget,
+    BaseAdminTimeWidget,
+)
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxLengthValidator
 from django.forms.renderers import Jinja2
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from conference.limits import (
     PASSWORD_RESETS_PER_CLIENT,
@@ -17,6 +25,7 @@ from conference.limits import (
     login_is_locked,
     login_locked_message,
 )
+from conference.timezones import WallClock, clock_text, read_wall_clock
 from conference.versioning import EditConflictError
 
 # Attendee pages render in Jinja2 (conference/jinja2.py), and so do their forms' widgets; the
@@ -199,3 +208,133 @@ class VersionedModelForm(forms.ModelForm):
             f"saved.{changed}",
             code="edit_conflict",
         )
+
+
+def named_with_conference(part) -> str:
+    """“Central Room (PyCon 2026)”: a room or track offered among several conferences' ones."""
+    return f"{part} ({part.conference})"
+
+
+# --- Times typed on a conference's clocks ----------------------------------------------------
+
+# Which of the two instants a time names on the night the clocks go back: PEP 495's fold.
+FIRST, SECOND = "0", "1"
+
+
+def read_typed_time(day, time) -> tuple[datetime.datetime, WallClock] | None:
+    """The typed date and time as the current zone's clocks read them; None if unreadable, or
+    at the very edge of the calendar (1 January of year 1 east of UTC, 31 December 9999 west of
+    it), where the instant in UTC falls outside what Python's dates hold."""
+    try:
+        day = day if isinstance(day, datetime.date) else forms.DateField().to_python(day)
+        time = time if isinstance(time, datetime.time) else forms.TimeField().to_python(time)
+    except ValidationError:
+        return None
+    if day is None or time is None:
+        return None
+    local = datetime.datetime.combine(day, time.replace(fold=0))
+    try:
+        return local, read_wall_clock(local, timezone.get_current_timezone())
+    except OverflowError:
+        return None
+
+
+def fold_choices(local: datetime.datetime) -> list[tuple[str, str]]:
+    """“02:30 CEST (first)”, “02:30 CET (second)”: the two readings of a time that happens twice."""
+    zone = timezone.get_current_timezone()
+    return [
+        (
+            fold,
+            f"{clock_text(local)} {local.replace(tzinfo=zone, fold=int(fold)).tzname()} ({which})",
+        )
+        for fold, which in ((FIRST, "first"), (SECOND, "second"))
+    ]
+
+
+class ConferenceDateTimeWidget(AdminSplitDateTime):
+    """The admin's date and time inputs, plus, when the time happens twice that night (the
+    clocks go back), a choice between its two instants. It renders inside the conference's zone
+    (``timezone.override``), as the field reads it."""
+
+    template_name = "admin/widgets/conference_split_datetime.html"
+
+    class Media:
+        css = {"all": ["css/admin.css"]}
+
+    def __init__(self, attrs=None):
+        widgets = {"0": BaseAdminDateWidget, "1": BaseAdminTimeWidget, "fold": forms.Select}
+        forms.MultiWidget.__init__(self, widgets, attrs)
+
+    def decompress(self, value):
+        if value is None:
+            return [None, None, ""]
+        local = timezone.localtime(value)
+        typed = read_typed_time(local.date(), local.time())
+        twice = typed is not None and len(typed[1].instants) == 2
+        return [local.date(), local.time().replace(fold=0), str(local.fold) if twice else ""]
+
+    def get_context(self, name, value, attrs):
+        if not isinstance(value, list | tuple):
+            value = self.decompress(value)
+        typed = read_typed_time(value[0], value[1])
+        offers_fold = typed is not None and len(typed[1].instants) == 2
+        if offers_fold:
+            which = f"Which {clock_text(typed[0])}?"
+            self.widgets[2].choices = [("", which), *fold_choices(typed[0])]
+            self.widgets[2].attrs["aria-label"] = which
+        context = super().get_context(name, value, attrs)
+        context["widget"]["offers_fold"] = offers_fold
+        return context
+
+
+class ConferenceDateTimeField(forms.MultiValueField):
+    """A date and time typed on the clocks of the current zone (the admin overrides it with the
+    conference's), cleaned to an instant in UTC.
+
+    Django's SplitDateTimeField refuses both a time the clocks skip and one they pass twice, with
+    one message (“may be ambiguous or may not exist”), so a session in the hour the clocks go
+    back could not be saved at all. This field says which it is: a skipped time is refused with
+    the change of clocks that skips it; a time that happens twice asks which of its two instants
+    is meant (the widget's choice, preselected for a saved session).
+    """
+
+    widget = ConferenceDateTimeWidget
+
+    def __init__(self, **kwargs):
+        fields = (
+            forms.DateField(error_messages={"incomplete": "Enter a date."}),
+            forms.TimeField(error_messages={"incomplete": "Enter a time."}),
+            forms.ChoiceField(choices=[(FIRST, "first"), (SECOND, "second")], required=False),
+        )
+        super().__init__(fields, require_all_fields=False, **kwargs)
+
+    def clean(self, value):
+        # The choice between two instants means nothing once the date and time are cleared.
+        if isinstance(value, list | tuple) and len(value) == 3 and not (value[0] or value[1]):
+            value = [value[0], value[1], ""]
+        return super().clean(value)
+
+    def compress(self, data_list):
+        if not data_list:
+            return None
+        day, time, fold = data_list
+        typed = read_typed_time(day, time)
+        if typed is None:
+            raise ValidationError("Enter a date between the years 1 and 9999.", code="out_of_range")
+        local, reading = typed
+        zone = timezone.get_current_timezone()
+        night = f"{date_format(local, 'l j F Y')} in {zone}"
+        if not reading.instants:
+            raise ValidationError(
+                f"{clock_text(local)} does not exist on {night}: {reading.change} that night.",
+                code="nonexistent_time",
+            )
+        if len(reading.instants) == 1:
+            return reading.instants[0]
+        if fold not in (FIRST, SECOND):
+            raise ValidationError(
+                f"{clock_text(local)} happens twice on {night}: {reading.change} that night. "
+                f"Choose which {clock_text(local)} you mean, next to the time.",
+                code="ambiguous_time",
+            )
+        return reading.instants[int(fold)]

@@ -46,6 +46,78 @@ def time_range(
     return TimeRange(start_text, f"{clock_text(end)} {end_zone}", later_day)
 
 
+class WallClock(NamedTuple):
+    """What a date and time read on a zone's clocks means: one instant, two, or none.
+
+    Twice a year in many zones it is not one. When the clocks go back, the hour before the
+    change happens twice (02:30 on 25 October 2026 in Paris is 02:30 CEST, then an hour later
+    02:30 CET); when they jump forward, the hour they skip never happens (02:30 on 29 March 2026).
+    """
+
+    instants: tuple[datetime.datetime, ...]  # in UTC, earliest first: one, two (fold 0, 1) or none
+    change: "ClockChange | None"  # the night's change, when the reading is not one instant
+
+
+class ClockChange(NamedTuple):
+    """A change of a zone's clocks, as the clocks read it (naive): from 03:00 back to 02:00."""
+
+    turned_from: datetime.datetime
+    turned_to: datetime.datetime
+
+    def __str__(self) -> str:
+        verb = "go back" if self.turned_to < self.turned_from else "jump"
+        start, end = clock_text(self.turned_from), clock_text(self.turned_to)
+        if self.turned_from.date() != self.turned_to.date():  # Samoa skipped a whole day in 2011
+            start, end = (
+                f"{clock_text(moment)} on {moment:%A} {moment.day} {moment:%B}"
+                for moment in (self.turned_from, self.turned_to)
+            )
+        return f"the clocks {verb} from {start} to {end}"
+
+
+def read_wall_clock(local: datetime.datetime, zone: datetime.tzinfo) -> WallClock:
+    """The instants a naive ``local`` date and time names on the clocks of ``zone``."""
+    earlier, later = (
+        local.replace(tzinfo=zone, fold=fold).astimezone(datetime.UTC) for fold in (0, 1)
+    )
+    if earlier == later:
+        return WallClock((earlier,), None)
+    # Either fold reads ``local`` with the offset of one side of the change; a reading in the
+    # skipped hour comes back from UTC as another time.
+    readings = tuple(sorted({earlier, later}))
+    exists = all(
+        moment.astimezone(zone).replace(tzinfo=None, fold=0) == local.replace(fold=0)
+        for moment in readings
+    )
+    change = clock_change_between(min(readings), max(readings), zone)
+    return WallClock(readings if exists else (), change)
+
+
+def clock_change_between(
+    before: datetime.datetime, after: datetime.datetime, zone: datetime.tzinfo
+) -> ClockChange:
+    """The change of ``zone``'s offset between two UTC instants, found to the second."""
+    old_offset = before.astimezone(zone).utcoffset()
+    while after - before > datetime.timedelta(seconds=1):
+        middle = before + (after - before) / 2
+        if middle.astimezone(zone).utcoffset() == old_offset:
+            before = middle
+        else:
+            after = middle
+    changed_at = after.replace(microsecond=0)
+    return ClockChange(
+        turned_from=(changed_at + old_offset).replace(tzinfo=None),
+        turned_to=(changed_at + after.astimezone(zone).utcoffset()).replace(tzinfo=None),
+    )
+
+
+def time_zone_note(conference) -> str:
+    """The help text of a time typed in a change form: which zone it is read in."""
+    if conference:
+        return f"In {conference.time_zone}, the conference's time zone."
+    return "In the time zone of the chosen conference."
+
+
 @cache
 def known_zones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())

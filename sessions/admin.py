@@ -3,14 +3,19 @@ from django.contrib.admin import helpers
 from django.db.models import Count, F
 from django.template.response import TemplateResponse
 from django.utils.formats import date_format
+from django.utils.html import format_html, format_html_join
 
 from conference.admin import (
     AutocompleteAdminMixin,
+    ConferenceAutocompleteSelect,
+    ConferencePartListFilter,
     ConferenceTimeZoneAdminMixin,
     VersionedAdmin,
     conference_of_form,
-    time_zone_note,
+    open_popups_on,
 )
+from conference.models import Conference
+from sessions.forms import SessionAdminForm
 from sessions.models import (
     SCHEDULE_ORDER,
     Attachment,
@@ -27,6 +32,21 @@ class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
     autocomplete_fields = ["speaker"]
     fields = ["speaker", "position"]
     ordering = ["position", "pk"]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "speaker":
+            kwargs.setdefault(
+                "widget",
+                ConferenceAutocompleteSelect(db_field, self.admin_site, using=kwargs.get("using")),
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        # Its conference's speakers only, and the “+” adds one to it.
+        if "speaker" in formset.form.base_fields:
+            open_popups_on(formset.form.base_fields["speaker"], conference_of_form(request, obj))
+        return formset
 
 
 class AttachmentInline(admin.TabularInline):
@@ -52,6 +72,7 @@ class InterestFilter(admin.SimpleListFilter):
 
 @admin.register(Session)
 class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
+    form = SessionAdminForm
     list_display = [
         "title",
         "day",
@@ -69,8 +90,8 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
         "conference",
         "status",
         "kind",
-        "track",
-        "room",
+        ("track", ConferencePartListFilter),
+        ("room", ConferencePartListFilter),
         "audience_level",
         InterestFilter,
     ]
@@ -83,10 +104,19 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     readonly_fields = ["created_at", "updated_at"]
     fieldsets = [
         (None, {"fields": ["conference", "title", "slug", "kind", "status"]}),
-        ("When and where", {"fields": ["starts_at", "ends_at", "room", "track"]}),
+        ("When and where", {"fields": ["starts_at", "duration", "ends_at", "room", "track"]}),
         ("Content", {"fields": ["description", "audience_level"]}),
         ("History", {"fields": ["created_at", "updated_at"], "classes": ["collapse"]}),
     ]
+
+    class Media:
+        css = {"all": ["css/admin.css"]}
+
+    def changelist_view(self, request, extra_context=None):
+        # Ten columns and the filters need the width of a 1,280 px screen: the app list gives it
+        # up on this page (the breadcrumbs lead back to the others).
+        extra_context = {"is_nav_sidebar_enabled": False, **(extra_context or {})}
+        return super().changelist_view(request, extra_context)
 
     def get_queryset(self, request):
         return (
@@ -98,9 +128,22 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
-        note = time_zone_note(conference_of_form(request, obj))
-        for name in ("starts_at", "ends_at"):
-            form.base_fields[name].help_text = note
+        form.conference = conference_of_form(request, obj)
+        for name in ("room", "track"):
+            if name in form.base_fields:
+                open_popups_on(form.base_fields[name], form.conference)
+        if form.conference is None and obj is None and "conference" in form.base_fields:
+            form.base_fields["conference"].help_text = format_html(
+                "Start from the conference to be offered only its rooms, tracks and speakers: {}.",
+                format_html_join(
+                    ", ",
+                    '<a href="?{}">{}</a>',
+                    (
+                        (f"conference={pk}", name)
+                        for pk, name in Conference.objects.values_list("pk", "name")
+                    ),
+                ),
+            )
         return form
 
     @admin.display(description="day", ordering="starts_at")

@@ -6,8 +6,9 @@ from conference.admin import (
     ConferenceTimeZoneAdminMixin,
     VersionedAdmin,
     conference_of_form,
-    time_zone_note,
+    forwarded_conference,
 )
+from conference.timezones import time_zone_note
 from speakers.models import Availability, Speaker, SpeakerLink
 
 
@@ -49,6 +50,14 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
         return (
             super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))
         )
+
+    def get_search_results(self, request, queryset, search_term):
+        queryset, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        # A session's speaker autocomplete asks for its conference's speakers only.
+        conference = forwarded_conference(request)
+        if conference is not None:
+            queryset = queryset.filter(conference=conference)
+        return queryset, may_have_duplicates
 
     @admin.display(description="sessions", ordering="session_count")
     def session_count(self, speaker):

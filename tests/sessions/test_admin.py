@@ -1,6 +1,7 @@
 import datetime
 import io
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -97,21 +98,442 @@ def test_admin_add_shows_the_room_clash_and_saves_nothing(admin_client):
     assert list(Session.objects.all()) == [booked]
 
 
-def test_admin_add_rejects_a_local_time_that_does_not_exist(admin_client):
-    # 02:30 on 29 March 2026 is skipped in Paris: clocks jump from 02:00 to 03:00.
-    conference = make_conference(
-        starts_on=datetime.date(2026, 3, 29), ends_on=datetime.date(2026, 3, 29)
+# --- The nights the clocks change ------------------------------------------------------------
+
+SPRING_SKIPPED = (
+    "02:30 does not exist on Sunday 29 March 2026 in Europe/Paris: the clocks jump from "
+    "02:00 to 03:00 that night."
+)
+AUTUMN_TWICE = (
+    "02:30 happens twice on Sunday 25 October 2026 in Europe/Paris: the clocks go back from "
+    "03:00 to 02:00 that night. Choose which 02:30 you mean, next to the time."
+)
+UTC = datetime.UTC
+
+
+def conference_on(day: datetime.date):
+    return make_conference(starts_on=day, ends_on=day)
+
+
+def typed_on(day: str, starts: str, ends: str, **fold) -> dict:
+    times = {"starts_at_0": day, "starts_at_1": starts, "ends_at_0": day, "ends_at_1": ends}
+    return {**times, **fold}
+
+
+def test_admin_add_refuses_a_time_the_spring_change_skips_and_says_why(admin_client):
+    conference = conference_on(datetime.date(2026, 3, 29))
+    data = session_form_data(conference, **typed_on("2026-03-29", "02:30", "04:00"))
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.context["adminform"].form.errors["starts_at"] == [SPRING_SKIPPED]
+    assert Session.objects.count() == 0
+
+
+def test_admin_change_refuses_a_move_into_the_hour_the_spring_change_skips(admin_client):
+    conference = conference_on(datetime.date(2026, 3, 29))
+    session = make_session(conference, starts_at=paris(29, 10, month=3))
+    opened = opened_form(admin_client, session)
+    response = save_in_admin(
+        admin_client, session, opened, **typed_on("2026-03-29", "01:30", "02:30")
     )
+    assert response.context["adminform"].form.errors["ends_at"] == [SPRING_SKIPPED]
+    assert Session.objects.get(pk=session.pk).starts_at == session.starts_at
+
+
+def test_admin_add_asks_which_of_the_two_autumn_0230s_and_saves_nothing(admin_client):
+    conference = conference_on(datetime.date(2026, 10, 25))
+    data = session_form_data(conference, **typed_on("2026-10-25", "02:30", "04:00"))
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.context["adminform"].form.errors["starts_at"] == [AUTUMN_TWICE]
+    assert offered_folds(response, "starts_at") == [
+        ("", "Which 02:30?", True),
+        ("0", "02:30 CEST (first)", False),
+        ("1", "02:30 CET (second)", False),
+    ]
+    assert offered_folds(response, "ends_at") == []  # 04:00 happens once
+    assert Session.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("fold", "starts_at"),
+    [
+        ("0", datetime.datetime(2026, 10, 25, 0, 30, tzinfo=UTC)),
+        ("1", datetime.datetime(2026, 10, 25, 1, 30, tzinfo=UTC)),
+    ],
+)
+def test_admin_add_saves_the_autumn_0230_the_organizer_chose(admin_client, fold, starts_at):
+    conference = conference_on(datetime.date(2026, 10, 25))
     data = session_form_data(
-        conference,
-        starts_at_0="2026-03-29",
-        starts_at_1="02:30",
-        ends_at_0="2026-03-29",
+        conference, **typed_on("2026-10-25", "02:30", "04:00", starts_at_fold=fold)
     )
     response = admin_client.post(reverse("admin:schedule_session_add"), data)
-    assert response.status_code == 200
-    assert "starts_at" in response.context["adminform"].form.errors
+    assert response.status_code == 302
+    session = Session.objects.get()
+    assert (session.starts_at, session.ends_at) == (
+        starts_at,
+        datetime.datetime(2026, 10, 25, 3, 0, tzinfo=UTC),
+    )
+
+
+@pytest.mark.parametrize(("fold", "hour_utc"), [("0", 0), ("1", 1)])
+def test_admin_change_form_of_a_session_in_the_autumn_hour_shows_its_0230_and_saves_it_unchanged(
+    admin_client, fold, hour_utc
+):
+    # As the API or an import stores it: an instant, which the admin shows as 02:30.
+    starts_at = datetime.datetime(2026, 10, 25, hour_utc, 30, tzinfo=UTC)
+    session = make_session(
+        conference_on(datetime.date(2026, 10, 25)),
+        starts_at=starts_at,
+        ends_at=starts_at + datetime.timedelta(minutes=45),
+    )
+    opened = opened_form(admin_client, session)
+    assert (opened["starts_at_1"], opened["starts_at_fold"]) == ("02:30:00", fold)
+
+    response = save_in_admin(admin_client, session, opened, description="Now with details.")
+
+    assert response.status_code == 302
+    stored = Session.objects.get(pk=session.pk)
+    assert (stored.starts_at, stored.ends_at, stored.description) == (
+        session.starts_at,
+        session.ends_at,
+        "Now with details.",
+    )
+
+
+def test_admin_change_moves_a_session_to_the_second_autumn_0230(admin_client):
+    session = make_session(
+        conference_on(datetime.date(2026, 10, 25)), starts_at=paris(25, 10, month=10)
+    )
+    opened = opened_form(admin_client, session)
+    refused = save_in_admin(
+        admin_client, session, opened, **typed_on("2026-10-25", "02:30", "03:15")
+    )
+    assert refused.context["adminform"].form.errors["starts_at"] == [AUTUMN_TWICE]
+
+    response = save_in_admin(
+        admin_client,
+        session,
+        opened,
+        **typed_on("2026-10-25", "02:30", "03:15", starts_at_fold="1"),
+    )
+
+    assert response.status_code == 302
+    assert Session.objects.get(pk=session.pk).starts_at == datetime.datetime(
+        2026, 10, 25, 1, 30, tzinfo=UTC
+    )
+
+
+def test_admin_refuses_a_time_whose_instant_falls_past_the_calendar(admin_client):
+    # 23:30 on 31 December 9999 in New York is in the year 10000 in UTC.
+    conference = make_conference(time_zone="America/New_York")
+    data = session_form_data(conference, **typed_on("9999-12-31", "23:30", "23:45"))
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.context["adminform"].form.errors["starts_at"] == [
+        "Enter a date between the years 1 and 9999."
+    ]
+
+
+def test_admin_refuses_a_duration_ending_past_the_calendar(admin_client):
+    data = session_form_data(
+        make_conference(time_zone="UTC"),
+        **typed_on("9999-12-31", "10:00", "") | {"ends_at_0": ""},
+        duration="10080",
+    )
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.context["adminform"].form.errors["duration"] == [
+        "That would end after the year 9999."
+    ]
+
+
+def offered_folds(response, name: str) -> list[tuple[str, str, bool]]:
+    """The choice between a time's two instants next to field ``name``, as (value, label, chosen)."""
+    html = response.content.decode()
+    select = re.search(rf'<select name="{name}_fold".*?</select>', html, re.DOTALL)
+    if select is None:
+        return []
+    return [
+        (value, label, bool(chosen))
+        for value, chosen, label in re.findall(
+            r'<option value="(\d?)"( selected)?>([^<]*)</option>', select.group()
+        )
+    ]
+
+
+# --- Start and duration ----------------------------------------------------------------------
+
+
+def test_admin_add_ends_a_session_after_its_duration(admin_client):
+    data = session_form_data(make_conference(), starts_at_1="10:35", duration="10")
+    data |= {"ends_at_0": "", "ends_at_1": ""}
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.status_code == 302
+    assert Session.objects.get().local_times == ("10:35", "10:45 CEST", "")
+
+
+def test_admin_add_says_so_when_the_end_and_the_duration_disagree(admin_client):
+    data = session_form_data(make_conference(), starts_at_1="10:35", ends_at_1="11:00")
+    response = admin_client.post(reverse("admin:schedule_session_add"), data | {"duration": "10"})
+    assert response.context["adminform"].form.errors["duration"] == [
+        "The end (11:00 CEST) and the duration (10 minutes) disagree: 10:35 CEST for 10 "
+        "minutes ends at 10:45 CEST. Change or clear one of them."
+    ]
     assert Session.objects.count() == 0
+
+
+def test_admin_add_takes_an_end_and_a_duration_that_agree(admin_client):
+    data = session_form_data(make_conference(), starts_at_1="10:35", ends_at_1="11:00")
+    response = admin_client.post(reverse("admin:schedule_session_add"), data | {"duration": "25"})
+    assert response.status_code == 302
+    assert Session.objects.get().duration == datetime.timedelta(minutes=25)
+
+
+def test_admin_add_refuses_a_duration_without_a_start(admin_client):
+    empty_times = {"starts_at_0": "", "starts_at_1": "", "ends_at_0": "", "ends_at_1": ""}
+    data = session_form_data(make_conference(), status=Session.Status.DRAFT, **empty_times)
+    response = admin_client.post(reverse("admin:schedule_session_add"), data | {"duration": "30"})
+    assert response.context["adminform"].form.errors["duration"] == [
+        "Give the start too: a duration counts from it."
+    ]
+    assert Session.objects.count() == 0
+
+
+def test_admin_session_form_offers_the_common_durations(admin_client):
+    make_conference()
+    html = admin_client.get(reverse("admin:schedule_session_add")).content.decode()
+    datalist = re.search(r'<datalist id="id_duration_suggestions">(.*?)</datalist>', html).group(1)
+    assert re.findall(r'<option value="(\d+)">', datalist) == [
+        "5",
+        "10",
+        "15",
+        "20",
+        "25",
+        "30",
+        "40",
+        "45",
+        "60",
+        "90",
+    ]
+    assert 'list="id_duration_suggestions"' in html
+
+
+def test_admin_change_form_shows_the_current_duration(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 15))
+    assert opened_form(admin_client, session)["duration"] == "40"
+
+
+def test_admin_change_of_the_duration_moves_the_end(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
+    response = save_in_admin(
+        admin_client, session, opened_form(admin_client, session), duration="10"
+    )
+    assert response.status_code == 302
+    assert Session.objects.get(pk=session.pk).ends_at == paris(8, 10, 45)
+
+
+def test_admin_change_of_the_end_keeps_it_over_the_duration_shown(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
+    response = save_in_admin(
+        admin_client, session, opened_form(admin_client, session), ends_at_1="11:20"
+    )
+    assert response.status_code == 302
+    assert Session.objects.get(pk=session.pk).duration == datetime.timedelta(minutes=45)
+
+
+def test_admin_change_of_the_start_alone_says_the_end_and_duration_disagree(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
+    response = save_in_admin(
+        admin_client, session, opened_form(admin_client, session), starts_at_1="10:50"
+    )
+    assert response.context["adminform"].form.errors["duration"] == [
+        "The end (11:05 CEST) and the duration (30 minutes) disagree: 10:50 CEST for 30 "
+        "minutes ends at 11:20 CEST. Change or clear one of them."
+    ]
+    assert Session.objects.get(pk=session.pk).starts_at == paris(8, 10, 35)
+
+
+def test_admin_change_unschedules_a_session_whatever_its_duration_shows(admin_client):
+    session = make_session(status=Session.Status.DRAFT)
+    empty_times = {"starts_at_0": "", "starts_at_1": "", "ends_at_0": "", "ends_at_1": ""}
+    response = save_in_admin(
+        admin_client, session, opened_form(admin_client, session), **empty_times
+    )
+    assert response.status_code == 302
+    assert Session.objects.unscheduled().get() == session
+
+
+def test_admin_counts_a_duration_across_the_autumn_change_in_real_minutes(admin_client):
+    conference = conference_on(datetime.date(2026, 10, 25))
+    data = session_form_data(
+        conference,
+        **typed_on("2026-10-25", "02:30", "", starts_at_fold="0") | {"ends_at_0": ""},
+        duration="60",
+    )
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    assert response.status_code == 302
+    session = Session.objects.get()
+    assert (session.ends_at, str(session.local_times)) == (
+        datetime.datetime(2026, 10, 25, 1, 30, tzinfo=UTC),
+        "02:30 CEST–02:30 CET",
+    )
+
+
+# --- Only the session's conference's rooms, tracks and speakers -----------------------------
+
+
+@pytest.fixture
+def two_conferences():
+    """PyCon and DjangoCon, each with a room, a track and a speaker."""
+    conferences = []
+    for name in ("PyCon", "DjangoCon"):
+        conference = make_conference(name=name)
+        make_room(conference, name=f"{name} Hall")
+        make_track(conference, name=f"{name} Track")
+        make_speaker(conference, name=f"{name} Speaker")
+        conferences.append(conference)
+    return conferences
+
+
+def offered(response, name: str) -> list[str]:
+    """The labels of a form field's choices, the empty one left out."""
+    field = response.context["adminform"].form.fields[name]
+    return [str(label) for value, label in field.choices if value != ""]
+
+
+def test_admin_change_form_offers_only_the_sessions_conference_rooms_and_tracks(
+    admin_client, two_conferences
+):
+    pycon, _ = two_conferences
+    session = make_session(pycon)
+    response = admin_client.get(reverse("admin:schedule_session_change", args=[session.pk]))
+    assert (offered(response, "room"), offered(response, "track")) == (
+        ["PyCon Hall"],
+        ["PyCon Track"],
+    )
+
+
+def test_admin_add_form_for_a_chosen_conference_offers_only_its_rooms_and_tracks(
+    admin_client, two_conferences
+):
+    _, djangocon = two_conferences
+    response = admin_client.get(reverse("admin:schedule_session_add"), {"conference": djangocon.pk})
+    assert (offered(response, "room"), offered(response, "track")) == (
+        ["DjangoCon Hall"],
+        ["DjangoCon Track"],
+    )
+
+
+def test_admin_add_form_of_the_only_conference_offers_its_rooms(admin_client):
+    make_room(make_conference(), name="Hall")
+    response = admin_client.get(reverse("admin:schedule_session_add"))
+    assert offered(response, "room") == ["Hall"]
+
+
+def test_admin_add_form_among_several_conferences_names_each_choice_with_its_conference(
+    admin_client, two_conferences
+):
+    pycon, djangocon = two_conferences
+    response = admin_client.get(reverse("admin:schedule_session_add"))
+    assert sorted(offered(response, "room")) == ["DjangoCon Hall (DjangoCon)", "PyCon Hall (PyCon)"]
+    html = response.content.decode()
+    assert f'<a href="?conference={pycon.pk}">PyCon</a>' in html
+    assert f'<a href="?conference={djangocon.pk}">DjangoCon</a>' in html
+
+
+def test_admin_add_rereads_choices_for_the_posted_conference(admin_client, two_conferences):
+    pycon, djangocon = two_conferences
+    other_room = pycon.rooms.get()
+    response = admin_client.post(
+        reverse("admin:schedule_session_add"), session_form_data(djangocon, room=other_room.pk)
+    )
+    assert offered(response, "room") == ["DjangoCon Hall"]
+    assert response.context["adminform"].form.errors["room"] == [
+        "Select a valid choice. That choice is not one of the available choices."
+    ]
+    assert Session.objects.count() == 0
+
+
+def test_admin_session_form_asks_the_speaker_autocomplete_for_its_conference(
+    admin_client, two_conferences
+):
+    pycon, _ = two_conferences
+    session = make_session(pycon)
+    html = admin_client.get(
+        reverse("admin:schedule_session_change", args=[session.pk])
+    ).content.decode()
+    assert f'data-ajax--url="/admin/autocomplete/?conference={pycon.pk}"' in html
+    # Its “+” opens the speaker add form with this conference chosen.
+    assert (
+        f'href="/admin/speakers/speaker/add/?_to_field=id&amp;_popup=1&amp;conference={pycon.pk}"'
+        in html
+    )
+    assert (
+        f'href="/admin/conference/room/add/?_to_field=id&amp;_popup=1&amp;conference={pycon.pk}"'
+        in html
+    )
+
+
+def test_admin_speaker_add_popup_opens_with_the_sessions_conference_chosen(
+    admin_client, two_conferences
+):
+    _, djangocon = two_conferences
+    response = admin_client.get(
+        reverse("admin:speakers_speaker_add"),
+        {"_to_field": "id", "_popup": "1", "conference": djangocon.pk},
+    )
+    assert response.context["adminform"].form["conference"].value() == str(djangocon.pk)
+
+
+def test_admin_speaker_autocomplete_offers_only_the_forwarded_conferences_speakers(
+    admin_client, two_conferences
+):
+    _, djangocon = two_conferences
+    query = {
+        "app_label": "schedule",
+        "model_name": "sessionspeaker",
+        "field_name": "speaker",
+        "term": "Speaker",
+    }
+    scoped = admin_client.get(reverse("admin:autocomplete"), query | {"conference": djangocon.pk})
+    everyone = admin_client.get(reverse("admin:autocomplete"), query)
+    assert [result["text"] for result in scoped.json()["results"]] == ["DjangoCon Speaker"]
+    assert len(everyone.json()["results"]) == 2
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "99999999999999999999999", "١"])
+def test_admin_speaker_autocomplete_ignores_a_conference_that_is_no_id(
+    admin_client, two_conferences, value
+):
+    query = {"app_label": "schedule", "model_name": "sessionspeaker", "field_name": "speaker"}
+    response = admin_client.get(reverse("admin:autocomplete"), query | {"conference": value})
+    assert response.status_code == 200
+    assert len(response.json()["results"]) == 2
+
+
+def filter_choices(response, title: str) -> list[str]:
+    (spec,) = [spec for spec in response.context["cl"].filter_specs if spec.title == title]
+    return [str(label) for value, label in spec.lookup_choices]
+
+
+def test_admin_changelist_room_and_track_filters_follow_the_chosen_conference(
+    admin_client, two_conferences
+):
+    pycon, _ = two_conferences
+    response = admin_client.get(
+        reverse("admin:schedule_session_changelist"), {"conference__id__exact": pycon.pk}
+    )
+    assert (filter_choices(response, "room"), filter_choices(response, "track")) == (
+        ["PyCon Hall"],
+        ["PyCon Track"],
+    )
+
+
+def test_admin_changelist_filters_name_the_conference_of_each_room_when_none_is_chosen(
+    admin_client, two_conferences
+):
+    response = admin_client.get(reverse("admin:schedule_session_changelist"))
+    assert sorted(filter_choices(response, "room")) == [
+        "DjangoCon Hall (DjangoCon)",
+        "PyCon Hall (PyCon)",
+    ]
 
 
 def test_admin_change_shows_the_speaker_clash_and_saves_nothing(admin_client):

@@ -1,0 +1,112 @@
+"""The session admin in a browser: what organizers see and pick."""
+
+import contextlib
+import datetime
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from sessions.models import Session
+from tests.builders import PARIS, make_conference, make_speaker
+
+PASSWORD = "organizer passphrase 42"
+LIVE_MIGRATION = "Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
+
+
+@pytest.fixture
+def organizer(django_user_model, demo_conference):
+    return django_user_model.objects.create_superuser("organizer", "o@example.org", PASSWORD)
+
+
+@contextlib.contextmanager
+def admin_page(browser, live_server, timezone_id="Europe/Paris"):
+    """A page logged in to the admin, 1280 px wide, in a browser whose clock is in ``timezone_id``."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, timezone_id=timezone_id)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(live_server.url + "/admin/login/")
+    page.get_by_label("Username").fill("organizer")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def session_change_url(live_server, title: str) -> str:
+    session = Session.objects.get(title__endswith=title)
+    return f"{live_server.url}/admin/schedule/session/{session.pk}/change/"
+
+
+def test_speaker_autocomplete_offers_only_the_sessions_conference_speakers(
+    browser, live_server, organizer
+):
+    make_speaker(make_conference(name="Other Conference"), name="Mike Other")
+    with admin_page(browser, live_server) as page:
+        page.goto(session_change_url(live_server, LIVE_MIGRATION))
+        page.locator("#session_speakers-1 .select2-selection").click()
+        page.locator(".select2-search__field").fill("Mike")
+        expect(page.locator(".select2-results__option")).to_have_text(["Mike Krom"])
+
+
+def test_session_form_in_another_zone_gives_no_server_time_note_and_now_is_the_conferences(
+    browser, live_server, organizer
+):
+    with admin_page(browser, live_server, timezone_id="America/New_York") as page:
+        page.goto(session_change_url(live_server, LIVE_MIGRATION))
+        expect(
+            page.get_by_text("In Europe/Paris, the conference's time zone.").first
+        ).to_be_visible()
+        expect(page.get_by_text("server time").locator("visible=true")).to_have_count(0)
+        page.locator("#id_starts_at_1").fill("")
+        page.locator("#id_starts_at_1 ~ .datetimeshortcuts").get_by_text("Now").click()
+        typed = page.locator("#id_starts_at_1").input_value()
+        paris_now = datetime.datetime.now(PARIS)
+        assert typed[:5] in {
+            f"{moment:%H:%M}" for moment in (paris_now, paris_now - datetime.timedelta(minutes=1))
+        }
+
+
+def test_forms_with_server_times_keep_the_server_time_note(browser, live_server, organizer):
+    with admin_page(browser, live_server, timezone_id="America/New_York") as page:
+        page.goto(f"{live_server.url}/admin/auth/user/{organizer.pk}/change/")
+        note = re.compile(r"You are \d+ hours? behind server time\.")
+        expect(page.get_by_text(note).first).to_be_visible()
+
+
+PAGE_WIDTHS = """() => {
+    const results = document.querySelector("#changelist-form .results");
+    return {
+        page: document.documentElement.scrollWidth,
+        columns: results && results.scrollWidth - results.clientWidth,
+    };
+}"""
+
+
+def test_session_changelist_shows_every_column_on_a_1280_px_screen(browser, live_server, organizer):
+    with admin_page(browser, live_server) as page:
+        page.goto(live_server.url + "/admin/schedule/session/")
+        expect(page.get_by_text("29 sessions")).to_be_visible()
+        # Nothing scrolls sideways: neither the page nor the table in its own scrolling box.
+        assert page.evaluate(PAGE_WIDTHS) == {"page": 1280, "columns": 0}
+
+
+def test_session_form_with_attachments_fits_a_1280_px_screen(browser, live_server, organizer):
+    session = Session.objects.get(title__endswith=LIVE_MIGRATION)
+    session.attachments.create(
+        title="Slides: live migration of GPU nodes, the full deck",
+        file=f"attachments/{'0123456789abcdef' * 2}.pdf",
+        position=1,
+    )
+    session.attachments.create(
+        title="Recording",
+        url="https://www.youtube.com/watch?v=abcdefghijk&list=PL" + "x" * 40,
+        position=2,
+    )
+    with admin_page(browser, live_server) as page:
+        page.goto(session_change_url(live_server, LIVE_MIGRATION))
+        expect(page.get_by_text("Currently:")).to_have_count(2)
+        assert page.evaluate(PAGE_WIDTHS)["page"] <= 1280
