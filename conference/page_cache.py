@@ -22,6 +22,7 @@ cached pages.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import secrets
 from dataclasses import dataclass, field
@@ -34,11 +35,12 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.template import engines
 from django.template.backends.utils import csrf_input_lazy
 from django.utils import timezone
-from django.utils.cache import get_conditional_response
+from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date, quote_etag
 
 # Keys carry the content version, so age never makes an entry stale; a day bounds the memory.
 PAGE_CACHE_SECONDS = 24 * 60 * 60
+UNIX_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 # Response headers a cached page keeps.
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 
@@ -66,8 +68,11 @@ def page_url(request: HttpRequest, query: QueryDict) -> str:
     return f"{request.path}?{query.urlencode()}" if query else request.path
 
 
-def page_version(request: HttpRequest, conference, url: str) -> str:
-    """The ETag of a shared page: changes with the release, content, URL, zone and role."""
+def page_version(
+    request: HttpRequest, conference, url: str, moment: datetime.datetime | None = None
+) -> str:
+    """The ETag of a shared page: changes with the release, content, URL, zone and role, and
+    for a page that follows the clock, with the ``moment`` it shows."""
     variant = "|".join(
         [
             settings.RELEASE,
@@ -76,6 +81,7 @@ def page_version(request: HttpRequest, conference, url: str) -> str:
             url,
             timezone.get_current_timezone_name(),
             "staff" if request.user.is_staff else "public",
+            moment.isoformat() if moment else "",
         ]
     )
     return quote_etag(hashlib.sha256(variant.encode()).hexdigest()[:32])
@@ -144,12 +150,15 @@ class SharedPageMixin:
     ``query_parameters``: the query parameters the page reads; all others are ignored.
     ``personal_context()``: what the holes need besides the visitor and the page's address
     (``sessions.personal`` adds the saved sessions).
+    ``page_moment()``: for a page that follows the clock (now and next), the instant it shows;
+    it becomes part of the version (see ``page_version``).
     """
 
     shared = True
     same_for_every_user = False
     query_parameters: tuple[str, ...] = ("tz",)
     hole_recorder: HoleRecorder | None = None
+    page_cache_seconds = PAGE_CACHE_SECONDS
 
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
@@ -159,19 +168,26 @@ class SharedPageMixin:
     def dispatch(self, request, *args, **kwargs):
         if not (self.shared and request.method in ("GET", "HEAD")):
             return super().dispatch(request, *args, **kwargs)
-        version = page_version(request, self.conference, self.page_url)
+        moment = self.page_moment()
+        version = page_version(request, self.conference, self.page_url, moment)
         conditional = self.same_for_every_user or not request.user.is_authenticated
-        last_modified = int(self.conference.changed_at.timestamp())
-        if conditional and (response := not_modified(request, version, last_modified)):
-            return response
-        if conditional:
+        last_modified = int(max(self.conference.changed_at, moment or UNIX_EPOCH).timestamp())
+        response = not_modified(request, version, last_modified) if conditional else None
+        if response is None and conditional:
             response = self.finished_response(version, *args, **kwargs)
-        else:
+            if response.status_code == 200:
+                response.headers["ETag"] = version
+                response.headers["Last-Modified"] = http_date(last_modified)
+        elif response is None:
             response = self.personal_response(version, *args, **kwargs)
-        if conditional and response.status_code == 200:
-            response.headers["ETag"] = version
-            response.headers["Last-Modified"] = http_date(last_modified)
+        if moment is not None:
+            # A browser may otherwise reuse it for a while without asking (heuristic freshness);
+            # asking costs a 304 while the moment has not moved.
+            patch_cache_control(response, no_cache=True)
         return response
+
+    def page_moment(self) -> datetime.datetime | None:
+        return None
 
     def finished_response(self, version: str, *args, **kwargs) -> HttpResponse:
         """Exports, and pages for anonymous visitors: the same bytes for everyone, kept whole."""
@@ -185,7 +201,7 @@ class SharedPageMixin:
         else:
             response = self.personal_response(version, *args, **kwargs)
         if response.status_code == 200:
-            cache.set(key, (response.content, kept_headers(response)), PAGE_CACHE_SECONDS)
+            cache.set(key, (response.content, kept_headers(response)), self.page_cache_seconds)
         return response
 
     def personal_response(self, version: str, *args, **kwargs) -> HttpResponse:
@@ -200,7 +216,7 @@ class SharedPageMixin:
             # The template's text as rendered: no round trip through bytes before the holes.
             text = response.rendered_content
             page = SharedPage.from_rendering(text, self.hole_recorder, kept_headers(response))
-            cache.set(key, page, PAGE_CACHE_SECONDS)
+            cache.set(key, page, self.page_cache_seconds)
         return HttpResponse(page.fill(self.full_personal_context()), headers=page.headers)
 
     def get_context_data(self, **kwargs):
