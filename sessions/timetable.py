@@ -132,11 +132,21 @@ class NowAndNext:
 
 @dataclass
 class NowBoard:
-    """The now page: every room's now and next at ``moment``, and the whole venue's."""
+    """The now page: every room's now and next at ``moment``, and the whole venue's.
+
+    The whole venue's next session is shown only when it is later the same day: tomorrow's
+    lunch announced above tomorrow's first talks would read as coming first.
+    """
 
     moment: datetime.datetime
     rooms: list[NowAndNext]
     venue: NowAndNext
+
+    @property
+    def venue_today(self) -> NowAndNext:
+        today = timezone.localdate(self.moment)
+        up_next = [s for s in self.venue.up_next if timezone.localdate(s.starts_at) == today]
+        return NowAndNext(room=None, running=self.venue.running, up_next=up_next)
 
     @property
     def everything(self) -> list[NowAndNext]:

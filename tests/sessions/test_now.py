@@ -91,7 +91,7 @@ def test_now_page_shows_a_venue_wide_break_for_everyone(client, clock, conferenc
     clock(paris(8, 12, 45))
     response = client.get(now_url(conference))
     text = main_text(response)
-    assert "Whole venue Lunch until 13:30 CEST · whole venue" in text
+    assert "Whole venue Now Lunch until 13:30 CEST Hall" in text
     assert "Hall Now Nothing now Next Afternoon keynote 13:30–14:00 CEST" in text
     assert "Nothing is running right now" not in text
 
@@ -102,7 +102,17 @@ def test_now_page_announces_the_next_venue_wide_break(client, clock, conference,
     make_session(conference, title="Coffee", kind=Session.Kind.BREAK, starts_at=paris(8, 10, 30))
     clock(paris(8, 10, 5))
     text = main_text(client.get(now_url(conference)))
-    assert "Whole venue Next for everyone Coffee 10:30–11:00 CEST · whole venue" in text
+    assert "Whole venue Next Coffee 10:30–11:00 CEST Hall" in text
+
+
+def test_now_page_leaves_tomorrows_venue_wide_break_for_tomorrow(client, clock, conference, rooms):
+    hall, _ = rooms
+    make_session(title="First talk", room=hall, starts_at=paris(8, 9))
+    make_session(conference, title="Lunch", kind=Session.Kind.BREAK, starts_at=paris(8, 12))
+    clock(paris(7, 20))
+    text = main_text(client.get(now_url(conference)))
+    assert "Lunch" not in text
+    assert "Whole venue" not in text
 
 
 def test_now_page_before_the_conference_says_when_it_starts(client, clock, conference, rooms):
