@@ -919,6 +919,16 @@ class CalendarFeed(models.Model):
     def token(self) -> str:
         return f"{self.selector}.{self.verifier}"
 
+    @property
+    def address(self) -> str:
+        """The full address to give a calendar app, on the site's public address."""
+        return settings.SITE_URL + self.get_absolute_url()
+
+    @property
+    def subscribe_address(self) -> str:
+        """The same address as webcal://, which opens the visitor's calendar app to subscribe."""
+        return "webcal://" + self.address.split("://", 1)[1]
+
     @classmethod
     def issue(cls, user, conference: Conference) -> "CalendarFeed":
         """Create or replace ``user``'s feed for ``conference`` with a new secret token."""

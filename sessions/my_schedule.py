@@ -107,7 +107,6 @@ class MyScheduleView(LoginRequiredMixin, ConferencePageMixin, TemplateView):
             happening_now=running,
             up_next=up_next,
             feed=feed,
-            feed_url=settings.SITE_URL + feed.get_absolute_url() if feed else "",
             **kwargs,
         )
 

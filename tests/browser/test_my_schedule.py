@@ -1,5 +1,8 @@
 from playwright.sync_api import expect
 
+from conference.models import Conference
+from sessions.models import CalendarFeed
+
 LIVE_MIGRATION = "Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
 BEYOND_JSON_RPC = (
     "Beyond JSON-RPC: Scaling Model Context Protocols With gRPC in the PyTorch Ecosystem"
@@ -52,3 +55,15 @@ def test_attendee_builds_a_schedule_resolves_a_clash_and_finds_it_again(page):
     log_in(page, password)
     expect(page.get_by_role("link", name=f"Lightning Talk: {LIVE_MIGRATION}")).to_be_visible()
     expect(page.locator("article.session")).to_have_count(1)
+
+
+def test_the_copy_button_puts_the_calendar_address_on_the_clipboard(page, django_user_model):
+    password = "a long passphrase 42"
+    attendee = django_user_model.objects.create_user("attendee", password=password)
+    feed = CalendarFeed.issue(attendee, Conference.objects.get(slug="pytorch-eu-2026"))
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(page.base_url + "/pytorch-eu-2026/my-schedule/")
+    log_in(page, password)
+    page.get_by_role("button", name="Copy").click()
+    expect(page.locator("#feed-url-status")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == feed.address

@@ -427,6 +427,24 @@ def test_my_schedule_shows_the_calendar_address(attendee_client, attendee, confe
     assert f'value="https://schedule.example.org{feed.get_absolute_url()}"' in html
 
 
+def test_my_schedule_offers_to_subscribe_with_a_webcal_link(attendee_client, attendee, conference):
+    feed = CalendarFeed.issue(attendee, conference)
+    html = attendee_client.get(my_schedule_url(conference)).content.decode()
+    assert (
+        f'<a class="button" href="webcal://schedule.example.org{feed.get_absolute_url()}">'
+        "Subscribe in my calendar app</a>"
+    ) in html
+
+
+def test_my_schedule_copy_button_waits_for_javascript(attendee_client, attendee, conference):
+    CalendarFeed.issue(attendee, conference)
+    html = attendee_client.get(my_schedule_url(conference)).content.decode()
+    assert re.search(
+        r'<button type="button"[^>]* data-copy="feed-url"[^>]* hidden>Copy</button>', html
+    )
+    assert '<input id="feed-url" class="feed-url" type="text" readonly value="https://' in html
+
+
 @pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs real parallel connections (PostgreSQL)"
 )
