@@ -30,6 +30,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib.messages import get_messages
+from django.contrib.messages.storage.base import Message
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.template import engines
@@ -230,15 +232,26 @@ class SharedPageMixin:
         return {}
 
     def full_personal_context(self) -> dict[str, Any]:
-        """Everything a hole may read: the visitor, the page's address, the CSRF field."""
+        """Everything a hole may read: the visitor, the page's address, the CSRF field, and
+        their messages (“Saved.”)."""
         request = self.request
         return {
             "request": request,
             "user": request.user,
             "csrf_input": csrf_input_lazy(request),
             "next_url": self.page_url,
+            "messages": visitor_messages(request),
             **self.personal_context(),
         }
+
+
+def visitor_messages(request: HttpRequest) -> list[Message]:
+    """A logged-in visitor's messages, which showing them uses up.
+
+    Anonymous visitors share one finished page per version (``finished_response``): one
+    visitor's message must never be baked into it, so theirs wait for a page of their own.
+    """
+    return list(get_messages(request)) if request.user.is_authenticated else []
 
 
 def rendered(response: HttpResponse) -> HttpResponse:

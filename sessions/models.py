@@ -581,6 +581,12 @@ class Session(KeepsFormerSlugs, Versioned):
         return AUDIENCE_LEVEL_LABELS.get(self.audience_level, self.audience_level)
 
     @property
+    def card_id(self) -> str:
+        """The HTML id of its card, or of its own page's article: where saving without
+        JavaScript comes back to (SaveSessionView)."""
+        return f"session-{self.slug}"
+
+    @property
     def save_toggle(self) -> dict:
         """What its Save button (sessions/includes/save_toggle.html) needs: plain values, as the
         page cache keeps them for each card's button."""
@@ -590,6 +596,7 @@ class Session(KeepsFormerSlugs, Versioned):
             ),
             "title": self.title,
             "session_id": self.pk,
+            "card_id": self.card_id,
             "can_save": self.is_published,
         }
 

@@ -97,7 +97,7 @@ def test_schedule_shows_breaks_as_breaks_without_a_link(client, conference):
     make_session(conference, title="Coffee break", kind=Session.Kind.BREAK, slug="coffee")
     html = client.get(schedule_url(conference)).content.decode()
     assert re.search(
-        r'<article class="session session-break[^"]*">\s*<h3 class="session-title">\s*Coffee break',
+        r'<article id="session-coffee" class="session session-break[^"]*">\s*<h3 class="session-title">\s*Coffee break',
         html,
     )
     assert "/sessions/coffee/" not in html
