@@ -16,6 +16,11 @@ visitor (``SharedPage.fill``). Rendered any other way (a page that is not shared
 get an ETag and Last-Modified from the version, and a 304 when they already hold it. Anonymous
 visitors of one version all get the same finished page, so that is cached too.
 
+**Pages about the present** (now and next) name the minute they show in their version
+(``page_moment()``): a copy serves only requests within that minute, lives briefly in the
+cache (``page_cache_seconds``), and browsers are told to ask again each time (a 304 while the
+minute lasts).
+
 Views use it through ``SharedPageMixin``; this module is the only place that reads or writes
 cached pages.
 """
