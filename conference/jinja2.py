@@ -69,6 +69,18 @@ def clock_zone(value: datetime.datetime | None, zone: datetime.tzinfo | None = N
     return f"{clock_text(local)} {local.tzname()}"
 
 
+def clock_on(value: datetime.datetime, today: datetime.date) -> str:
+    """10:35 CEST when that is on ``today`` in the active zone, else “Wednesday 8 April, 10:35 CEST”."""
+    return f"{other_day(value, today)}{clock_zone(value)}"
+
+
+def other_day(value: datetime.datetime, today: datetime.date) -> str:
+    """“Wednesday 8 April, ” when ``value`` falls on another day than ``today`` in the active
+    zone, else nothing: the prefix of a time that may be today or later."""
+    local = timezone.localtime(value)
+    return "" if local.date() == today else f"{date(local, 'l j F')}, "
+
+
 def local_date(value, format_string: str | None = None) -> str:
     """Django's ``date`` filter, in the active zone, as Django templates apply it."""
     return date(timezone.template_localtime(value), format_string)
@@ -95,6 +107,8 @@ def environment(**options) -> Environment:
     )
     env.filters.update(
         clock=clock,
+        clock_on=clock_on,
+        other_day=other_day,
         clock_zone=clock_zone,
         date=local_date,
         markdown=markdown,

@@ -16,12 +16,18 @@ visitor (``SharedPage.fill``). Rendered any other way (a page that is not shared
 get an ETag and Last-Modified from the version, and a 304 when they already hold it. Anonymous
 visitors of one version all get the same finished page, so that is cached too.
 
+**Pages about the present** (now and next) name the minute they show in their version
+(``page_moment()``): a copy serves only requests within that minute, lives briefly in the
+cache (``page_cache_seconds``), and browsers are told to ask again each time (a 304 while the
+minute lasts).
+
 Views use it through ``SharedPageMixin``; this module is the only place that reads or writes
 cached pages.
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import secrets
 from dataclasses import dataclass, field
@@ -29,16 +35,19 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib.messages import get_messages
+from django.contrib.messages.storage.base import Message
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.template import engines
 from django.template.backends.utils import csrf_input_lazy
 from django.utils import timezone
-from django.utils.cache import get_conditional_response
+from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date, quote_etag
 
 # Keys carry the content version, so age never makes an entry stale; a day bounds the memory.
 PAGE_CACHE_SECONDS = 24 * 60 * 60
+UNIX_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 # Response headers a cached page keeps.
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 
@@ -66,8 +75,11 @@ def page_url(request: HttpRequest, query: QueryDict) -> str:
     return f"{request.path}?{query.urlencode()}" if query else request.path
 
 
-def page_version(request: HttpRequest, conference, url: str) -> str:
-    """The ETag of a shared page: changes with the release, content, URL, zone and role."""
+def page_version(
+    request: HttpRequest, conference, url: str, moment: datetime.datetime | None = None
+) -> str:
+    """The ETag of a shared page: changes with the release, content, URL, zone and role, and
+    for a page that follows the clock, with the ``moment`` it shows."""
     variant = "|".join(
         [
             settings.RELEASE,
@@ -76,6 +88,7 @@ def page_version(request: HttpRequest, conference, url: str) -> str:
             url,
             timezone.get_current_timezone_name(),
             "staff" if request.user.is_staff else "public",
+            moment.isoformat() if moment else "",
         ]
     )
     return quote_etag(hashlib.sha256(variant.encode()).hexdigest()[:32])
@@ -144,12 +157,15 @@ class SharedPageMixin:
     ``query_parameters``: the query parameters the page reads; all others are ignored.
     ``personal_context()``: what the holes need besides the visitor and the page's address
     (``sessions.personal`` adds the saved sessions).
+    ``page_moment()``: for a page that follows the clock (now and next), the instant it shows;
+    it becomes part of the version (see ``page_version``).
     """
 
     shared = True
     same_for_every_user = False
     query_parameters: tuple[str, ...] = ("tz",)
     hole_recorder: HoleRecorder | None = None
+    page_cache_seconds = PAGE_CACHE_SECONDS
 
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
@@ -159,19 +175,26 @@ class SharedPageMixin:
     def dispatch(self, request, *args, **kwargs):
         if not (self.shared and request.method in ("GET", "HEAD")):
             return super().dispatch(request, *args, **kwargs)
-        version = page_version(request, self.conference, self.page_url)
+        moment = self.page_moment()
+        version = page_version(request, self.conference, self.page_url, moment)
         conditional = self.same_for_every_user or not request.user.is_authenticated
-        last_modified = int(self.conference.changed_at.timestamp())
-        if conditional and (response := not_modified(request, version, last_modified)):
-            return response
-        if conditional:
+        last_modified = int(max(self.conference.changed_at, moment or UNIX_EPOCH).timestamp())
+        response = not_modified(request, version, last_modified) if conditional else None
+        if response is None and conditional:
             response = self.finished_response(version, *args, **kwargs)
-        else:
+            if response.status_code == 200:
+                response.headers["ETag"] = version
+                response.headers["Last-Modified"] = http_date(last_modified)
+        elif response is None:
             response = self.personal_response(version, *args, **kwargs)
-        if conditional and response.status_code == 200:
-            response.headers["ETag"] = version
-            response.headers["Last-Modified"] = http_date(last_modified)
+        if moment is not None:
+            # A browser may otherwise reuse it for a while without asking (heuristic freshness);
+            # asking costs a 304 while the moment has not moved.
+            patch_cache_control(response, no_cache=True)
         return response
+
+    def page_moment(self) -> datetime.datetime | None:
+        return None
 
     def finished_response(self, version: str, *args, **kwargs) -> HttpResponse:
         """Exports, and pages for anonymous visitors: the same bytes for everyone, kept whole."""
@@ -185,7 +208,7 @@ class SharedPageMixin:
         else:
             response = self.personal_response(version, *args, **kwargs)
         if response.status_code == 200:
-            cache.set(key, (response.content, kept_headers(response)), PAGE_CACHE_SECONDS)
+            cache.set(key, (response.content, kept_headers(response)), self.page_cache_seconds)
         return response
 
     def personal_response(self, version: str, *args, **kwargs) -> HttpResponse:
@@ -200,7 +223,7 @@ class SharedPageMixin:
             # The template's text as rendered: no round trip through bytes before the holes.
             text = response.rendered_content
             page = SharedPage.from_rendering(text, self.hole_recorder, kept_headers(response))
-            cache.set(key, page, PAGE_CACHE_SECONDS)
+            cache.set(key, page, self.page_cache_seconds)
         return HttpResponse(page.fill(self.full_personal_context()), headers=page.headers)
 
     def get_context_data(self, **kwargs):
@@ -214,15 +237,26 @@ class SharedPageMixin:
         return {}
 
     def full_personal_context(self) -> dict[str, Any]:
-        """Everything a hole may read: the visitor, the page's address, the CSRF field."""
+        """Everything a hole may read: the visitor, the page's address, the CSRF field, and
+        their messages (“Saved.”)."""
         request = self.request
         return {
             "request": request,
             "user": request.user,
             "csrf_input": csrf_input_lazy(request),
             "next_url": self.page_url,
+            "messages": visitor_messages(request),
             **self.personal_context(),
         }
+
+
+def visitor_messages(request: HttpRequest) -> list[Message]:
+    """A logged-in visitor's messages, which showing them uses up.
+
+    Anonymous visitors share one finished page per version (``finished_response``): one
+    visitor's message must never be baked into it, so theirs wait for a page of their own.
+    """
+    return list(get_messages(request)) if request.user.is_authenticated else []
 
 
 def rendered(response: HttpResponse) -> HttpResponse:

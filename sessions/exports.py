@@ -10,7 +10,7 @@ import datetime
 import hashlib
 import re
 from collections.abc import Iterable
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urlencode, urljoin, urlsplit
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
@@ -171,8 +171,7 @@ def calendar_event(
     )
     if description:
         lines.append(ical_text("DESCRIPTION", description))
-    room = session.room.name if session.room else ""
-    location = ", ".join(part for part in (room, conference.venue, conference.city) if part)
+    location = event_location(conference, session)
     if location:
         lines.append(ical_text("LOCATION", location))
     lines.append(ical_line("URL", absolute_url(base_url, session.get_absolute_url())))
@@ -185,6 +184,74 @@ def calendar_event(
         b"END:VEVENT",
     ]
     return lines
+
+
+def event_location(conference: Conference, session: Session) -> str:
+    """“Central Room, Station F, Paris”: where a calendar says the session is."""
+    room = session.room.name if session.room else ""
+    return ", ".join(part for part in (room, conference.venue, conference.city) if part)
+
+
+# “Add to Google Calendar” and “Add to Outlook” ------------------------------------------------
+#
+# Plain links that open the calendar's own “new event” form filled in: no script of theirs on
+# our pages. Times go in UTC, which both read whatever the attendee's zone.
+
+GOOGLE_CALENDAR_URL = "https://calendar.google.com/calendar/render"
+# Microsoft 365 (work and school accounts), where conference-goers' calendars mostly live.
+OUTLOOK_CALENDAR_URL = "https://outlook.office.com/calendar/0/deeplink/compose"
+
+
+def calendar_link(address: str, parameters: dict[str, str]) -> str:
+    # %20, not +, for spaces: Outlook shows a + literally in the event's title.
+    return f"{address}?{urlencode(parameters, quote_via=quote)}"
+
+
+def google_calendar_url(conference: Conference, session: Session, *, base_url: str) -> str:
+    start, end = (
+        ical_date_time(moment.astimezone(datetime.UTC)) + "Z"
+        for moment in (session.starts_at, session.ends_at)
+    )
+    return calendar_link(
+        GOOGLE_CALENDAR_URL,
+        {
+            "action": "TEMPLATE",
+            "text": session.display_title,
+            "dates": f"{start}/{end}",
+            "details": absolute_url(base_url, session.get_absolute_url()),
+            "location": event_location(conference, session),
+        },
+    )
+
+
+def outlook_calendar_url(conference: Conference, session: Session, *, base_url: str) -> str:
+    start, end = (
+        moment.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        for moment in (session.starts_at, session.ends_at)
+    )
+    return calendar_link(
+        OUTLOOK_CALENDAR_URL,
+        {
+            "path": "/calendar/action/compose",
+            "rru": "addevent",
+            "subject": session.display_title,
+            "startdt": start,
+            "enddt": end,
+            "body": absolute_url(base_url, session.get_absolute_url()),
+            "location": event_location(conference, session),
+        },
+    )
+
+
+def calendar_links(conference: Conference, session: Session, *, base_url: str) -> dict[str, str]:
+    """A session page's links to add it to Google Calendar or Outlook; none for a draft or a
+    cancelled session."""
+    if not session.is_published:
+        return {}
+    return {
+        "google": google_calendar_url(conference, session, base_url=base_url),
+        "outlook": outlook_calendar_url(conference, session, base_url=base_url),
+    }
 
 
 # frab schedule.json / schedule.xml ------------------------------------------------------------

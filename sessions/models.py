@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.db.models import Exists, F, OuterRef, Prefetch, Q
+from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -70,6 +70,49 @@ class SessionQuerySet(VersionedQuerySet):
     def overlapping(self, starts_at: datetime.datetime, ends_at: datetime.datetime):
         """Sessions sharing some time with [starts_at, ends_at): back to back is no overlap."""
         return self.filter(starts_at__lt=ends_at, ends_at__gt=starts_at)
+
+    def running_or_next(self, moment: datetime.datetime):
+        """What a now-and-next screen shows: the sessions running at ``moment`` and, in each room
+        and among those for the whole venue (no room), the first to start after it. Cancelled
+        sessions neither run nor come next.
+
+        Two queries, each reading the sessions once: the first start after ``moment`` per room
+        (one GROUP BY), then the sessions themselves. A subquery per session instead would look
+        through its room's later sessions once for every row.
+        """
+        active = self.scheduled()
+        first_starts = (
+            active.filter(starts_at__gt=moment)
+            .order_by()
+            .values("room")
+            .annotate(first_start=Min("starts_at"))
+            .values_list("room", "first_start")
+        )
+        wanted = Q(starts_at__lte=moment, ends_at__gt=moment)
+        for room_id, first_start in first_starts:
+            wanted |= Q(room=room_id, starts_at=first_start)  # room=None matches no room
+        return active.filter(wanted)
+
+    def for_door_sign(self, room: Room):
+        """What a room's door sign lists: its own sessions and those for the whole venue."""
+        return self.filter(Q(room=room) | Q(room__isnull=True))
+
+    def rest_of_day(self, moment: datetime.datetime, zone: datetime.tzinfo):
+        """Sessions not over at ``moment``, up to the end of its day in ``zone``; when none is
+        running or left that day, those of the next day that has some (a door sign read in the
+        evening shows tomorrow's)."""
+        ahead = self.filter(ends_at__gt=moment)
+        first_start = (
+            ahead.scheduled().order_by("starts_at").values_list("starts_at", flat=True).first()
+        )
+        if first_start is None:
+            return ahead.none()  # at most some cancelled ones are left
+        day = timezone.localtime(max(moment, first_start), zone).date()
+        # The next midnight on that zone's clocks, whatever the clocks did that day.
+        day_end = datetime.datetime.combine(
+            day + datetime.timedelta(days=1), datetime.time.min, tzinfo=zone
+        )
+        return ahead.filter(starts_at__lt=day_end)
 
     def clashing_in_room(self, room: Room, starts_at, ends_at, ignoring: Collection[int] = ()):
         """Sessions that would double-book ``room`` between these instants, but those ``ignoring``."""
@@ -538,6 +581,12 @@ class Session(KeepsFormerSlugs, Versioned):
         return AUDIENCE_LEVEL_LABELS.get(self.audience_level, self.audience_level)
 
     @property
+    def card_id(self) -> str:
+        """The HTML id of its card, or of its own page's article: where saving without
+        JavaScript comes back to (SaveSessionView)."""
+        return f"session-{self.slug}"
+
+    @property
     def save_toggle(self) -> dict:
         """What its Save button (sessions/includes/save_toggle.html) needs: plain values, as the
         page cache keeps them for each card's button."""
@@ -547,6 +596,7 @@ class Session(KeepsFormerSlugs, Versioned):
             ),
             "title": self.title,
             "session_id": self.pk,
+            "card_id": self.card_id,
             "can_save": self.is_published,
         }
 
@@ -875,6 +925,16 @@ class CalendarFeed(models.Model):
     @property
     def token(self) -> str:
         return f"{self.selector}.{self.verifier}"
+
+    @property
+    def address(self) -> str:
+        """The full address to give a calendar app, on the site's public address."""
+        return settings.SITE_URL + self.get_absolute_url()
+
+    @property
+    def subscribe_address(self) -> str:
+        """The same address as webcal://, which opens the visitor's calendar app to subscribe."""
+        return "webcal://" + self.address.split("://", 1)[1]
 
     @classmethod
     def issue(cls, user, conference: Conference) -> "CalendarFeed":

@@ -12,9 +12,11 @@ from django.utils import timezone
 from django.views import View
 from django.views.generic import TemplateView
 
+from conference.page_cache import visitor_messages
 from conference.views import ConferenceMixin, ConferencePageMixin, safe_next
 from sessions.exports import build_calendar
 from sessions.models import CalendarFeed, SavedSession, Session
+from sessions.personal import card_messages
 from sessions.timetable import group_by_day_and_slot, happening_now_and_next, mark_clashes
 
 # An anonymous visitor's “save” waits here while they log in or sign up (see signals.py).
@@ -62,7 +64,7 @@ class SaveSessionView(PublicSessionMixin, View):
                     return HttpResponseBadRequest(" ".join(error.messages))
                 messages.error(request, " ".join(error.messages))
                 return redirect(back)
-        if request.htmx:
+        if request.htmx:  # the button swaps in place, and keeps the focus (its id)
             saved = action == "save"
             button = render_to_string(
                 "sessions/includes/save_toggle.html",
@@ -74,7 +76,10 @@ class SaveSessionView(PublicSessionMixin, View):
                 request,
             )
             return HttpResponse(button)
-        return redirect(back)
+        # Back to the card, which shows this beside its button (sessions/personal.py).
+        done = "Saved to your schedule." if action == "save" else "Removed from your schedule."
+        messages.success(request, done, extra_tags=session.card_id)
+        return redirect(back if "#" in back else f"{back}#{session.card_id}")
 
 
 class MyScheduleView(LoginRequiredMixin, ConferencePageMixin, TemplateView):
@@ -99,7 +104,12 @@ class MyScheduleView(LoginRequiredMixin, ConferencePageMixin, TemplateView):
             else ([], [])
         )
         feed = CalendarFeed.objects.filter(user=user, conference=self.conference).first()
+        page_messages, by_card = card_messages(
+            visitor_messages(self.request), card_ids={session.card_id for session in sessions}
+        )
         return super().get_context_data(
+            messages=page_messages,
+            card_messages=by_card,
             days=group_by_day_and_slot(sessions),
             sessions=sessions,
             saved_session_ids={session.pk for session in sessions},
@@ -107,7 +117,6 @@ class MyScheduleView(LoginRequiredMixin, ConferencePageMixin, TemplateView):
             happening_now=running,
             up_next=up_next,
             feed=feed,
-            feed_url=settings.SITE_URL + feed.get_absolute_url() if feed else "",
             **kwargs,
         )
 

@@ -4,15 +4,43 @@ Pages of the sessions and speakers apps show session cards, each with a Save but
 (``sessions/includes/save_toggle.html``), a personal part of an otherwise shared page.
 """
 
+from collections.abc import Collection
+
+from django.contrib.messages.storage.base import Message
+
+from conference.page_cache import visitor_messages
 from sessions.models import SavedSession
 
 
+def card_messages(
+    messages: list[Message], card_ids: Collection[str] | None = None
+) -> tuple[list[Message], dict[str, str]]:
+    """The page's messages, and apart from them those about one session card, by card id.
+
+    Saving without JavaScript tags its “Saved.” with the card's id (SaveSessionView): the
+    card's Save button shows it, where the visitor lands. ``card_ids``: the cards on the page
+    when known; a message about a card not there (a session just removed from my schedule)
+    stays with the page's messages.
+    """
+    by_card = {
+        message.extra_tags: message.message
+        for message in messages
+        if message.extra_tags.startswith("session-")
+        and (card_ids is None or message.extra_tags in card_ids)
+    }
+    return [message for message in messages if message.extra_tags not in by_card], by_card
+
+
 class SaveTogglesMixin:
-    """Gives the page's holes ``saved_session_ids``, the visitor's saved sessions (one query)."""
+    """Gives the page's holes ``saved_session_ids``, the visitor's saved sessions (one query),
+    and ``card_messages``: what saving without JavaScript just did, shown in its card."""
 
     def personal_context(self) -> dict:
         saved = SavedSession.objects.of(self.request.user, self.conference)
+        messages, by_card = card_messages(visitor_messages(self.request))
         return {
             **super().personal_context(),
             "saved_session_ids": set(saved.values_list("session_id", flat=True)),
+            "messages": messages,
+            "card_messages": by_card,
         }

@@ -119,3 +119,89 @@ def happening_now_and_next(
         return running, []
     soonest = upcoming[0].starts_at
     return running, [session for session in upcoming if session.starts_at == soonest]
+
+
+@dataclass
+class NowAndNext:
+    """One room's now and next (``room`` None: the whole venue); lists, as two may coincide."""
+
+    room: Room | None
+    running: list[Session]
+    up_next: list[Session]
+
+
+@dataclass
+class NowBoard:
+    """The now page: every room's now and next at ``moment``, and the whole venue's.
+
+    The whole venue's next session is shown only when it is later the same day: tomorrow's
+    lunch announced above tomorrow's first talks would read as coming first.
+    """
+
+    moment: datetime.datetime
+    rooms: list[NowAndNext]
+    venue: NowAndNext
+
+    @property
+    def venue_today(self) -> NowAndNext:
+        today = timezone.localdate(self.moment)
+        up_next = [s for s in self.venue.up_next if timezone.localdate(s.starts_at) == today]
+        return NowAndNext(room=None, running=self.venue.running, up_next=up_next)
+
+    @property
+    def everything(self) -> list[NowAndNext]:
+        return [self.venue, *self.rooms]
+
+    @property
+    def running_anywhere(self) -> bool:
+        return any(entry.running for entry in self.everything)
+
+    @property
+    def next_start(self) -> datetime.datetime | None:
+        """When the next session starts, anywhere: None when nothing is left."""
+        starts = [entry.up_next[0].starts_at for entry in self.everything if entry.up_next]
+        return min(starts, default=None)
+
+
+def build_now_board(
+    sessions: list[Session], rooms: list[Room], moment: datetime.datetime
+) -> NowBoard:
+    """``sessions`` (``running_or_next(moment)``, ordered by start) by room, in room order."""
+    by_room: dict[int | None, list[Session]] = {}
+    for session in sessions:
+        by_room.setdefault(session.room_id, []).append(session)
+
+    def now_and_next(room: Room | None) -> NowAndNext:
+        running, up_next = happening_now_and_next(
+            by_room.get(room.pk if room else None, []), moment
+        )
+        return NowAndNext(room=room, running=running, up_next=up_next)
+
+    return NowBoard(
+        moment=moment, rooms=[now_and_next(room) for room in rooms], venue=now_and_next(None)
+    )
+
+
+@dataclass
+class DoorSign:
+    """A room's door sign at ``moment``: now, next, and the rest of ``day`` (its local date)."""
+
+    moment: datetime.datetime
+    day: datetime.date | None
+    running: list[Session]
+    up_next: list[Session]
+    later: list[Session]
+
+
+def build_door_sign(sessions: list[Session], moment: datetime.datetime) -> DoorSign:
+    """From ``rest_of_day(moment)``, ordered by start. Cancelled sessions are only listed later,
+    marked as such: the room is free then."""
+    running, up_next = happening_now_and_next(sessions, moment)
+    shown = {session.pk for session in running + up_next}
+    after = up_next[0].starts_at if up_next else moment
+    later = [
+        session for session in sessions if session.pk not in shown and session.starts_at >= after
+    ]
+    first = moment if running else (up_next[0].starts_at if up_next else None)
+    day = timezone.localtime(first).date() if first else None
+    return DoorSign(moment=moment, day=day, running=running, up_next=up_next, later=later)

@@ -1,12 +1,14 @@
 from django.urls import path, re_path
 
-from sessions import my_schedule, views
+from sessions import my_schedule, now, views
 
 app_name = "sessions"
 
 urlpatterns = [
     path("schedule/", views.ScheduleView.as_view(), name="schedule"),
     path("schedule/grid/", views.ScheduleGridView.as_view(), name="schedule-grid"),
+    path("now/", now.NowView.as_view(), name="now"),
+    path("now/<slug:room_slug>/", now.DoorSignView.as_view(), name="door-sign"),
     path("schedule.ics", views.ScheduleCalendarView.as_view(), name="schedule-ics"),
     path("schedule.xml", views.FrabXmlView.as_view(), name="schedule-xml"),
     path("schedule.json", views.FrabJsonView.as_view(), name="schedule-json"),

@@ -13,7 +13,7 @@ from django.views.generic import DetailView, TemplateView
 
 from conference.uploads import serve_upload
 from conference.views import ConferenceMixin, ConferencePageMixin, FollowsFormerSlugsMixin
-from sessions.exports import build_calendar, build_frab_data, build_frab_xml
+from sessions.exports import build_calendar, build_frab_data, build_frab_xml, calendar_links
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session
 from sessions.personal import SaveTogglesMixin
@@ -140,7 +140,11 @@ class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePag
             .select_related("room", "track")
             .for_cards()
         )
-        return super().get_context_data(parallel_sessions=list(parallel), **kwargs)
+        return super().get_context_data(
+            parallel_sessions=list(parallel),
+            calendar_links=calendar_links(self.conference, session, base_url=settings.SITE_URL),
+            **kwargs,
+        )
 
 
 class ExportMixin(ConferencePageMixin):

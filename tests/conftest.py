@@ -1,3 +1,5 @@
+import datetime
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
@@ -70,3 +72,19 @@ def module_db(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         transaction.set_rollback(True)
         atomic.__exit__(None, None, None)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """Set the site's clock, for pages about the present: ``clock(paris(8, 10, 20))``.
+
+    Patches ``django.utils.timezone.now``, which the site always reads through its module, in
+    this process: the test client's requests and ``live_server``'s thread alike.
+    """
+    from django.utils import timezone
+
+    def set_clock(moment):
+        utc = moment.astimezone(datetime.UTC)
+        monkeypatch.setattr(timezone, "now", lambda: utc)
+
+    return set_clock

@@ -28,5 +28,28 @@
     });
   }
 
+  // A Copy button beside a text field (data-copy: the field's id; data-copy-status: where to say
+  // it worked). It stays hidden where the clipboard cannot be written (no API, or a page not
+  // served over HTTPS): the field's text can still be selected and copied by hand.
+  function enhanceCopyButton(button) {
+    var field = document.getElementById(button.dataset.copy);
+    var status = document.getElementById(button.dataset.copyStatus);
+    if (!field || !status || !navigator.clipboard || !window.isSecureContext) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      navigator.clipboard.writeText(field.value).then(
+        function () {
+          status.textContent = "Copied.";
+        },
+        function () {
+          field.focus();
+          field.select();
+          status.textContent = "Could not copy: the address is selected, copy it with your keyboard.";
+        }
+      );
+    });
+  }
+
   document.querySelectorAll("form.tz-form").forEach(enhanceTimeZoneForm);
+  document.querySelectorAll("button[data-copy]").forEach(enhanceCopyButton);
 })();

@@ -1,17 +1,27 @@
 from playwright.sync_api import expect
 
+from conference.models import Conference
+from sessions.models import CalendarFeed
+
 LIVE_MIGRATION = "Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
 BEYOND_JSON_RPC = (
     "Beyond JSON-RPC: Scaling Model Context Protocols With gRPC in the PyTorch Ecosystem"
 )
+BEYOND_JSON_RPC_SLUG = (
+    "beyond-json-rpc-scaling-model-context-protocols-with-grpc-in-the-pytorch-ecosystem"
+)
 
 
 def save_button(page, title):
-    return page.get_by_role("button", name=f"Save “{title}” to my schedule")
+    return page.get_by_role(
+        "button", name=f"Save “{title}” to my schedule", exact=True, pressed=False
+    )
 
 
 def saved_button(page, title):
-    return page.get_by_role("button", name=f"Remove “{title}” from my schedule")
+    return page.get_by_role(
+        "button", name=f"Saved “{title}” to my schedule", exact=True, pressed=True
+    )
 
 
 def log_in(page, password):
@@ -52,3 +62,51 @@ def test_attendee_builds_a_schedule_resolves_a_clash_and_finds_it_again(page):
     log_in(page, password)
     expect(page.get_by_role("link", name=f"Lightning Talk: {LIVE_MIGRATION}")).to_be_visible()
     expect(page.locator("article.session")).to_have_count(1)
+
+
+def test_the_copy_button_puts_the_calendar_address_on_the_clipboard(page, django_user_model):
+    password = "a long passphrase 42"
+    attendee = django_user_model.objects.create_user("attendee", password=password)
+    feed = CalendarFeed.issue(attendee, Conference.objects.get(slug="pytorch-eu-2026"))
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(page.base_url + "/pytorch-eu-2026/my-schedule/")
+    log_in(page, password)
+    page.get_by_role("button", name="Copy").click()
+    expect(page.locator("#feed-url-status")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == feed.address
+
+
+def sign_up_and_open_the_schedule(page, django_user_model):
+    password = "a long passphrase 42"
+    django_user_model.objects.create_user("attendee", password=password)
+    page.goto(page.base_url + "/accounts/login/?next=/pytorch-eu-2026/schedule/")
+    log_in(page, password)
+
+
+def test_the_focus_stays_on_the_save_button_after_saving_and_removing(page, django_user_model):
+    sign_up_and_open_the_schedule(page, django_user_model)
+    save_button(page, LIVE_MIGRATION).focus()
+    page.keyboard.press("Enter")
+    expect(saved_button(page, LIVE_MIGRATION)).to_be_focused()
+    page.keyboard.press("Space")
+    expect(save_button(page, LIVE_MIGRATION)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(saved_button(page, LIVE_MIGRATION)).to_be_focused()
+    assert page.url == page.base_url + "/pytorch-eu-2026/schedule/"  # swapped, not reloaded
+
+
+def test_without_javascript_saving_comes_back_to_the_card_with_a_confirmation(
+    browser, live_server, demo_conference, django_user_model
+):
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 1280, "height": 900}
+    )
+    page = context.new_page()
+    page.base_url = live_server.url
+    sign_up_and_open_the_schedule(page, django_user_model)
+    save_button(page, BEYOND_JSON_RPC).click()
+    assert page.url.endswith("/pytorch-eu-2026/schedule/#session-" + BEYOND_JSON_RPC_SLUG)
+    card = page.locator(f"#session-{BEYOND_JSON_RPC_SLUG}")
+    expect(card.get_by_role("status")).to_have_text("Saved to your schedule.")
+    expect(saved_button(page, BEYOND_JSON_RPC)).to_be_in_viewport()
+    context.close()

@@ -105,6 +105,8 @@ def test_attendee_pages_break_no_content_security_policy_rule(page):
         "/pytorch-eu-2026/schedule/grid/",
         "/pytorch-eu-2026/speakers/",
         "/pytorch-eu-2026/speakers/bin-bao/",
+        "/pytorch-eu-2026/now/",
+        "/pytorch-eu-2026/now/master-stage/",
         "/accounts/login/",
     ]:
         page.goto(page.base_url + path)

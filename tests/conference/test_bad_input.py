@@ -61,6 +61,8 @@ PAGES = [
     "/pycon/speakers/",
     "/pycon/speakers/ada/",
     "/pycon/my-schedule/",
+    "/pycon/now/",
+    "/pycon/now/hall/",
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password/reset/",
@@ -108,6 +110,7 @@ def test_repeated_parameters_never_break_a_page(client, site, path):
         "/pycon/my-schedule/" + "a" * 40 + "." + "b" * 120 + ".ics",
         "/" + "y" * 2000 + "/schedule/",
         "/pycon/schedule/grid/?day=2030-01-01",
+        "/pycon/now/" + "z" * 300 + "/",
     ],
 )
 def test_unknown_or_absurd_addresses_get_a_404_or_a_page(client, site, path):

@@ -1,5 +1,6 @@
 """Markup and script in every field an organizer, a script or an import can fill: always inert."""
 
+import datetime
 import json
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -11,7 +12,7 @@ from django.urls import reverse
 from sessions.importers import import_schedule
 from sessions.models import SavedSession, Session
 from speakers.models import Speaker
-from tests.builders import make_conference
+from tests.builders import make_conference, paris
 
 pytestmark = pytest.mark.django_db
 
@@ -141,6 +142,15 @@ def test_the_admin_stores_hostile_text_as_text(hostile_session):
 def test_every_page_shows_hostile_text_inert(client, hostile_session, path):
     response = client.get(path)
     assert response.status_code == 200
+    assert_inert(response.content.decode())
+
+
+@pytest.mark.parametrize("path", ["/pycon/now/", "/pycon/now/room/"])
+@pytest.mark.parametrize("minute", [0, 20], ids=["talk next", "talk now"])
+def test_now_pages_show_hostile_text_inert(client, clock, hostile_session, path, minute):
+    clock(paris(8, 9, 50) + datetime.timedelta(minutes=minute))
+    response = client.get(path)
+    assert "Talk &lt;script&gt;" in response.content.decode()
     assert_inert(response.content.decode())
 
 

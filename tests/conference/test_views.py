@@ -51,7 +51,8 @@ def test_unpublished_conference_is_a_404_for_the_public(client):
 
 
 @pytest.mark.parametrize(
-    "page", ["", "schedule/", "schedule/grid/", "speakers/", "sessions/talk/", "my-schedule/"]
+    "page",
+    ["", "schedule/", "schedule/grid/", "speakers/", "sessions/talk/", "my-schedule/", "now/"],
 )
 def test_every_page_of_an_unpublished_conference_tells_staff_the_public_cannot_see_it(
     admin_client, page

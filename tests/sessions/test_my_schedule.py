@@ -5,6 +5,7 @@ import threading
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, connections
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -61,6 +62,15 @@ def saved_titles(user):
     return sorted(save.session.title for save in SavedSession.objects.filter(user=user))
 
 
+def save_button_label(title: str, *, saved: bool) -> str:
+    """How a Save button for ``title`` reads: its state, visible label and hidden words."""
+    star, label = ("★", "Saved") if saved else ("☆", "Save")
+    return (
+        f'aria-pressed="{str(saved).lower()}"><span aria-hidden="true">{star}</span> {label}'
+        f'<span class="visually-hidden"> “{title}” to my schedule</span>'
+    )
+
+
 def test_saving_a_session_puts_it_on_my_schedule_and_returns_to_the_page(
     attendee_client, attendee, conference
 ):
@@ -69,7 +79,7 @@ def test_saving_a_session_puts_it_on_my_schedule_and_returns_to_the_page(
         save_url(session), {"action": "save", "next": "/pycon/schedule/?q=x"}
     )
     assert response.status_code == 302
-    assert response.url == "/pycon/schedule/?q=x"
+    assert response.url == "/pycon/schedule/?q=x#session-talk"
     assert saved_titles(attendee) == ["Talk"]
 
 
@@ -97,6 +107,95 @@ def test_saving_with_htmx_swaps_in_the_saved_button(attendee_client, conference)
     assert html.startswith('<form method="post"')
     assert 'aria-pressed="true"' in html
     assert 'name="action" value="remove"' in html
+
+
+@pytest.mark.parametrize("action", ["save", "remove"])
+def test_the_swapped_button_keeps_its_id_so_htmx_keeps_the_focus_on_it(
+    attendee_client, attendee, conference, action
+):
+    session = make_session(conference, title="Talk")
+    if action == "remove":
+        SavedSession.objects.add(attendee, session)
+    page = attendee_client.get(reverse("sessions:schedule", kwargs={"conference_slug": "pycon"}))
+    swapped = attendee_client.post(
+        save_url(session), {"action": action}, headers={"HX-Request": "true"}
+    )
+    button_id = f'<button type="submit" id="save-{session.pk}"'
+    assert button_id in page.content.decode()
+    assert button_id in swapped.content.decode()
+    assert save_button_label("Talk", saved=action == "save") in swapped.content.decode()
+
+
+def card_confirmation(html: str, card_id: str) -> str:
+    """The confirmation shown in the card with this id, or ""."""
+    card = re.search(rf'<article id="{card_id}".*?</article>', html, re.DOTALL)
+    shown = re.search(r'<span class="save-confirmation" role="status">([^<]*)</span>', card[0])
+    return shown[1] if shown else ""
+
+
+def test_saving_without_javascript_comes_back_to_the_card_and_confirms_there(
+    attendee_client, attendee, conference
+):
+    session = make_session(conference, title="Talk", slug="talk")
+    make_session(conference, title="Other", slug="other")
+    response = attendee_client.post(
+        save_url(session), {"action": "save", "next": "/pycon/schedule/"}
+    )
+    assert response.url == "/pycon/schedule/#session-talk"
+    html = attendee_client.get(response.url).content.decode()
+    assert card_confirmation(html, "session-talk") == "Saved to your schedule."
+    assert card_confirmation(html, "session-other") == ""
+    assert "Saved to your schedule." not in html.split('<main id="main"')[0]  # not at the top
+    again = attendee_client.get("/pycon/schedule/").content.decode()
+    assert card_confirmation(again, "session-talk") == ""
+
+
+def test_removing_without_javascript_confirms_in_the_card(attendee_client, attendee, conference):
+    session = make_session(conference, title="Talk", slug="talk")
+    SavedSession.objects.add(attendee, session)
+    response = attendee_client.post(
+        save_url(session), {"action": "remove", "next": "/pycon/sessions/talk/"}
+    )
+    assert response.url == "/pycon/sessions/talk/#session-talk"
+    html = attendee_client.get(response.url).content.decode()
+    assert card_confirmation(html, "session-talk") == "Removed from your schedule."
+
+
+def test_removing_from_my_schedule_without_javascript_confirms_at_the_top(
+    attendee_client, attendee, conference
+):
+    session = make_session(conference, title="Talk", slug="talk")
+    SavedSession.objects.add(attendee, session)
+    response = attendee_client.post(
+        save_url(session), {"action": "remove", "next": "/pycon/my-schedule/"}
+    )
+    html = attendee_client.get(response.url).content.decode()
+    assert 'id="session-talk"' not in html
+    assert '<p class="notice" role="status">Removed from your schedule.</p>' in html
+
+
+def test_a_confirmation_is_shown_only_to_its_visitor(
+    attendee_client, attendee, conference, django_user_model
+):
+    session = make_session(conference, title="Talk", slug="talk")
+    attendee_client.post(save_url(session), {"action": "save", "next": "/pycon/schedule/"})
+    bob = Client()
+    bob.force_login(django_user_model.objects.create_user("bob"))
+    assert card_confirmation(bob.get("/pycon/schedule/").content.decode(), "session-talk") == ""
+    mine = attendee_client.get("/pycon/schedule/").content.decode()
+    assert card_confirmation(mine, "session-talk") == "Saved to your schedule."
+
+
+def test_a_refused_save_says_why_on_the_page_it_returns_to(attendee_client, attendee, conference):
+    session = make_session(conference, title="Talk", status=Session.Status.CANCELLED)
+    response = attendee_client.post(
+        save_url(session), {"action": "save", "next": "/pycon/schedule/"}, follow=True
+    )
+    assert (
+        '<p class="notice notice-error" role="status">Only published sessions can be saved.</p>'
+        in response.content.decode()
+    )
+    assert saved_titles(attendee) == []
 
 
 def test_saving_needs_a_known_action(attendee_client, conference):
@@ -192,8 +291,8 @@ def test_schedule_marks_my_saved_sessions(attendee_client, attendee, conference)
         reverse("sessions:schedule", kwargs={"conference_slug": "pycon"})
     ).content.decode()
     assert html.count('aria-pressed="true"') == 1
-    assert 'aria-label="Remove “Saved one” from my schedule"' in html
-    assert 'aria-label="Save “Other” to my schedule"' in html
+    assert save_button_label("Saved one", saved=True) in html
+    assert save_button_label("Other", saved=False) in html
 
 
 @pytest.mark.parametrize("count", [1, 12])
@@ -425,6 +524,24 @@ def test_my_schedule_shows_the_calendar_address(attendee_client, attendee, confe
     feed = CalendarFeed.issue(attendee, conference)
     html = attendee_client.get(my_schedule_url(conference)).content.decode()
     assert f'value="https://schedule.example.org{feed.get_absolute_url()}"' in html
+
+
+def test_my_schedule_offers_to_subscribe_with_a_webcal_link(attendee_client, attendee, conference):
+    feed = CalendarFeed.issue(attendee, conference)
+    html = attendee_client.get(my_schedule_url(conference)).content.decode()
+    assert (
+        f'<a class="button" href="webcal://schedule.example.org{feed.get_absolute_url()}">'
+        "Subscribe in my calendar app</a>"
+    ) in html
+
+
+def test_my_schedule_copy_button_waits_for_javascript(attendee_client, attendee, conference):
+    CalendarFeed.issue(attendee, conference)
+    html = attendee_client.get(my_schedule_url(conference)).content.decode()
+    assert re.search(
+        r'<button type="button"[^>]* data-copy="feed-url"[^>]* hidden>Copy</button>', html
+    )
+    assert '<input id="feed-url" class="feed-url" type="text" readonly value="https://' in html
 
 
 @pytest.mark.skipif(

@@ -1,5 +1,7 @@
 import datetime
 import re
+from html import unescape
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.urls import reverse
@@ -95,7 +97,7 @@ def test_schedule_shows_breaks_as_breaks_without_a_link(client, conference):
     make_session(conference, title="Coffee break", kind=Session.Kind.BREAK, slug="coffee")
     html = client.get(schedule_url(conference)).content.decode()
     assert re.search(
-        r'<article class="session session-break[^"]*">\s*<h3 class="session-title">\s*Coffee break',
+        r'<article id="session-coffee" class="session session-break[^"]*">\s*<h3 class="session-title">\s*Coffee break',
         html,
     )
     assert "/sessions/coffee/" not in html
@@ -518,3 +520,68 @@ def test_an_old_slug_of_a_hidden_session_is_a_plain_404(client):
     session.slug = "new"
     session.save()
     assert client.get("/pycon/sessions/old/").status_code == 404
+
+
+def link_query(html: str, label: str) -> tuple[str, dict[str, list[str]]]:
+    """The address and query of the link reading ``label``."""
+    href = re.search(rf'<a href="([^"]+)">{re.escape(label)}</a>', html).group(1)
+    parts = urlsplit(unescape(href))
+    return f"{parts.scheme}://{parts.netloc}{parts.path}", parse_qs(parts.query)
+
+
+@pytest.fixture
+def lightning_talk(conference):
+    conference.venue = "Station F"
+    conference.save()
+    return make_session(
+        conference,
+        title="Live Migration",
+        slug="live-migration",
+        kind=Session.Kind.LIGHTNING_TALK,
+        starts_at=paris(8, 10, 35),
+        ends_at=paris(8, 10, 45),
+        room=make_room(conference, name="Central Room"),
+    )
+
+
+def test_session_page_offers_to_add_it_to_google_calendar(client, lightning_talk):
+    html = client.get(session_url(lightning_talk)).content.decode()
+    address, query = link_query(html, "Add to Google Calendar")
+    assert address == "https://calendar.google.com/calendar/render"
+    assert query == {
+        "action": ["TEMPLATE"],
+        "text": ["Lightning Talk: Live Migration"],
+        "dates": ["20260408T083500Z/20260408T084500Z"],
+        "details": ["https://schedule.example.org/pycon/sessions/live-migration/"],
+        "location": ["Central Room, Station F, Paris"],
+    }
+
+
+def test_session_page_offers_to_add_it_to_outlook(client, lightning_talk):
+    html = client.get(session_url(lightning_talk)).content.decode()
+    address, query = link_query(html, "Add to Outlook")
+    assert address == "https://outlook.office.com/calendar/0/deeplink/compose"
+    assert query == {
+        "path": ["/calendar/action/compose"],
+        "rru": ["addevent"],
+        "subject": ["Lightning Talk: Live Migration"],
+        "startdt": ["2026-04-08T08:35:00Z"],
+        "enddt": ["2026-04-08T08:45:00Z"],
+        "body": ["https://schedule.example.org/pycon/sessions/live-migration/"],
+        "location": ["Central Room, Station F, Paris"],
+    }
+    # Spaces as %20: Outlook would show a + from the query literally.
+    assert "subject=Lightning%20Talk%3A%20Live%20Migration&amp;" in html
+
+
+def test_session_page_keeps_the_ics_download_beside_the_calendar_links(client, lightning_talk):
+    html = client.get(session_url(lightning_talk)).content.decode()
+    assert '<a href="/pycon/sessions/live-migration.ics">Add to my calendar (.ics)</a>' in html
+
+
+def test_a_cancelled_session_offers_no_calendar_links(client, lightning_talk):
+    lightning_talk.status = Session.Status.CANCELLED
+    lightning_talk.save()
+    html = client.get(session_url(lightning_talk)).content.decode()
+    assert "Add to Google Calendar" not in html
+    assert "Add to Outlook" not in html
