@@ -15,6 +15,7 @@ from sessions.models import (
     StatusChange,
     ordered_speakers_prefetch,
 )
+from sessions.planner_views import planner_urls
 
 
 class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
@@ -79,10 +80,23 @@ class SessionAdmin(VersionedAdmin):
     readonly_fields = ["created_at", "updated_at"]
     fieldsets = [
         (None, {"fields": ["conference", "title", "slug", "kind", "status"]}),
-        ("When and where", {"fields": ["starts_at", "ends_at", "room", "track"]}),
+        (
+            "When and where",
+            {"fields": ["starts_at", "ends_at", "room", "track", "planned_minutes"]},
+        ),
         ("Content", {"fields": ["description", "audience_level"]}),
         ("History", {"fields": ["created_at", "updated_at"], "classes": ["collapse"]}),
     ]
+
+    def get_urls(self):
+        return planner_urls(self) + super().get_urls()
+
+    def changelist_view(self, request, extra_context=None):
+        # Object tools: a planner button per conference, for those who may move sessions.
+        planned = list(Conference.objects.all()) if self.has_change_permission(request) else []
+        return super().changelist_view(
+            request, {"planner_conferences": planned, **(extra_context or {})}
+        )
 
     def get_queryset(self, request):
         return (
