@@ -515,8 +515,14 @@ class Session(KeepsFormerSlugs, Versioned):
         Its status stays as it is: a session placed from the unscheduled list is still a draft.
         Nothing is saved; ``full_clean()`` then judges the new slot like any other edit.
         """
-        length = self.planned_length
-        self.room, self.starts_at, self.ends_at = room, starts_at, starts_at + length
+        try:
+            ends_at = starts_at + self.planned_length
+        except OverflowError:  # a start near the year 9999
+            raise ValidationError(
+                {"starts_at": "No session can start that late: the calendar ends in 9999."},
+                code="too_late",
+            ) from None
+        self.room, self.starts_at, self.ends_at = room, starts_at, ends_at
 
     def unschedule(self) -> None:
         """Take it off the schedule: no time, no room; its duration is kept as its planned length.

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models.functions import Lower
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -119,7 +120,7 @@ class PlannerView(PlannerMixin, View):
         side_list = SessionFilter(
             side_list_query(request), conference.sessions.unscheduled(), conference=conference
         )
-        unscheduled = list(side_list.qs.for_planner().order_by("title", "pk"))
+        unscheduled = list(side_list.qs.for_planner().order_by(Lower("title"), "pk"))
         warnings = schedule_warnings_for(conference, sessions)
         planner = build_planner_day(conference, day, sessions, rooms)
         describe_blocks([*sessions, *unscheduled], warnings, move_url_prefix(conference))
@@ -204,7 +205,10 @@ class PlannerMoveView(PlannerMixin, View):
             "minutes": session.planned_length // MINUTE,
             "back_url": self.planner_url(self.chosen_day()),
         }
-        return TemplateResponse(request=self.request, template=MOVE_TEMPLATE, context=context)
+        response = TemplateResponse(self.request, MOVE_TEMPLATE, context)
+        # The start field shows the time on the conference's clocks: widgets format at render.
+        with timezone.override(self.conference.tz):
+            return response.render()
 
     def post(self, request, *args, **kwargs):
         data = request.POST
