@@ -110,10 +110,25 @@
         block.classList.remove("is-pending");
         var outcome = document.querySelector("#planner-status [data-outcome]");
         var saved = outcome && outcome.dataset.outcome === "saved";
-        if (!saved) focusAfterRefresh = null;
+        if (saved) {
+          // Shown where it went at once; the board's refresh that follows brings the rest
+          // (warnings, the side list) up to date.
+          showAt(block, column, row);
+        } else {
+          focusAfterRefresh = null;
+        }
         if (outcome) announce(outcome.textContent);
         return saved;
       });
+  }
+
+  function showAt(block, column, row) {
+    if (column) {
+      setRows(block, row, spanOf(block));
+      if (block.parentNode !== column) column.appendChild(block);
+    } else if (!block.closest(".planner-unscheduled")) {
+      sideList().querySelector(".planner-unscheduled").prepend(block);
+    }
   }
 
   // Drag and drop ---------------------------------------------------------------------------
@@ -320,6 +335,17 @@
     window.setTimeout(function () {
       if (picked && document.activeElement !== picked.block) cancel();
     }, 0);
+  });
+
+  // After a saved move (the answer's HX-Trigger), the board is asked for again. The listener sits
+  // on the document, so it hears the event whatever part of the board is being swapped.
+  document.body.addEventListener("planner-moved", function () {
+    var board = document.getElementById("planner-board");
+    htmx.ajax("GET", board.dataset.refreshUrl, {
+      source: board,
+      target: board,
+      swap: "outerHTML",
+    });
   });
 
   // After htmx swaps a part of the board -------------------------------------------------------
