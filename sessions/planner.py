@@ -10,10 +10,12 @@ import datetime
 import math
 from dataclasses import dataclass, field
 
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from conference.models import Conference, Room
 from conference.timezones import clock_text
+from sessions.filters import SessionFilter
 from sessions.forms import SLOT_MINUTES, WHOLE_VENUE, SessionMoveForm
 from sessions.models import Session
 
@@ -87,6 +89,51 @@ def build_planner_day(
         local = timezone.localtime(first_row_at + (row - 1) * SLOT, conference.tz)
         labels.append(TimeLabel(row, clock_text(local), local.minute == 0))
     return PlannerDay(date, first_row_at, rows, columns, labels)
+
+
+def planner_context(
+    conference: Conference, day: datetime.date, side_list_query, move_url_prefix: str
+) -> dict:
+    """What the planner page shows of ``day``: its grid, the side list, warnings.
+
+    ``side_list_query`` holds the side list's filters (q, track, kind) for ``SessionFilter``;
+    ``move_url_prefix`` is the move URL of a session without its pk.
+    """
+    rooms = list(conference.rooms.all())
+    sessions = list(
+        conference.sessions.placed().on_day(conference, day).for_planner().order_by("starts_at")
+    )
+    side_list = SessionFilter(
+        side_list_query, conference.sessions.unscheduled(), conference=conference
+    )
+    unscheduled = list(side_list.qs.for_planner().order_by(Lower("title"), "pk"))
+    warnings = schedule_warnings_for(conference, sessions)
+    planner = build_planner_day(conference, day, sessions, rooms)
+    describe_blocks([*sessions, *unscheduled], warnings, move_url_prefix)
+    return {
+        "day": day,
+        "day_query": f"?day={day.isoformat()}",
+        "planner": planner,
+        "side_list": side_list,
+        "unscheduled": unscheduled,
+        "unscheduled_total": conference.sessions.unscheduled().count(),
+        "warned": [session for session in sessions if session.planner_warnings],
+        "tracks": list(conference.tracks.all()),
+        "kinds": Session.Kind.choices,
+    }
+
+
+def first_busy_day(conference: Conference) -> datetime.date:
+    """The first day with a session placed on it, else the conference's first day."""
+    first_start = (
+        conference.sessions.placed()
+        .order_by("starts_at")
+        .values_list("starts_at", flat=True)
+        .first()
+    )
+    if first_start is None:
+        return conference.starts_on
+    return timezone.localtime(first_start, conference.tz).date()
 
 
 def minutes_between(earlier: datetime.datetime, later: datetime.datetime) -> int:

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models.functions import Lower
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -21,19 +20,17 @@ from django.views import View
 from django.views.decorators.cache import cache_control
 
 from conference.models import Conference
-from sessions.filters import SessionFilter
 from sessions.forms import SessionMoveForm
 from sessions.models import Session
 from sessions.planner import (
     MINUTE,
     MOST_ROWS,
-    build_planner_day,
-    describe_blocks,
+    first_busy_day,
     forget_undo,
     placement_of,
     placement_text,
+    planner_context,
     remember_undo,
-    schedule_warnings_for,
     undo_of,
 )
 
@@ -112,32 +109,15 @@ class PlannerView(PlannerMixin, View):
 
     def get(self, request, *args, **kwargs):
         conference = self.conference
-        day = self.chosen_day() or self.first_busy_day()
-        rooms = list(conference.rooms.all())
-        sessions = list(
-            conference.sessions.placed().on_day(conference, day).for_planner().order_by("starts_at")
-        )
-        side_list = SessionFilter(
-            side_list_query(request), conference.sessions.unscheduled(), conference=conference
-        )
-        unscheduled = list(side_list.qs.for_planner().order_by(Lower("title"), "pk"))
-        warnings = schedule_warnings_for(conference, sessions)
-        planner = build_planner_day(conference, day, sessions, rooms)
-        describe_blocks([*sessions, *unscheduled], warnings, move_url_prefix(conference))
+        day = self.chosen_day() or first_busy_day(conference)
         context = {
             **self.admin_context(f"Planner: {conference}"),
-            "day": day,
-            "planner": planner,
-            "day_query": f"?day={day.isoformat()}",
+            **planner_context(
+                conference, day, side_list_query(request), move_url_prefix(conference)
+            ),
             "planner_url": self.planner_url(),
             "day_url": self.planner_url(day),
-            "side_list": side_list,
             "filters": {name: request.GET.get(name, "") for name in SIDE_LIST_FILTERS},
-            "tracks": list(conference.tracks.all()),
-            "kinds": Session.Kind.choices,
-            "unscheduled": unscheduled,
-            "unscheduled_total": conference.sessions.unscheduled().count(),
-            "warned": [session for session in sessions if session.planner_warnings],
             "undo": undo_of(request.session, conference),
         }
         template = {
@@ -145,18 +125,6 @@ class PlannerView(PlannerMixin, View):
             "planner-unscheduled": "admin/schedule/session/planner_unscheduled.html",
         }.get(request.htmx.target if request.htmx else None, "admin/schedule/session/planner.html")
         return TemplateResponse(request, template, context)
-
-    def first_busy_day(self) -> datetime.date:
-        """The first day with a session placed on it, else the conference's first day."""
-        first_start = (
-            self.conference.sessions.placed()
-            .order_by("starts_at")
-            .values_list("starts_at", flat=True)
-            .first()
-        )
-        if first_start is None:
-            return self.conference.starts_on
-        return timezone.localtime(first_start, self.conference.tz).date()
 
 
 def side_list_query(request) -> QueryDict:
@@ -205,18 +173,15 @@ class PlannerMoveView(PlannerMixin, View):
             "minutes": session.planned_length // MINUTE,
             "back_url": self.planner_url(self.chosen_day()),
         }
-        response = TemplateResponse(self.request, MOVE_TEMPLATE, context)
+        response = TemplateResponse(
+            self.request, "admin/schedule/session/planner_move.html", context
+        )
         # The start field shows the time on the conference's clocks: widgets format at render.
         with timezone.override(self.conference.tz):
             return response.render()
 
     def post(self, request, *args, **kwargs):
-        data = request.POST
-        outcome = apply_move(request, self.session, data)
-        return answer_move(self, outcome)
-
-
-MOVE_TEMPLATE = "admin/schedule/session/planner_move.html"
+        return answer_move(self, apply_move(request, self.session, request.POST))
 
 
 @dataclass

@@ -674,3 +674,40 @@ def test_move_query_count_does_not_grow(
             admin_client, session, room=session.room_id, starts_at="2026-04-08T17:00"
         )
     assert response["HX-Trigger"] == "planner-moved"
+
+
+# Bad input, one field at a time ------------------------------------------------------------------
+
+HOSTILE_VALUES = [
+    "",
+    "not-a-date",
+    "2026-02-30T10:00",
+    "-1",
+    "99999999999999999999999",
+    "1e309",
+    "NaN",
+    "🦄' OR 1=1 --" + "x" * 5_000,
+    "\x00",
+]
+
+
+@pytest.mark.parametrize("field", ["version", "action", "room", "starts_at"])
+@pytest.mark.parametrize("value", HOSTILE_VALUES, ids=lambda value: repr(value[:12]))
+@pytest.mark.parametrize("headers", [HTMX, {}], ids=["htmx", "plain"])
+def test_no_posted_value_breaks_a_move_or_saves_it(
+    admin_client, conference, central, field, value, headers
+):
+    session = make_session(conference, room=central)
+    fields = {"room": central.pk, "starts_at": "2026-04-08T11:00", field: value}
+    response = post_move(admin_client, session, headers=headers, **fields)
+    assert response.status_code in (200, 302, 400)  # 400: NUL, refused before any view
+    assert Session.objects.get(pk=session.pk).version == session.version
+
+
+@pytest.mark.parametrize("name", ["day", "q", "track", "kind"])
+@pytest.mark.parametrize("value", HOSTILE_VALUES, ids=lambda value: repr(value[:12]))
+def test_no_query_value_breaks_the_planner(admin_client, conference, central, name, value):
+    make_session(conference, room=central)
+    make_unscheduled_session(conference)
+    response = admin_client.get(planner_url(conference), {name: value})
+    assert response.status_code in (200, 400)
