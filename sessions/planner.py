@@ -80,8 +80,11 @@ def build_planner_day(
         last_slot = math.ceil((min(end, last) - first) / SLOT_MINUTES)
         session.planner_row = first_slot + 1
         session.planner_span = max(1, last_slot - first_slot)
+        session.planner_shared = False
         key = str(session.room_id) if session.room_id else WHOLE_VENUE
         column_of[key].sessions.append(session)
+    for column in columns:
+        mark_sessions_beside_cancelled(column.sessions)
     first_row_at = midnight + first * MINUTE
     rows = (last - first) // SLOT_MINUTES
     labels = []
@@ -136,6 +139,20 @@ def first_busy_day(conference: Conference) -> datetime.date:
     return timezone.localtime(first_start, conference.tz).date()
 
 
+def mark_sessions_beside_cancelled(sessions: list[Session]) -> None:
+    """A cancelled session keeps its slot on the grid, and its room may be booked again then:
+    those sharing rows with one get ``planner_shared``, drawn narrower, so both stay in view."""
+    cancelled = [session for session in sessions if session.is_cancelled]
+    for session in sessions:
+        if not session.is_cancelled:
+            end = session.planner_row + session.planner_span
+            session.planner_shared = any(
+                other.planner_row < end
+                and session.planner_row < other.planner_row + other.planner_span
+                for other in cancelled
+            )
+
+
 def minutes_between(earlier: datetime.datetime, later: datetime.datetime) -> int:
     return (later - earlier) // MINUTE
 
@@ -160,6 +177,8 @@ def describe_blocks(
             end = timezone.localtime(session.ends_at, zone)
             session.planner_when = f"{clock_text(start)}–{clock_text(end)}"
             classes = ["planner-block", f"r{session.planner_row}", f"s{session.planner_span}"]
+            if session.planner_shared:
+                classes.append("is-shared")
         track = session.track
         if track is not None:
             classes.append(f"track-{track.slug}")

@@ -205,7 +205,7 @@ def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOu
             form.save()
             if undoing:
                 forget_undo(request.session, session.conference)
-            else:
+            elif placement_of(session) != before:  # put down where it was: the last undo stays
                 remember_undo(request.session, session, before)
             # Stored with the move, in its transaction: one commit, where the session
             # middleware would make a second (each waits for the disk: 18 ms on SQLite here).

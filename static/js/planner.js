@@ -215,6 +215,10 @@
 
   function pickUp(block) {
     var column = block.closest(".planner-column");
+    if (!column && !columns().length) {
+      announce("This day has no room to move it to.");
+      return;
+    }
     picked = {
       block: block,
       home: block.parentNode,

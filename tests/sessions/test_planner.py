@@ -66,3 +66,13 @@ def test_on_the_night_the_clocks_go_back_rows_count_real_time_and_labels_read_th
     assert second.planner_row - first.planner_row == 12
     labels = [label.text for label in day.labels if label.on_the_hour][:3]
     assert labels == ["02:00", "02:00", "03:00"]
+
+
+def test_a_session_booked_over_a_cancelled_one_is_drawn_beside_it():
+    conference = make_conference()
+    room = make_room(conference)
+    cancelled = make_session(conference, room=room, starts_at=paris(8, 11), status="cancelled")
+    booked = make_session(conference, room=room, starts_at=paris(8, 11, 15))
+    later = make_session(conference, room=room, starts_at=paris(8, 11, 30))
+    build_planner_day(conference, datetime.date(2026, 4, 8), [cancelled, booked, later], [room])
+    assert (booked.planner_shared, later.planner_shared) == (True, False)

@@ -711,3 +711,16 @@ def test_no_query_value_breaks_the_planner(admin_client, conference, central, na
     make_unscheduled_session(conference)
     response = admin_client.get(planner_url(conference), {name: value})
     assert response.status_code in (200, 400)
+
+
+def test_putting_a_session_down_where_it_was_keeps_the_undo_of_the_last_real_move(
+    admin_client, conference, central, master
+):
+    session = make_session(conference, room=central, starts_at=paris(8, 10))
+    post_move(admin_client, session, room=master.pk, starts_at="2026-04-08T16:00")
+    session.refresh_from_db()
+    response = post_move(admin_client, session, room=master.pk, starts_at="2026-04-08T16:00")
+    assert outcome_of(response).startswith(f"“{session}” stays in Master Stage")
+    admin_client.post(undo_url(conference), headers=HTMX)
+    session.refresh_from_db()
+    assert (session.room, session.starts_at) == (central, paris(8, 10))
