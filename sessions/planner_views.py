@@ -196,16 +196,21 @@ class MoveOutcome:
 def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOutcome:
     """Run one move through SessionMoveForm; keep how to undo it when it is saved."""
     before = placement_of(session)
-    where_before = placement_text(session)
+    slot_before = (session.room_id, session.starts_at, session.ends_at)
     form = SessionMoveForm(data, session=session, rooms=session.conference.rooms.all())
     try:
         with transaction.atomic():
             if not form.is_valid():
                 return MoveOutcome(session, False, f"Not moved: “{session}”: {form.reasons}")
+            if (session.room_id, session.starts_at, session.ends_at) == slot_before:
+                # Put down where it was: nothing to save, and the last undo stays as it was.
+                return MoveOutcome(
+                    session, True, f"“{session}” stays in {placement_text(session)}."
+                )
             form.save()
             if undoing:
                 forget_undo(request.session, session.conference)
-            elif placement_of(session) != before:  # put down where it was: the last undo stays
+            else:
                 remember_undo(request.session, session, before)
             # Stored with the move, in its transaction: one commit, where the session
             # middleware would make a second (each waits for the disk: 18 ms on SQLite here).
@@ -214,13 +219,9 @@ def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOu
     except ValidationError as error:  # a save that landed between the check and the write
         return MoveOutcome(session, False, f"Not moved: “{session}”: {' '.join(error.messages)}")
     where = placement_text(session)
-    if where == where_before:
-        message = f"“{session}” stays in {where}."
-    elif undoing:
-        message = f"Undone: “{session}” is back in {where}."
-    else:
-        message = f"Moved “{session}” to {where}."
-    return MoveOutcome(session, True, message)
+    if undoing:
+        return MoveOutcome(session, True, f"Undone: “{session}” is back in {where}.")
+    return MoveOutcome(session, True, f"Moved “{session}” to {where}.")
 
 
 def answer_move(view: PlannerMixin, outcome: MoveOutcome) -> HttpResponse:
