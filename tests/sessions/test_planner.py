@@ -73,6 +73,6 @@ def test_a_session_booked_over_a_cancelled_one_is_drawn_beside_it():
     room = make_room(conference)
     cancelled = make_session(conference, room=room, starts_at=paris(8, 11), status="cancelled")
     booked = make_session(conference, room=room, starts_at=paris(8, 11, 15))
-    later = make_session(conference, room=room, starts_at=paris(8, 11, 30))
+    later = make_session(conference, room=room, starts_at=paris(8, 11, 45))
     build_planner_day(conference, datetime.date(2026, 4, 8), [cancelled, booked, later], [room])
     assert (booked.planner_shared, later.planner_shared) == (True, False)
