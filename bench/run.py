@@ -201,6 +201,7 @@ def measure_size(size: int, output: Path) -> None:
         # Production storage needs collectstatic's manifest; plain names need nothing.
         with override_settings(STORAGES={**django_storages(), "staticfiles": PLAIN_STATIC}):
             result["pages"] = [measure_target(target, size) for target in targets(conference)]
+            result["pages"] += measure_planner(conference, size)
     output.write_text(json.dumps(result))
 
 
@@ -301,19 +302,28 @@ def measure_mode(target: Target, cached: bool, repeat: int) -> dict:
 
     client = Client(raise_request_exception=False)
 
-    def get() -> tuple[float, int, int]:
+    def send():
         if not cached:
             cache.clear()
-        started = time.perf_counter()
-        response = client.get(target.url)
-        body = b"".join(response.streaming_content) if response.streaming else response.content
-        return time.perf_counter() - started, response.status_code, len(body)
+        return client.get(target.url)
 
     if cached:
         cache.clear()
+    return measure_requests(send, repeat, optional=target.optional)
+
+
+def measure_requests(send, repeat: int, optional: bool = False) -> dict:
+    """Time ``send()`` (a test-client request) as every page is timed: warm-ups, then medians."""
+
+    def get() -> tuple[float, int, int]:
+        started = time.perf_counter()
+        response = send()
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        return time.perf_counter() - started, response.status_code, len(body)
+
     _, status, size = get()  # warms the cache (and is the first warm-up)
     if status != 200:
-        return {"status": "n/a" if status == 404 and target.optional else f"HTTP {status}"}
+        return {"status": "n/a" if status == 404 and optional else f"HTTP {status}"}
     for _ in range(WARM_UPS - 1):
         get()
     times = [get()[0] for _ in range(repeat)]
@@ -326,6 +336,87 @@ def measure_mode(target: Target, cached: bool, repeat: int) -> dict:
         "bytes": size,
         "repetitions": repeat,
     }
+
+
+# The organizers' planner: logged in, never cached (the admin sends no-cache) ---------------
+
+
+def measure_planner(conference, size: int) -> list[dict]:
+    """The planner's busiest day, and one move as drag and drop posts it (htmx, accepted).
+
+    The move alternates a talk between its slot and five minutes later, a slot checked free
+    first, so every timed request is a saved move with all its checks (version, room and
+    speakers, the conference's days) and the undo it keeps in the organizer's session.
+    """
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.urls import reverse
+
+    user = get_user_model().objects.create_superuser("bench-organizer", "", None)
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+    repeat = repetitions(size)
+    day = busiest_day(conference)
+    page_url = reverse("admin:schedule_session_planner", args=[conference.pk]) + f"?day={day}"
+    rows = [planner_row("planner (busiest day)", page_url, lambda: client.get(page_url), repeat)]
+    session, slots = movable_talk(conference)
+    move_url = reverse("admin:schedule_session_planner_move", args=[conference.pk, session.pk])
+    state = {"version": session.version, "next": 1}
+
+    def move():
+        starts_at = slots[state["next"]]
+        data = {"version": state["version"], "action": "place", "room": session.room_id}
+        response = client.post(
+            move_url, {**data, "starts_at": starts_at.isoformat()}, headers={"HX-Request": "true"}
+        )
+        if response.headers.get("HX-Trigger") == "planner-moved":
+            state["version"] += 1
+            state["next"] = 1 - state["next"]
+        else:
+            raise RuntimeError(f"The bench's move was refused: {response.content[:300]!r}")
+        return response
+
+    rows.append(planner_row("planner move (POST)", move_url, move, repeat))
+    return rows
+
+
+def planner_row(name: str, url: str, send, repeat: int) -> dict:
+    row = {"name": name, "url": url, "optional": False, "cached": {"status": "n/a"}}
+    row["uncached"] = measure_requests(send, repeat)
+    summary = row["uncached"]
+    if summary["status"] == 200:
+        log(f"  {name:<18} {summary['median_ms']:8.1f} ms {summary['queries']:3d} queries")
+    else:
+        log(f"  {name:<18} {summary['status']}")
+    return row
+
+
+def busiest_day(conference) -> datetime.date:
+    from collections import Counter
+
+    from django.utils import timezone
+
+    starts = conference.sessions.placed().values_list("starts_at", flat=True)
+    days = Counter(timezone.localtime(start, conference.tz).date() for start in starts)
+    return max(sorted(days), key=days.__getitem__)
+
+
+def movable_talk(conference):
+    """A talk in mid-conference that may move five minutes later, and its two start times."""
+    from sessions.forms import SessionMoveForm
+    from sessions.models import Session
+
+    talks = conference.sessions.filter(kind=Session.Kind.TALK).select_related("conference")
+    rooms = list(conference.rooms.all())
+    ordered = list(talks.order_by("starts_at", "slug"))
+    for session in ordered[len(ordered) // 2 :]:
+        later = session.starts_at + datetime.timedelta(minutes=5)
+        data = {"version": session.version, "action": "place", "room": session.room_id}
+        form = SessionMoveForm({**data, "starts_at": later}, session=session, rooms=rooms)
+        if form.is_valid():
+            session.refresh_from_db()
+            return session, [session.starts_at, later]
+    raise RuntimeError("No talk of the generated conference can move five minutes later.")
 
 
 def percentile(values: list[float], rank: int) -> float:

@@ -24,6 +24,7 @@ from sessions.models import (
     StatusChange,
     ordered_speakers_prefetch,
 )
+from sessions.planner_views import planner_urls
 
 
 class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
@@ -104,7 +105,10 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     readonly_fields = ["created_at", "updated_at"]
     fieldsets = [
         (None, {"fields": ["conference", "title", "slug", "kind", "status"]}),
-        ("When and where", {"fields": ["starts_at", "duration", "ends_at", "room", "track"]}),
+        (
+            "When and where",
+            {"fields": ["starts_at", "duration", "ends_at", "room", "track", "planned_minutes"]},
+        ),
         ("Content", {"fields": ["description", "audience_level"]}),
         ("History", {"fields": ["created_at", "updated_at"], "classes": ["collapse"]}),
     ]
@@ -112,10 +116,19 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     class Media:
         css = {"all": ["css/admin.css"]}
 
+    def get_urls(self):
+        return planner_urls(self) + super().get_urls()
+
     def changelist_view(self, request, extra_context=None):
         # Ten columns and the filters need the width of a 1,280 px screen: the app list gives it
-        # up on this page (the breadcrumbs lead back to the others).
-        extra_context = {"is_nav_sidebar_enabled": False, **(extra_context or {})}
+        # up on this page (the breadcrumbs lead back to the others). Object tools: a planner
+        # button per conference, for those who may move sessions.
+        planned = list(Conference.objects.all()) if self.has_change_permission(request) else []
+        extra_context = {
+            "is_nav_sidebar_enabled": False,
+            "planner_conferences": planned,
+            **(extra_context or {}),
+        }
         return super().changelist_view(request, extra_context)
 
     def get_queryset(self, request):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.db import models, transaction
 from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q
 from django.urls import reverse
@@ -239,6 +240,17 @@ class SessionQuerySet(VersionedQuerySet):
             )
         )
 
+    def for_planner(self):
+        """What a block of the planner shows (admin/schedule/session/planner_block.html).
+
+        Title, kind, status, times, room, track and the speakers' names: no descriptions, bios
+        or timestamps, and a fixed number of queries for any number of sessions.
+        """
+        planner_speakers = Speaker.objects.only("conference_id", "name")
+        return self.defer("guid", "description", "created_at", "updated_at").prefetch_related(
+            "conference", "room", "track", ordered_speakers_prefetch(speakers=planner_speakers)
+        )
+
 
 @dataclass
 class StatusChange:
@@ -362,6 +374,16 @@ class Session(KeepsFormerSlugs, Versioned):
     # Both empty: an unscheduled session (accepted, not placed yet; see Meta.constraints).
     starts_at = models.DateTimeField("starts", null=True, blank=True)
     ends_at = models.DateTimeField("ends", null=True, blank=True)
+    # The planner places an unscheduled session for this long; taking a session off the
+    # schedule keeps its duration here (see planned_length, unschedule()).
+    planned_minutes = models.PositiveIntegerField(
+        "planned length (minutes)",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text="How long it takes once placed, while it has no time. Empty: the usual length "
+        "of its type (talk 30, lightning talk 10, keynote and panel 45, workshop 90, break 30).",
+    )
     description = models.TextField(blank=True, help_text="Markdown.")
     audience_level = models.CharField(
         max_length=20, choices=AudienceLevel.choices, default=AudienceLevel.ANY
@@ -403,6 +425,11 @@ class Session(KeepsFormerSlugs, Versioned):
                 name="unscheduled_session_is_a_draft_without_room",
                 violation_error_message="A session needs a time before it can have a room or "
                 "be published.",
+            ),
+            models.CheckConstraint(
+                condition=Q(planned_minutes__isnull=True) | Q(planned_minutes__gt=0),
+                name="session_planned_length_is_positive",
+                violation_error_message="A planned length is at least one minute.",
             ),
             models.UniqueConstraint(
                 fields=["conference", "slug"],
@@ -514,6 +541,53 @@ class Session(KeepsFormerSlugs, Versioned):
     def is_unscheduled(self) -> bool:
         """No time yet (either end missing): what the planner's side list holds."""
         return self.starts_at is None or self.ends_at is None
+
+    @property
+    def planned_length(self) -> datetime.timedelta:
+        """How long it takes: its duration once placed; before, its planned or usual length."""
+        if not self.is_unscheduled:
+            return self.duration
+        minutes = self.planned_minutes or USUAL_MINUTES.get(
+            self.kind, USUAL_MINUTES[self.Kind.TALK]
+        )
+        return datetime.timedelta(minutes=minutes)
+
+    def place(self, room: Room | None, starts_at: datetime.datetime) -> None:
+        """Put it in ``room`` (None: the whole venue) at ``starts_at`` for its planned length.
+
+        Its status stays as it is: a session placed from the unscheduled list is still a draft.
+        Nothing is saved; ``full_clean()`` then judges the new slot like any other edit.
+        """
+        try:
+            ends_at = starts_at + self.planned_length
+        except OverflowError:  # a start near the year 9999
+            raise ValidationError(
+                {"starts_at": "No session can start that late: the calendar ends in 9999."},
+                code="too_late",
+            ) from None
+        self.room, self.starts_at, self.ends_at = room, starts_at, ends_at
+
+    def unschedule(self) -> None:
+        """Take it off the schedule: no time, no room; its duration is kept as its planned length.
+
+        Only a draft may wait unscheduled (Meta.constraints): a published or cancelled session
+        is refused here, saying what to do instead. Nothing is saved.
+        """
+        if self.is_published:
+            raise ValidationError(
+                f"“{self}” is published: unpublish it first (the session list's action "
+                "“Unpublish”), since only a draft can wait unscheduled.",
+                code="unschedule_published",
+            )
+        if self.is_cancelled:
+            raise ValidationError(
+                f"“{self}” is cancelled and stays in the schedule, marked as such: only a draft "
+                "can wait unscheduled.",
+                code="unschedule_cancelled",
+            )
+        if not self.is_unscheduled:
+            self.planned_minutes = max(1, round(self.duration / datetime.timedelta(minutes=1)))
+        self.room = self.starts_at = self.ends_at = None
 
     @property
     def cannot_clash_with(self) -> set[int]:
@@ -634,6 +708,15 @@ class Session(KeepsFormerSlugs, Versioned):
 
 
 KIND_LABELS = dict(Session.Kind.choices)
+# How long a session of each kind takes when nobody said otherwise (Session.planned_length).
+USUAL_MINUTES = {
+    Session.Kind.KEYNOTE: 45,
+    Session.Kind.TALK: 30,
+    Session.Kind.LIGHTNING_TALK: 10,
+    Session.Kind.PANEL: 45,
+    Session.Kind.WORKSHOP: 90,
+    Session.Kind.BREAK: 30,
+}
 AUDIENCE_LEVEL_LABELS = dict(Session.AudienceLevel.choices)
 
 

@@ -95,7 +95,7 @@ def make_session(
     starts_at = fields.pop("starts_at", paris(8, 10))
     defaults = {
         "slug": slugify(title),
-        "ends_at": starts_at + datetime.timedelta(minutes=30),
+        "ends_at": starts_at and starts_at + datetime.timedelta(minutes=30),
         "status": Session.Status.PUBLISHED,
         "kind": Session.Kind.TALK,
     }
@@ -108,3 +108,9 @@ def make_session(
     for position, speaker in enumerate(speakers):
         SessionSpeaker.objects.create(session=session, speaker=speaker, position=position)
     return session
+
+
+def make_unscheduled_session(conference: Conference | None = None, **fields) -> Session:
+    """An accepted talk without a time or room yet: a draft, as it must be."""
+    fields = {"starts_at": None, "ends_at": None, "status": Session.Status.DRAFT, **fields}
+    return make_session(conference, **fields)

@@ -5,7 +5,14 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 
 from sessions.models import SavedSession, Session, SessionSpeaker, room_bookings_checked_at_end
-from tests.builders import make_conference, make_room, make_session, make_speaker, paris
+from tests.builders import (
+    make_conference,
+    make_room,
+    make_session,
+    make_speaker,
+    make_unscheduled_session,
+    paris,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -463,3 +470,59 @@ def test_the_database_refuses_what_the_rules_refuse_even_past_the_model(change):
     session.save()
     with pytest.raises(IntegrityError), transaction.atomic():
         Session.objects.filter(pk=session.pk).update(**change)
+
+
+# Planning: lengths, placing and unscheduling -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "minutes"),
+    [
+        (Session.Kind.TALK, 30),
+        (Session.Kind.LIGHTNING_TALK, 10),
+        (Session.Kind.KEYNOTE, 45),
+        (Session.Kind.PANEL, 45),
+        (Session.Kind.WORKSHOP, 90),
+        (Session.Kind.BREAK, 30),
+    ],
+)
+def test_an_unscheduled_session_without_a_planned_length_takes_its_kinds_usual_length(
+    kind, minutes
+):
+    session = make_unscheduled_session(make_conference(), kind=kind)
+    assert session.planned_length == datetime.timedelta(minutes=minutes)
+
+
+def test_a_placed_session_takes_its_own_duration_wherever_it_goes():
+    conference = make_conference()
+    session = make_session(conference, starts_at=paris(8, 10), ends_at=paris(8, 10, 25))
+    session.place(make_room(conference), paris(8, 14))
+    assert (session.starts_at, session.ends_at) == (paris(8, 14), paris(8, 14, 25))
+
+
+def test_unscheduling_keeps_the_duration_as_the_planned_length():
+    session = make_session(
+        make_conference(), status="draft", starts_at=paris(8, 10), ends_at=paris(8, 10, 40)
+    )
+    session.unschedule()
+    session.full_clean()
+    session.save()
+    session.refresh_from_db()
+    assert (session.starts_at, session.room, session.planned_minutes) == (None, None, 40)
+    assert session.planned_length == datetime.timedelta(minutes=40)
+
+
+def test_only_a_draft_can_be_unscheduled():
+    session = make_session(make_conference(), status="cancelled")
+    with pytest.raises(ValidationError) as error:
+        session.unschedule()
+    assert error.value.messages == [
+        f"“{session}” is cancelled and stays in the schedule, marked as such: only a draft can "
+        "wait unscheduled."
+    ]
+
+
+def test_the_database_refuses_a_planned_length_of_zero():
+    session = make_unscheduled_session(make_conference())
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Session.objects.filter(pk=session.pk).update(planned_minutes=0)

@@ -1,0 +1,278 @@
+"""The schedule planner: an admin page where organizers move sessions between rooms and times.
+
+``SessionAdmin.get_urls()`` mounts these under /admin/schedule/session/planner/; each view is
+wrapped by ``admin_site.admin_view`` (staff only) and asks for the change permission on sessions.
+The layout is sessions/planner.py; every move is one ``SessionMoveForm`` (sessions/forms.py).
+"""
+
+import datetime
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.views import View
+from django.views.decorators.cache import cache_control
+
+from conference.models import Conference
+from sessions.forms import SessionMoveForm
+from sessions.models import Session
+from sessions.planner import (
+    MINUTE,
+    MOST_ROWS,
+    first_busy_day,
+    forget_undo,
+    placement_of,
+    placement_text,
+    planner_context,
+    remember_undo,
+    undo_of,
+)
+
+SIDE_LIST_FILTERS = ("q", "track", "kind")
+
+
+def planner_urls(model_admin) -> list:
+    wrap = model_admin.admin_site.admin_view
+    name = f"{model_admin.opts.app_label}_{model_admin.opts.model_name}_planner"
+    return [
+        path(
+            "planner/rows.css",
+            wrap(planner_rows_css, cacheable=True),
+            name=f"{name}_rows",
+        ),
+        path(
+            "planner/<int:conference_id>/",
+            wrap(PlannerView.as_view(model_admin=model_admin)),
+            name=name,
+        ),
+        path(
+            "planner/<int:conference_id>/move/<int:session_id>/",
+            wrap(PlannerMoveView.as_view(model_admin=model_admin)),
+            name=f"{name}_move",
+        ),
+        path(
+            "planner/<int:conference_id>/undo/",
+            wrap(PlannerUndoView.as_view(model_admin=model_admin)),
+            name=f"{name}_undo",
+        ),
+    ]
+
+
+class PlannerMixin:
+    """The conference in the URL, for staff who may change sessions; the admin's page context."""
+
+    model_admin = None
+
+    def setup(self, request, *args, **kwargs):
+        super().setup(request, *args, **kwargs)
+        self.conference = get_object_or_404(Conference, pk=kwargs["conference_id"])
+
+    def dispatch(self, request, *args, **kwargs):
+        if not self.model_admin.has_change_permission(request):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def planner_url(self, day: datetime.date | None = None) -> str:
+        url = reverse("admin:schedule_session_planner", args=[self.conference.pk])
+        return f"{url}?day={day.isoformat()}" if day else url
+
+    def chosen_day(self) -> datetime.date | None:
+        """The ?day= asked for, if it is one of the conference's days."""
+        try:
+            day = datetime.date.fromisoformat(self.request.GET.get("day", ""))
+        except ValueError:
+            return None
+        return day if day in self.conference.days else None
+
+    def admin_context(self, title: str) -> dict:
+        return {
+            **self.model_admin.admin_site.each_context(self.request),
+            "opts": self.model_admin.opts,
+            "title": title,
+            # The planner needs the width; the admin's menu stays one click away (breadcrumbs).
+            "is_nav_sidebar_enabled": False,
+            "conference": self.conference,
+        }
+
+
+class PlannerView(PlannerMixin, View):
+    """One day of the conference (?day=) and its unscheduled sessions (?q=, ?track=, ?kind=).
+
+    An htmx request for the board or the side list gets just that part.
+    """
+
+    def get(self, request, *args, **kwargs):
+        conference = self.conference
+        day = self.chosen_day() or first_busy_day(conference)
+        context = {
+            **self.admin_context(f"Planner: {conference}"),
+            **planner_context(
+                conference, day, side_list_query(request), move_url_prefix(conference)
+            ),
+            "planner_url": self.planner_url(),
+            "day_url": self.planner_url(day),
+            "filters": {name: request.GET.get(name, "") for name in SIDE_LIST_FILTERS},
+            "undo": undo_of(request.session, conference),
+        }
+        template = {
+            "planner-board": "admin/schedule/session/planner_board.html",
+            "planner-unscheduled": "admin/schedule/session/planner_unscheduled.html",
+        }.get(request.htmx.target if request.htmx else None, "admin/schedule/session/planner.html")
+        return TemplateResponse(request, template, context)
+
+
+def side_list_query(request) -> QueryDict:
+    """The side list's filters from the query string; an empty field (“Any track”) filters nothing."""
+    query = QueryDict(mutable=True)
+    for name in SIDE_LIST_FILTERS:
+        values = [value for value in request.GET.getlist(name) if value]
+        if values:
+            query.setlist(name, values)
+    return query
+
+
+def move_url_prefix(conference: Conference) -> str:
+    """The move URL of a session without its pk: reversing it per block costs a busy day 20 ms."""
+    return reverse("admin:schedule_session_planner_move", args=[conference.pk, 0]).removesuffix(
+        "0/"
+    )
+
+
+class PlannerMoveView(PlannerMixin, View):
+    """GET: the plain “Move to…” form of one session. POST: one move, from any of its front ends.
+
+    Without JavaScript the answer is a redirect to the planner with a message; an htmx request
+    (drag and drop, the keyboard, Undo) gets the planner's status line, and an ``HX-Trigger``
+    that refreshes the board when the move was saved.
+    """
+
+    def setup(self, request, *args, **kwargs):
+        super().setup(request, *args, **kwargs)
+        self.session = get_object_or_404(
+            self.conference.sessions.select_related("conference", "room", "track"),
+            pk=kwargs["session_id"],
+        )
+
+    def get(self, request, *args, **kwargs):
+        form = SessionMoveForm(session=self.session, rooms=self.conference.rooms.all())
+        return self.render_form(form)
+
+    def render_form(self, form: SessionMoveForm) -> TemplateResponse:
+        session = self.session
+        context = {
+            **self.admin_context(f"Move “{session}”"),
+            "session": session,
+            "form": form,
+            "placement": placement_text(session),
+            "minutes": session.planned_length // MINUTE,
+            "back_url": self.planner_url(self.chosen_day()),
+        }
+        response = TemplateResponse(
+            self.request, "admin/schedule/session/planner_move.html", context
+        )
+        # The start field shows the time on the conference's clocks: widgets format at render.
+        with timezone.override(self.conference.tz):
+            return response.render()
+
+    def post(self, request, *args, **kwargs):
+        return answer_move(self, apply_move(request, self.session, request.POST))
+
+
+@dataclass
+class MoveOutcome:
+    """What one move did: saved or refused, and the sentence that says so."""
+
+    session: Session
+    saved: bool
+    message: str
+
+
+def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOutcome:
+    """Run one move through SessionMoveForm; keep how to undo it when it is saved."""
+    before = placement_of(session)
+    slot_before = (session.room_id, session.starts_at, session.ends_at)
+    form = SessionMoveForm(data, session=session, rooms=session.conference.rooms.all())
+    try:
+        with transaction.atomic():
+            if not form.is_valid():
+                return MoveOutcome(session, False, f"Not moved: “{session}”: {form.reasons}")
+            if (session.room_id, session.starts_at, session.ends_at) == slot_before:
+                # Put down where it was: nothing to save, and the last undo stays as it was.
+                return MoveOutcome(
+                    session, True, f"“{session}” stays in {placement_text(session)}."
+                )
+            form.save()
+            if undoing:
+                forget_undo(request.session, session.conference)
+            else:
+                remember_undo(request.session, session, before)
+            # Stored with the move, in its transaction: one commit, where the session
+            # middleware would make a second (each waits for the disk: 18 ms on SQLite here).
+            request.session.save()
+            request.session.modified = False
+    except ValidationError as error:  # a save that landed between the check and the write
+        return MoveOutcome(session, False, f"Not moved: “{session}”: {' '.join(error.messages)}")
+    where = placement_text(session)
+    if undoing:
+        return MoveOutcome(session, True, f"Undone: “{session}” is back in {where}.")
+    return MoveOutcome(session, True, f"Moved “{session}” to {where}.")
+
+
+def answer_move(view: PlannerMixin, outcome: MoveOutcome) -> HttpResponse:
+    request = view.request
+    if request.htmx:
+        context = {
+            "outcome": outcome,
+            "undo": undo_of(request.session, view.conference),
+            "conference": view.conference,
+        }
+        response = TemplateResponse(request, "admin/schedule/session/planner_status.html", context)
+        if outcome.saved:
+            response["HX-Trigger"] = "planner-moved"
+        return response
+    messages.add_message(
+        request, messages.SUCCESS if outcome.saved else messages.ERROR, outcome.message
+    )
+    session = outcome.session
+    if outcome.saved and not session.is_unscheduled:
+        day = session.local_starts_at.date()
+    else:
+        day = view.chosen_day()
+    return redirect(view.planner_url(day))
+
+
+class PlannerUndoView(PlannerMixin, View):
+    """Puts the session of the last move back where it was, through the same form and checks."""
+
+    def post(self, request, *args, **kwargs):
+        undo = undo_of(request.session, self.conference)
+        if undo is None:
+            messages.info(request, "There is no move to undo.")
+            return redirect(self.planner_url(self.chosen_day()))
+        session = self.conference.sessions.select_related("conference", "room").filter(
+            pk=undo["session"]
+        )
+        session = session.first()
+        if session is None:
+            forget_undo(request.session, self.conference)
+            messages.error(request, f"“{undo['title']}” was deleted meanwhile: nothing to undo.")
+            return redirect(self.planner_url(self.chosen_day()))
+        outcome = apply_move(request, session, undo, undoing=True)
+        return answer_move(self, outcome)
+
+
+@cache_control(max_age=24 * 60 * 60, private=True)
+def planner_rows_css(request):
+    """Rows and spans as classes (.r12, .s5): the planner places blocks without inline styles."""
+    return TemplateResponse(
+        request,
+        "admin/schedule/session/planner_rows.css",
+        {"rows": range(1, MOST_ROWS + 1)},
+        content_type="text/css; charset=utf-8",
+    )

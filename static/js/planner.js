@@ -1,0 +1,380 @@
+// The schedule planner's drag and drop and keyboard moves (admin/schedule/session/planner.html).
+// Progressive enhancement: without this file each block's title opens its "Move to…" form.
+// Every move posts that same form (SessionMoveForm) through htmx; the server answers with the
+// status line, and after a saved move the board asks for itself again ("planner-moved").
+(function () {
+  "use strict";
+
+  var planner = document.getElementById("planner");
+  if (!planner || !window.htmx) return;
+
+  var zone = planner.dataset.zone;
+  var clock = new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  var announcer = document.getElementById("planner-announce");
+  var dragged = null; // {block, grabRows}
+  var picked = null; // {block, home, nextSibling, classes, column, row}
+  var focusAfterRefresh = null;
+
+  function body() {
+    return planner.querySelector(".planner-body");
+  }
+
+  function columns() {
+    return Array.prototype.slice.call(planner.querySelectorAll(".planner-column"));
+  }
+
+  function sideList() {
+    return planner.querySelector(".planner-side");
+  }
+
+  function slotMinutes() {
+    return Number(body().dataset.slotMinutes);
+  }
+
+  function rowCount() {
+    return Number(body().dataset.rows);
+  }
+
+  function spanOf(block) {
+    return Math.max(1, Math.ceil(Number(block.dataset.minutes) / slotMinutes()));
+  }
+
+  function rowStart(row) {
+    var first = new Date(body().dataset.firstRowAt).getTime();
+    return new Date(first + (row - 1) * slotMinutes() * 60000);
+  }
+
+  function currentRow(block) {
+    var match = /(?:^|\s)r(\d+)(?:\s|$)/.exec(block.className);
+    return match ? Number(match[1]) : 1;
+  }
+
+  function clampRow(row, block) {
+    return Math.min(Math.max(1, row), Math.max(1, rowCount() - spanOf(block) + 1));
+  }
+
+  function setRows(element, row, span) {
+    element.className = element.className.replace(/(^|\s)[rs]\d+(?=\s|$)/g, "");
+    element.classList.add("r" + row, "s" + span);
+  }
+
+  function describe(column, row) {
+    if (!column) return "Unscheduled list";
+    return column.dataset.roomName + ", " + clock.format(rowStart(row));
+  }
+
+  function announce(text) {
+    announcer.textContent = "";
+    // A new text node each time, so the same words said twice are announced twice.
+    window.setTimeout(function () {
+      announcer.textContent = text;
+    }, 30);
+  }
+
+  function enhance(root) {
+    root.querySelectorAll(".planner-block").forEach(function (block) {
+      block.tabIndex = 0;
+      block.setAttribute("aria-describedby", "planner-keys");
+      block.setAttribute("aria-roledescription", "movable session");
+      var link = block.querySelector(".planner-title a");
+      if (link) link.tabIndex = -1; // the block itself takes the keyboard
+    });
+  }
+
+  // Posting a move --------------------------------------------------------------------------
+
+  function move(block, column, row) {
+    var values = { version: block.dataset.version };
+    if (column) {
+      values.action = "place";
+      values.room = column.dataset.room;
+      values.starts_at = rowStart(row).toISOString();
+    } else {
+      values.action = "unschedule";
+    }
+    block.classList.add("is-pending");
+    focusAfterRefresh = block.id;
+    return htmx
+      .ajax("POST", block.dataset.moveUrl, {
+        source: block,
+        target: "#planner-status",
+        swap: "innerHTML",
+        values: values,
+      })
+      .then(function () {
+        block.classList.remove("is-pending");
+        var outcome = document.querySelector("#planner-status [data-outcome]");
+        var saved = outcome && outcome.dataset.outcome === "saved";
+        if (saved) {
+          // Shown where it went at once; the board's refresh that follows brings the rest
+          // (warnings, the side list) up to date.
+          showAt(block, column, row);
+        } else {
+          focusAfterRefresh = null;
+        }
+        if (outcome) announce(outcome.textContent);
+        return saved;
+      });
+  }
+
+  function showAt(block, column, row) {
+    if (column) {
+      setRows(block, row, spanOf(block));
+      if (block.parentNode !== column) column.appendChild(block);
+    } else if (!block.closest(".planner-unscheduled")) {
+      sideList().querySelector(".planner-unscheduled").prepend(block);
+    }
+  }
+
+  // Drag and drop ---------------------------------------------------------------------------
+
+  var ghost = document.createElement("div");
+  ghost.className = "planner-ghost";
+  ghost.setAttribute("aria-hidden", "true");
+
+  function dropTarget(event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target) return null;
+    var column = target.closest(".planner-column");
+    if (column) return { column: column };
+    if (target.closest(".planner-side")) return { column: null };
+    return null;
+  }
+
+  function rowAt(column, clientY, block) {
+    var box = column.getBoundingClientRect();
+    var rowHeight = box.height / rowCount();
+    var row = Math.floor((clientY - box.top) / rowHeight) + 1 - dragged.grabRows;
+    return clampRow(row, block);
+  }
+
+  function clearDropTargets() {
+    planner.querySelectorAll(".is-drop-target").forEach(function (element) {
+      element.classList.remove("is-drop-target");
+    });
+    if (ghost.parentNode) ghost.parentNode.removeChild(ghost);
+  }
+
+  document.addEventListener("dragstart", function (event) {
+    var block = event.target instanceof Element && event.target.closest(".planner-block");
+    if (!block || !planner.contains(block) || picked) return;
+    var grabRows = 0;
+    if (block.closest(".planner-column")) {
+      var box = block.getBoundingClientRect();
+      var rowHeight = box.height / spanOf(block);
+      grabRows = Math.max(0, Math.floor((event.clientY - box.top) / rowHeight));
+    }
+    dragged = { block: block, grabRows: grabRows };
+    event.dataTransfer.effectAllowed = "move";
+    event.dataTransfer.setData("text/plain", block.dataset.session);
+    block.classList.add("is-dragged");
+  });
+
+  document.addEventListener("dragover", function (event) {
+    if (!dragged) return;
+    var target = dropTarget(event);
+    clearDropTargets();
+    if (!target) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "move";
+    if (target.column) {
+      var row = rowAt(target.column, event.clientY, dragged.block);
+      setRows(ghost, row, spanOf(dragged.block));
+      ghost.textContent = clock.format(rowStart(row));
+      target.column.appendChild(ghost);
+      target.column.classList.add("is-drop-target");
+    } else if (dragged.block.closest(".planner-column")) {
+      sideList().classList.add("is-drop-target");
+    }
+  });
+
+  document.addEventListener("drop", function (event) {
+    if (!dragged) return;
+    var target = dropTarget(event);
+    var block = dragged.block;
+    var row = target && target.column ? rowAt(target.column, event.clientY, block) : null;
+    clearDropTargets();
+    if (!target) return;
+    event.preventDefault();
+    if (!target.column && !block.closest(".planner-column")) return; // list to list: no move
+    move(block, target.column, row);
+  });
+
+  document.addEventListener("dragend", function () {
+    if (dragged) dragged.block.classList.remove("is-dragged");
+    dragged = null;
+    clearDropTargets();
+  });
+
+  // The keyboard ----------------------------------------------------------------------------
+
+  function pickUp(block) {
+    var column = block.closest(".planner-column");
+    if (!column && !columns().length) {
+      announce("This day has no room to move it to.");
+      return;
+    }
+    picked = {
+      block: block,
+      home: block.parentNode,
+      nextSibling: block.nextSibling,
+      classes: block.className,
+      column: column,
+      row: column ? currentRow(block) : null,
+    };
+    if (!column) {
+      // From the list: start in the first room at the first row of the day.
+      placeAt(columns()[0], 1);
+    }
+    block.classList.add("is-picked");
+    announce("Picked up " + titleOf(block) + ": " + describe(picked.column, picked.row) + ".");
+  }
+
+  function titleOf(block) {
+    var title = block.querySelector(".planner-title a");
+    return title ? title.textContent.replace(/^Move /, "") : "session";
+  }
+
+  function placeAt(column, row) {
+    var block = picked.block;
+    picked.column = column;
+    if (column) {
+      picked.row = clampRow(row, block);
+      setRows(block, picked.row, spanOf(block));
+      column.appendChild(block);
+    } else {
+      picked.row = null;
+      sideList().querySelector(".planner-unscheduled").prepend(block);
+    }
+    block.focus();
+  }
+
+  function putBack() {
+    var block = picked.block;
+    block.className = picked.classes;
+    picked.home.insertBefore(block, picked.nextSibling);
+    block.focus();
+  }
+
+  function step(dx, dy) {
+    var all = columns();
+    var index = picked.column ? all.indexOf(picked.column) : -1;
+    if (dx) {
+      var next = index + dx;
+      if (next < -1 || next >= all.length) return;
+      placeAt(next === -1 ? null : all[next], picked.row || 1);
+    } else if (picked.column) {
+      placeAt(picked.column, picked.row + dy);
+    }
+    announce(describe(picked.column, picked.row));
+  }
+
+  function drop() {
+    var current = picked;
+    picked = null;
+    current.block.classList.remove("is-picked");
+    var unchanged =
+      current.column === current.home.closest(".planner-column") &&
+      (current.column === null || currentRowOf(current) === current.row);
+    if (unchanged) {
+      putBackFrom(current);
+      announce("Put back where it was.");
+      return;
+    }
+    move(current.block, current.column, current.row).then(function (saved) {
+      if (!saved) putBackFrom(current); // refused: it snaps back
+    });
+  }
+
+  function currentRowOf(state) {
+    var match = /(?:^|\s)r(\d+)(?:\s|$)/.exec(state.classes);
+    return match ? Number(match[1]) : null;
+  }
+
+  function putBackFrom(state) {
+    picked = state;
+    putBack();
+    picked = null;
+  }
+
+  function cancel() {
+    putBack();
+    picked = null;
+    announce("Move cancelled.");
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var block = event.target instanceof Element && event.target.closest(".planner-block");
+    if (!block || block !== event.target || !planner.contains(block)) return;
+    var key = event.key;
+    if (!picked) {
+      if (key === "Enter" || key === " ") {
+        event.preventDefault();
+        pickUp(block);
+      }
+      return;
+    }
+    if (picked.block !== block) return;
+    var moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (moves[key]) {
+      event.preventDefault();
+      step(moves[key][0], moves[key][1]);
+    } else if (key === "Enter" || key === " ") {
+      event.preventDefault();
+      drop();
+    } else if (key === "Escape") {
+      event.preventDefault();
+      cancel();
+    }
+  });
+
+  // Leaving a picked-up block (Tab, a click elsewhere) cancels its move.
+  document.addEventListener("focusout", function (event) {
+    if (!picked || event.target !== picked.block) return;
+    window.setTimeout(function () {
+      if (picked && document.activeElement !== picked.block) cancel();
+    }, 0);
+  });
+
+  // After a saved move (the answer's HX-Trigger), the board is asked for again. The listener sits
+  // on the document, so it hears the event whatever part of the board is being swapped.
+  document.body.addEventListener("planner-moved", function () {
+    var board = document.getElementById("planner-board");
+    htmx.ajax("GET", board.dataset.refreshUrl, {
+      source: board,
+      target: board,
+      swap: "outerHTML",
+    });
+  });
+
+  // After htmx swaps a part of the board -------------------------------------------------------
+
+  document.body.addEventListener("htmx:afterSettle", function (event) {
+    enhance(event.detail.elt || planner);
+    if (focusAfterRefresh) {
+      var block = document.getElementById(focusAfterRefresh);
+      if (block && block !== document.activeElement && event.detail.elt.id === "planner-board") {
+        block.focus({ preventScroll: false });
+        focusAfterRefresh = null;
+      }
+    }
+  });
+
+  // Open the day where its sessions start rather than at the top of the rows drawn.
+  function scrollToFirstSession() {
+    var scroller = planner.querySelector(".planner-scroll");
+    var rows = Array.prototype.map.call(planner.querySelectorAll(".planner-column .planner-block"), currentRow);
+    if (!scroller || !rows.length || window.location.hash) return;
+    var rowHeight = body().getBoundingClientRect().height / rowCount();
+    scroller.scrollTop = Math.max(0, (Math.min.apply(null, rows) - 1 - 3) * rowHeight);
+  }
+
+  enhance(planner);
+  scrollToFirstSession();
+  document.getElementById("planner-keys").hidden = false;
+})();

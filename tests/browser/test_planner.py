@@ -1,0 +1,123 @@
+"""The schedule planner in Chromium: drag and drop, the keyboard, and what a refusal looks like."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from conference.models import Conference, Room
+from sessions.models import Session
+from tests.builders import paris
+
+JSON_RPC = "Beyond JSON-RPC"  # the demo's talk in Junior Stage, 10:35–11:00 on 8 April
+TRITON = "Portable High‑Performance LLM Serving"  # Master Stage, 11:35–12:00
+
+
+@pytest.fixture
+def planner(page):
+    get_user_model().objects.create_superuser("organizer", "organizer@example.org", "plan-it-2026")
+    page.goto(page.base_url + "/admin/login/")
+    page.get_by_label("Username").fill("organizer")
+    page.get_by_label("Password").fill("plan-it-2026")
+    page.get_by_role("button", name="Log in").click()
+    conference = Conference.objects.get(slug="pytorch-eu-2026")
+    page.goto(f"{page.base_url}/admin/schedule/session/planner/{conference.pk}/?day=2026-04-08")
+    expect(page.locator("#planner-keys")).to_be_visible()  # planner.js is running
+    return page
+
+
+def session_titled(start: str) -> Session:
+    return Session.objects.select_related("room").get(title__startswith=start)
+
+
+def block(page, title: str):
+    return page.locator(".planner-block", has_text=title)
+
+
+def drag_to_slot(page, title: str, room: str, row: int):
+    """Drag a block by its top edge so that its top lands on ``row`` (1 is 08:00) of ``room``."""
+    column = page.locator(f'.planner-column[data-room-name="{room}"]')
+    row_height = column.evaluate(
+        "column => column.getBoundingClientRect().height / Number(column.parentNode.dataset.rows)"
+    )
+    block(page, title).drag_to(
+        column,
+        source_position={"x": 12, "y": 3},
+        target_position={"x": 40, "y": (row - 1) * row_height + row_height / 2},
+    )
+
+
+def test_dragging_a_session_to_a_free_slot_saves_it_there(planner):
+    drag_to_slot(planner, JSON_RPC, "Central Room", row=35)  # 10:50, free until 11:20
+    expect(planner.locator(".planner-outcome")).to_contain_text(
+        "to Central Room, Wednesday 8 April 2026 10:50–11:15 CEST."
+    )
+    moved = planner.locator('.planner-column[data-room-name="Central Room"] .planner-block')
+    expect(moved.filter(has_text=JSON_RPC)).to_have_class(re.compile(r"\br35 s5\b"))
+    session = session_titled(JSON_RPC)
+    assert (session.room.name, session.starts_at) == ("Central Room", paris(8, 10, 50))
+
+
+def test_dragging_onto_a_booked_slot_is_refused_and_nothing_moves(planner):
+    drag_to_slot(planner, JSON_RPC, "Master Stage", row=44)  # 11:35, where the Triton talk is
+    expect(planner.locator(".planner-outcome.is-refused")).to_contain_text(
+        f"Master Stage already hosts “{TRITON}"
+    )
+    junior = planner.locator('.planner-column[data-room-name="Junior Stage"]')
+    expect(junior.locator(".planner-block", has_text=JSON_RPC)).to_be_visible()
+    session = session_titled(JSON_RPC)
+    assert (session.room.name, session.starts_at) == ("Junior Stage", paris(8, 10, 35))
+
+
+def test_moving_a_session_with_the_keyboard(planner):
+    talk = block(planner, JSON_RPC)
+    talk.focus()
+    planner.keyboard.press("Enter")
+    expect(planner.locator("#planner-announce")).to_contain_text("Junior Stage, 10:35")
+    planner.keyboard.press("ArrowRight")
+    planner.keyboard.press("ArrowDown")
+    planner.keyboard.press("ArrowDown")
+    expect(planner.locator("#planner-announce")).to_have_text("Founders Cafe, 10:45")
+    planner.keyboard.press("Enter")
+    expect(planner.locator(".planner-outcome")).to_contain_text(
+        "to Founders Cafe, Wednesday 8 April 2026 10:45–11:10 CEST."
+    )
+    expect(block(planner, JSON_RPC)).to_be_focused()  # still in hand after the board refreshed
+    session = session_titled(JSON_RPC)
+    assert (session.room.name, session.starts_at) == ("Founders Cafe", paris(8, 10, 45))
+
+
+def test_escape_puts_a_picked_up_session_back(planner):
+    block(planner, JSON_RPC).focus()
+    planner.keyboard.press("Enter")
+    planner.keyboard.press("ArrowLeft")
+    planner.keyboard.press("Escape")
+    expect(planner.locator("#planner-announce")).to_have_text("Move cancelled.")
+    junior = planner.locator('.planner-column[data-room-name="Junior Stage"]')
+    expect(junior.locator(".planner-block", has_text=JSON_RPC)).to_be_visible()
+    assert session_titled(JSON_RPC).room.name == "Junior Stage"
+
+
+def test_dragging_a_draft_back_to_the_side_list_unschedules_it(planner):
+    Session.objects.filter(title__startswith=JSON_RPC).update(status=Session.Status.DRAFT)
+    planner.reload()
+    block(planner, JSON_RPC).drag_to(planner.locator(".planner-side"))
+    expect(planner.locator(".planner-outcome")).to_contain_text("to the unscheduled list.")
+    expect(planner.locator("#planner-unscheduled").get_by_text(JSON_RPC)).to_be_visible()
+    session = session_titled(JSON_RPC)
+    assert (session.starts_at, session.room, session.planned_minutes) == (None, None, 25)
+
+
+def test_a_session_from_the_side_list_is_placed_and_undone(planner):
+    Session.objects.filter(title__startswith=JSON_RPC).update(
+        status=Session.Status.DRAFT, starts_at=None, ends_at=None, room=None, planned_minutes=25
+    )
+    planner.reload()
+    drag_to_slot(planner, JSON_RPC, "Central Room", row=35)
+    expect(planner.locator(".planner-outcome")).to_contain_text("to Central Room")
+    assert session_titled(JSON_RPC).room == Room.objects.get(name="Central Room")
+    planner.get_by_role("button", name=re.compile("^Undo")).click()
+    expect(planner.locator(".planner-outcome")).to_contain_text("is back in the unscheduled list")
+    expect(planner.locator("#planner-unscheduled").get_by_text(JSON_RPC)).to_be_visible()
+    assert session_titled(JSON_RPC).is_unscheduled
