@@ -611,7 +611,8 @@ def test_warnings_show_on_the_block_and_in_the_list_at_the_top(
     session = make_session(conference, title="Busy talk", room=master, track=compilers)
     html = admin_client.get(planner_url(conference, "2026-04-08")).content.decode()
     message = "Runs in parallel with “First talk”, also in the Compilers track"
-    top = html.split('class="planner-warnings"')[1].split("</section>")[0]
+    top = html.split('class="planner-warnings"')[1].split("</details>")[0]
+    assert "Warnings on this day: 2 sessions" in top  # each runs beside the other
     assert f'<a href="#planner-session-{session.pk}">Busy talk</a>' in top
     assert unescape(message) in unescape(top)
     block = html.split(f'id="planner-session-{session.pk}"')[1].split("</article>")[0]
