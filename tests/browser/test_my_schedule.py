@@ -81,6 +81,8 @@ def sign_up_and_open_the_schedule(page, django_user_model):
     django_user_model.objects.create_user("attendee", password=password)
     page.goto(page.base_url + "/accounts/login/?next=/pytorch-eu-2026/schedule/")
     log_in(page, password)
+    # Until the schedule has loaded, Enter would submit the no-JS form instead of htmx's request.
+    page.wait_for_url("**/pytorch-eu-2026/schedule/", wait_until="load")
 
 
 def test_the_focus_stays_on_the_save_button_after_saving_and_removing(page, django_user_model):
