@@ -108,6 +108,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "django_tasks",
+    "django_tasks_db",
     "conference",
     "speakers",
     "sessions",
@@ -270,6 +272,14 @@ MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", BASE_DIR / "media"))
 EMAIL_BACKEND = os.environ.get(
     "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
 )
+
+# Background work (mails, large imports) goes through the tasks API. The database backend needs
+# no extra service: `manage.py db_worker` runs the queue (beside gunicorn in `make serve`).
+TASKS = {
+    "default": {
+        "BACKEND": os.environ.get("DJANGO_TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+    }
+}
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
