@@ -85,6 +85,18 @@ class Speaker(KeepsFormerSlugs, Versioned):
         related_name="speaker_profiles",
         help_text="The speaker's own account on this site, if they have one.",
     )
+    # Staff only: no serializer, export or page shows it (tests/speakers/test_email.py).
+    email = models.EmailField(
+        blank=True,
+        help_text="Staff only, never shown publicly: where changes to the speaker's sessions "
+        "are mailed when a schedule release changes them (else the linked account's verified "
+        "address).",
+    )
+    schedule_change_mails = models.BooleanField(
+        "mail schedule changes",
+        default=True,
+        help_text="Turned off when the speaker unsubscribes from a schedule-change mail.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
