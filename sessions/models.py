@@ -1028,3 +1028,63 @@ class CalendarFeed(models.Model):
             defaults={"selector": secrets.token_urlsafe(12), "verifier": secrets.token_urlsafe(32)},
         )
         return feed
+
+
+class Release(models.Model):
+    """An announced checkpoint of a conference's public schedule (sessions/releases.py).
+
+    The public pages stay live between releases; a release records what was public when the
+    organizers announced it, so the changes between any two releases can still be told after
+    the sessions changed again or were deleted.
+    """
+
+    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="releases")
+    version = models.CharField(
+        max_length=50, help_text="What exports and the change log call it, e.g. “v2”."
+    )
+    comment = models.TextField(
+        blank=True, help_text="Shown to the public with the release's changes."
+    )
+    released_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    released_at = models.DateTimeField()
+    # The public schedule as announced: releases.public_snapshot(), session id to its entry.
+    snapshot = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-released_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conference", "version"],
+                name="release_version_unique_per_conference",
+                violation_error_message="This conference already has a release of this name.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.conference} {self.version}"
+
+    @property
+    def anchor(self) -> str:
+        """Its HTML id on the change log."""
+        return f"release-{self.pk}"
+
+    def previous(self) -> "Release | None":
+        """The release of the same conference just before this one."""
+        earlier = Q(released_at__lt=self.released_at) | Q(
+            released_at=self.released_at, pk__lt=self.pk
+        )
+        return Release.objects.filter(earlier, conference=self.conference_id).first()
+
+    def changes(self) -> list:
+        """What this release announced: its changes against the previous release (against
+        nothing for the first), a list of ``releases.SessionChange``."""
+        from sessions.releases import changes_between
+
+        previous = self.previous()
+        return changes_between(previous.snapshot if previous else {}, self.snapshot)
