@@ -1088,3 +1088,52 @@ class Release(models.Model):
 
         previous = self.previous()
         return changes_between(previous.snapshot if previous else {}, self.snapshot)
+
+
+class ReleaseMail(models.Model):
+    """One mail about one release, to one attendee or one speaker (sessions/notifications.py).
+
+    Written, one per recipient, before any mail goes out, and claimed (queued → sending) by the
+    task that sends it: a task run twice, or two workers with the same batch, never mail anyone
+    twice for one release. A mail whose sending failed goes back to queued for the next run.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        SENDING = "sending"
+        SENT = "sent"
+        # No longer to be mailed when its turn came: mails turned off, address unverified.
+        SKIPPED = "skipped"
+
+    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="mails")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    speaker = models.ForeignKey(
+        Speaker, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    # The sessions (ids) the mail tells about: the recipient's saved ones, or their own talks.
+    session_ids = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["release", "user"],
+                condition=Q(user__isnull=False),
+                name="release_mail_once_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["release", "speaker"],
+                condition=Q(speaker__isnull=False),
+                name="release_mail_once_per_speaker",
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) ^ Q(speaker__isnull=True),
+                name="release_mail_to_a_user_or_a_speaker",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.release} mail to {self.user or self.speaker}"

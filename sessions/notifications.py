@@ -1,0 +1,251 @@
+"""Mails about a schedule release, to the attendees who saved a changed session and to the
+speakers of changed sessions.
+
+Nothing is sent in the organizer's request: ``schedule_released`` (sent once the release is
+committed) enqueues ``plan_release_mails``, which writes one ``ReleaseMail`` per recipient and
+enqueues ``send_release_mails`` for batches of them. Each mail is claimed before it is sent, so
+a task run again never mails anyone twice for one release.
+"""
+
+import datetime
+import logging
+from collections import defaultdict
+from collections.abc import Iterable
+
+from django.contrib.auth import get_user_model
+from django.core.mail import get_connection
+from django.dispatch import receiver
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django_tasks import task
+
+from conference.mail import absolute, templated_mail, unsubscribe_url
+from conference.models import mailable_accounts
+from conference.timezones import time_range
+from sessions.models import Release, ReleaseMail, SavedSession
+from sessions.releases import SessionChange, room_name, schedule_released
+from speakers.models import Speaker
+
+logger = logging.getLogger(__name__)
+
+# The changes an attendee who saved the session is told about: it is no longer where and when
+# they planned to be. A new title or new speakers leave their plans as they were.
+ATTENDEE_KINDS = frozenset({"moved", "room", "cancelled", "removed", "reinstated"})
+# Mails per send task: enqueueing one task per mail took most of the time of a large release.
+MAILS_PER_TASK = 100
+
+
+class MailNotSentError(Exception):
+    """Some mails of a batch failed; they are queued again for the next run of the task."""
+
+
+@receiver(schedule_released)
+def queue_release_mails(sender, release: Release, **kwargs) -> None:
+    plan_release_mails.enqueue(release.pk)
+
+
+@task()
+def plan_release_mails(release_id: int) -> int:
+    """Write the release's mails, one per recipient, and enqueue their sending in batches.
+
+    Run again, it adds no second mail for anyone and enqueues only mails still queued.
+    """
+    release = Release.objects.filter(pk=release_id).first()
+    if release is None:  # deleted meanwhile: nothing to announce
+        return 0
+    changes = release.changes()
+    attendee_sessions = {change.session_id for change in changes if change.kind in ATTENDEE_KINDS}
+    saved = defaultdict(set)
+    saves = SavedSession.objects.filter(session__in=attendee_sessions).filter(
+        mailable_accounts("user__")
+    )
+    for user_id, session_id in saves.values_list("user", "session").order_by():
+        saved[user_id].add(session_id)
+    talks = defaultdict(set)
+    for change in changes:
+        for entry in (change.before, change.after):
+            for speaker_id in entry["speaker_ids"] if entry else ():
+                talks[speaker_id].add(change.session_id)
+    speakers = Speaker.objects.filter(pk__in=talks).mailable().values_list("pk", flat=True)
+    mails = [
+        ReleaseMail(release=release, user_id=user_id, session_ids=sorted(sessions))
+        for user_id, sessions in saved.items()
+    ] + [
+        ReleaseMail(release=release, speaker_id=speaker_id, session_ids=sorted(talks[speaker_id]))
+        for speaker_id in speakers
+    ]
+    # A second run meets the unique constraints and adds nothing.
+    ReleaseMail.objects.bulk_create(mails, batch_size=1000, ignore_conflicts=True)
+    queued = list(
+        release.mails.filter(status=ReleaseMail.Status.QUEUED)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    for start in range(0, len(queued), MAILS_PER_TASK):
+        send_release_mails.enqueue(release_id, queued[start : start + MAILS_PER_TASK])
+    return len(queued)
+
+
+@task()
+def send_release_mails(release_id: int, mail_ids: list[int]) -> int:
+    """Send these mails of a release, each claimed first; the number sent.
+
+    Whoever turned mails off or lost their verified address meanwhile is skipped. A mail that
+    fails goes back to queued and the task fails naming them, so running it again sends those.
+    """
+    release = Release.objects.select_related("conference").filter(pk=release_id).first()
+    if release is None:
+        return 0
+    mails = list(
+        ReleaseMail.objects.filter(release=release, pk__in=mail_ids, status="queued")
+        .select_related("user", "speaker__user")
+        .order_by("pk")
+    )
+    if not mails:
+        return 0
+    writer = ReleaseMailWriter(release, release.changes())
+    mailable_users = set(
+        get_user_model()
+        .objects.filter(mailable_accounts(), pk__in=[mail.user_id for mail in mails])
+        .values_list("pk", flat=True)
+    )
+    mailable_speakers = set(
+        Speaker.objects.mailable()
+        .filter(pk__in=[mail.speaker_id for mail in mails])
+        .values_list("pk", flat=True)
+    )
+    sent, failed = 0, []
+    with get_connection() as connection:  # one connection to the mail server for the batch
+        for mail in mails:
+            if not claim(mail):
+                continue  # another run of this batch has it
+            if mail.user_id not in mailable_users and mail.speaker_id not in mailable_speakers:
+                set_status(mail, ReleaseMail.Status.SKIPPED)
+                continue
+            try:
+                writer.message(mail, connection).send()
+            except Exception:
+                logger.exception("Release mail %s was not sent; it is queued again.", mail.pk)
+                set_status(mail, ReleaseMail.Status.QUEUED)
+                failed.append(mail.pk)
+                continue
+            set_status(mail, ReleaseMail.Status.SENT, sent_at=timezone.now())
+            sent += 1
+    if failed:
+        raise MailNotSentError(f"Release mails {failed} were not sent; run the task again.")
+    return sent
+
+
+def claim(mail: ReleaseMail) -> bool:
+    """Take a queued mail for sending; False if someone else took it first."""
+    claimed = ReleaseMail.objects.filter(pk=mail.pk, status=ReleaseMail.Status.QUEUED).update(
+        status=ReleaseMail.Status.SENDING
+    )
+    return claimed == 1
+
+
+def set_status(mail: ReleaseMail, status: str, **fields) -> None:
+    ReleaseMail.objects.filter(pk=mail.pk).update(status=status, **fields)
+
+
+class ReleaseMailWriter:
+    """Writes the mails of one release: what changed in each session, in the conference's zone.
+
+    Attendees' own zone is known only to their browser (a cookie, conference/timezones.py), so
+    mails give the conference's times and say so.
+    """
+
+    def __init__(self, release: Release, changes: Iterable[SessionChange]):
+        self.release = release
+        self.conference = release.conference
+        self.zone = self.conference.tz
+        self.changes_of = defaultdict(list)
+        for change in changes:
+            self.changes_of[change.session_id].append(change)
+
+    def message(self, mail: ReleaseMail, connection):
+        if mail.user_id:
+            return self.attendee_message(mail, connection)
+        return self.speaker_message(mail, connection)
+
+    def attendee_message(self, mail: ReleaseMail, connection):
+        sessions = self.sessions(mail.session_ids, kinds=ATTENDEE_KINDS)
+        count = f"{len(sessions)} session{'s' if len(sessions) != 1 else ''} you saved"
+        my_schedule = reverse(
+            "sessions:my-schedule", kwargs={"conference_slug": self.conference.slug}
+        )
+        return templated_mail(
+            to=mail.user.email,
+            subject=f"{self.conference.name}: {count} changed",
+            template="sessions/mail/release_attendee",
+            context={
+                **self.context(sessions),
+                "name": mail.user.get_username(),
+                "count": count,
+                "my_schedule_url": absolute(my_schedule),
+            },
+            unsubscribe=unsubscribe_url("account", mail.user_id),
+            connection=connection,
+        )
+
+    def speaker_message(self, mail: ReleaseMail, connection):
+        sessions = self.sessions(mail.session_ids)
+        count = f"your session{'s' if len(sessions) != 1 else ''}"
+        return templated_mail(
+            to=mail.speaker.mail_address,
+            subject=f"{self.conference.name}: schedule changes to {count}",
+            template="sessions/mail/release_speaker",
+            context={**self.context(sessions), "name": mail.speaker.name, "count": count},
+            unsubscribe=unsubscribe_url("speaker", mail.speaker_id),
+            connection=connection,
+        )
+
+    def context(self, sessions: list[dict]) -> dict:
+        schedule = reverse("sessions:schedule", kwargs={"conference_slug": self.conference.slug})
+        return {
+            "conference": self.conference.name,
+            "version": self.release.version,
+            "comment": self.release.comment,
+            "sessions": sessions,
+            "zone": self.conference.time_zone,
+            "schedule_url": absolute(schedule),
+        }
+
+    def sessions(self, session_ids: Iterable[int], kinds: frozenset | None = None) -> list[dict]:
+        """Each session's title, link, changes in words and where and when it is now, in
+        schedule order; only those with a change of ``kinds``, when given."""
+        sessions = []
+        for session_id in session_ids:
+            changes = self.changes_of.get(session_id, [])
+            if not changes or (kinds and not any(change.kind in kinds for change in changes)):
+                continue
+            last = changes[-1]
+            after = last.after
+            cancelled = after is None or after["status"] == "cancelled"
+            sessions.append(
+                {
+                    "sort_key": min(change.sort_key for change in changes),
+                    "title": last.title,
+                    "url": "" if after is None else self.session_url(after["slug"]),
+                    "changes": [change.describe(self.zone) for change in changes],
+                    "now": "" if cancelled else self.place(after),
+                }
+            )
+        sessions.sort(key=lambda session: session.pop("sort_key"))
+        return sessions
+
+    def session_url(self, slug: str) -> str:
+        return absolute(
+            reverse(
+                "sessions:session-detail",
+                kwargs={"conference_slug": self.conference.slug, "slug": slug},
+            )
+        )
+
+    def place(self, entry: dict) -> str:
+        """“Wednesday 8 April, 14:00–14:30 CEST, Junior Stage”."""
+        starts_at = datetime.datetime.fromisoformat(entry["starts_at"]).astimezone(self.zone)
+        ends_at = datetime.datetime.fromisoformat(entry["ends_at"]).astimezone(self.zone)
+        day = date_format(starts_at, "l j F")
+        return f"{day}, {time_range(starts_at, ends_at, self.zone)}, {room_name(entry)}"
