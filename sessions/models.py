@@ -1102,7 +1102,8 @@ class ReleaseMail(models.Model):
         QUEUED = "queued"
         SENDING = "sending"
         SENT = "sent"
-        # No longer to be mailed when its turn came: mails turned off, address unverified.
+        # Nothing to send when its turn came: mails turned off, address unverified, the
+        # changed sessions no longer saved.
         SKIPPED = "skipped"
 
     release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="mails")
@@ -1112,8 +1113,6 @@ class ReleaseMail(models.Model):
     speaker = models.ForeignKey(
         Speaker, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
-    # The sessions (ids) the mail tells about: the recipient's saved ones, or their own talks.
-    session_ids = models.JSONField(default=list)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     sent_at = models.DateTimeField(null=True, blank=True)
 

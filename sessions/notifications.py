@@ -12,8 +12,8 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable
 
-from django.contrib.auth import get_user_model
 from django.core.mail import get_connection
+from django.db import transaction
 from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
@@ -55,44 +55,61 @@ def plan_release_mails(release_id: int) -> int:
     if release is None:  # deleted meanwhile: nothing to announce
         return 0
     changes = release.changes()
-    attendee_sessions = {change.session_id for change in changes if change.kind in ATTENDEE_KINDS}
-    saved = defaultdict(set)
-    saves = SavedSession.objects.filter(session__in=attendee_sessions).filter(
-        mailable_accounts("user__")
+    users = (
+        SavedSession.objects.filter(session__in=attendee_sessions(changes))
+        .filter(mailable_accounts("user__"))
+        .values_list("user", flat=True)
+        .order_by()
+        .distinct()
     )
-    for user_id, session_id in saves.values_list("user", "session").order_by():
-        saved[user_id].add(session_id)
-    talks = defaultdict(set)
+    speakers = Speaker.objects.filter(pk__in=speakers_sessions(changes)).mailable()
+    mails = [ReleaseMail(release_id=release_id, user_id=user_id) for user_id in users] + [
+        ReleaseMail(release_id=release_id, speaker_id=speaker_id)
+        for speaker_id in speakers.values_list("pk", flat=True)
+    ]
+    with transaction.atomic():  # one commit, not one per thousand rows
+        # A second run meets the unique constraints and adds nothing.
+        ReleaseMail.objects.bulk_create(mails, batch_size=1000, ignore_conflicts=True)
+        queued = list(
+            release.mails.filter(status=ReleaseMail.Status.QUEUED)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        # Once committed: a worker of another backend could otherwise look for the rows first.
+        transaction.on_commit(lambda: enqueue_sending(release_id, queued))
+    return len(queued)
+
+
+def attendee_sessions(changes: Iterable[SessionChange]) -> set[int]:
+    """The sessions whose attendees are told: those with a change of ATTENDEE_KINDS."""
+    return {change.session_id for change in changes if change.kind in ATTENDEE_KINDS}
+
+
+def speakers_sessions(changes: Iterable[SessionChange]) -> dict[int, set[int]]:
+    """Speaker id to their changed sessions: those they give, or gave before the release."""
+    sessions = defaultdict(set)
     for change in changes:
         for entry in (change.before, change.after):
             for speaker_id in entry["speaker_ids"] if entry else ():
-                talks[speaker_id].add(change.session_id)
-    speakers = Speaker.objects.filter(pk__in=talks).mailable().values_list("pk", flat=True)
-    mails = [
-        ReleaseMail(release=release, user_id=user_id, session_ids=sorted(sessions))
-        for user_id, sessions in saved.items()
-    ] + [
-        ReleaseMail(release=release, speaker_id=speaker_id, session_ids=sorted(talks[speaker_id]))
-        for speaker_id in speakers
-    ]
-    # A second run meets the unique constraints and adds nothing.
-    ReleaseMail.objects.bulk_create(mails, batch_size=1000, ignore_conflicts=True)
-    queued = list(
-        release.mails.filter(status=ReleaseMail.Status.QUEUED)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    for start in range(0, len(queued), MAILS_PER_TASK):
-        send_release_mails.enqueue(release_id, queued[start : start + MAILS_PER_TASK])
-    return len(queued)
+                sessions[speaker_id].add(change.session_id)
+    return sessions
+
+
+def enqueue_sending(release_id: int, mail_ids: list[int]) -> None:
+    # In one transaction, the database backend's task rows take one commit, not one each.
+    with transaction.atomic():
+        for start in range(0, len(mail_ids), MAILS_PER_TASK):
+            send_release_mails.enqueue(release_id, mail_ids[start : start + MAILS_PER_TASK])
 
 
 @task()
 def send_release_mails(release_id: int, mail_ids: list[int]) -> int:
     """Send these mails of a release, each claimed first; the number sent.
 
-    Whoever turned mails off or lost their verified address meanwhile is skipped. A mail that
-    fails goes back to queued and the task fails naming them, so running it again sends those.
+    Each tells of the sessions concerned when it is sent: an attendee's saved ones (one no
+    longer saved is left out), a speaker's own. Whoever turned mails off, lost their verified
+    address or has nothing left to be told meanwhile is skipped. A mail that fails goes back to
+    queued and the task fails naming them, so running it again sends those.
     """
     release = Release.objects.select_related("conference").filter(pk=release_id).first()
     if release is None:
@@ -104,27 +121,20 @@ def send_release_mails(release_id: int, mail_ids: list[int]) -> int:
     )
     if not mails:
         return 0
-    writer = ReleaseMailWriter(release, release.changes())
-    mailable_users = set(
-        get_user_model()
-        .objects.filter(mailable_accounts(), pk__in=[mail.user_id for mail in mails])
-        .values_list("pk", flat=True)
-    )
-    mailable_speakers = set(
-        Speaker.objects.mailable()
-        .filter(pk__in=[mail.speaker_id for mail in mails])
-        .values_list("pk", flat=True)
-    )
+    changes = release.changes()
+    sessions_of = recipients_sessions(mails, changes)
+    writer = ReleaseMailWriter(release, changes)
     sent, failed = 0, []
     with get_connection() as connection:  # one connection to the mail server for the batch
         for mail in mails:
             if not claim(mail):
                 continue  # another run of this batch has it
-            if mail.user_id not in mailable_users and mail.speaker_id not in mailable_speakers:
+            session_ids = sessions_of.get((mail.user_id, mail.speaker_id))
+            if not session_ids:
                 set_status(mail, ReleaseMail.Status.SKIPPED)
                 continue
             try:
-                writer.message(mail, connection).send()
+                writer.message(mail, session_ids, connection).send()
             except Exception:
                 logger.exception("Release mail %s was not sent; it is queued again.", mail.pk)
                 set_status(mail, ReleaseMail.Status.QUEUED)
@@ -135,6 +145,27 @@ def send_release_mails(release_id: int, mail_ids: list[int]) -> int:
     if failed:
         raise MailNotSentError(f"Release mails {failed} were not sent; run the task again.")
     return sent
+
+
+def recipients_sessions(
+    mails: list[ReleaseMail], changes: list[SessionChange]
+) -> dict[tuple[int | None, int | None], set[int]]:
+    """(user id, speaker id) of each mail still to be sent to what it tells of: three queries
+    for a batch. Recipients no longer to be mailed are left out."""
+    users = {mail.user_id for mail in mails if mail.user_id}
+    speakers = {mail.speaker_id for mail in mails if mail.speaker_id}
+    sessions_of = defaultdict(set)
+    saves = SavedSession.objects.filter(
+        mailable_accounts("user__"), user__in=users, session__in=attendee_sessions(changes)
+    )
+    for user_id, session_id in saves.values_list("user", "session").order_by():
+        sessions_of[user_id, None].add(session_id)
+    talks = speakers_sessions(changes)
+    for speaker_id in (
+        Speaker.objects.filter(pk__in=speakers).mailable().values_list("pk", flat=True)
+    ):
+        sessions_of[None, speaker_id] = talks[speaker_id]
+    return sessions_of
 
 
 def claim(mail: ReleaseMail) -> bool:
@@ -164,13 +195,13 @@ class ReleaseMailWriter:
         for change in changes:
             self.changes_of[change.session_id].append(change)
 
-    def message(self, mail: ReleaseMail, connection):
+    def message(self, mail: ReleaseMail, session_ids: Iterable[int], connection):
         if mail.user_id:
-            return self.attendee_message(mail, connection)
-        return self.speaker_message(mail, connection)
+            return self.attendee_message(mail, session_ids, connection)
+        return self.speaker_message(mail, session_ids, connection)
 
-    def attendee_message(self, mail: ReleaseMail, connection):
-        sessions = self.sessions(mail.session_ids, kinds=ATTENDEE_KINDS)
+    def attendee_message(self, mail: ReleaseMail, session_ids: Iterable[int], connection):
+        sessions = self.sessions(session_ids, kinds=ATTENDEE_KINDS)
         count = f"{len(sessions)} session{'s' if len(sessions) != 1 else ''} you saved"
         my_schedule = reverse(
             "sessions:my-schedule", kwargs={"conference_slug": self.conference.slug}
@@ -189,8 +220,8 @@ class ReleaseMailWriter:
             connection=connection,
         )
 
-    def speaker_message(self, mail: ReleaseMail, connection):
-        sessions = self.sessions(mail.session_ids)
+    def speaker_message(self, mail: ReleaseMail, session_ids: Iterable[int], connection):
+        sessions = self.sessions(session_ids)
         count = f"your session{'s' if len(sessions) != 1 else ''}"
         return templated_mail(
             to=mail.speaker.mail_address,

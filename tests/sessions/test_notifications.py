@@ -296,7 +296,7 @@ def test_a_speaker_who_unsubscribed_gets_nothing(announce, conference, central, 
 
 
 def test_releasing_enqueues_the_mails_and_sends_none_itself(
-    announce, talks, mailoutbox, dummy_tasks, settings
+    announce, talks, mailoutbox, dummy_tasks, settings, django_capture_on_commit_callbacks
 ):
     make_attendee("ada", saves=[talks["Graphs"]])
     move(talks["Graphs"], starts_at=paris(8, 14))
@@ -307,19 +307,21 @@ def test_releasing_enqueues_the_mails_and_sends_none_itself(
     [queued] = dummy_tasks.results
     assert (queued.task, queued.args) == (plan_release_mails, [release.pk])
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
-    plan_release_mails.call(*queued.args)
+    with django_capture_on_commit_callbacks(execute=True):
+        plan_release_mails.call(*queued.args)
     assert [message.to for message in mailoutbox] == [["ada@example.org"]]
 
 
 def test_planning_enqueues_the_mails_in_batches_and_sends_none(
-    announce, talks, mailoutbox, dummy_tasks
+    announce, talks, mailoutbox, dummy_tasks, django_capture_on_commit_callbacks
 ):
     for number in range(MAILS_PER_TASK + 1):
         make_attendee(f"attendee{number}", saves=[talks["Graphs"]])
     move(talks["Graphs"], starts_at=paris(8, 14))
     release = announce()
 
-    assert plan_release_mails.call(release.pk) == MAILS_PER_TASK + 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert plan_release_mails.call(release.pk) == MAILS_PER_TASK + 1
 
     sends = [result for result in dummy_tasks.results if result.task == send_release_mails]
     assert [len(result.args[1]) for result in sends] == [MAILS_PER_TASK, 1]
@@ -368,13 +370,14 @@ def test_running_the_tasks_again_mails_nobody_twice(announce, talks, mailoutbox)
 
 
 def test_a_mail_that_failed_is_sent_by_the_next_run_and_the_others_are_not_again(
-    announce, talks, mailoutbox, dummy_tasks, monkeypatch
+    announce, talks, mailoutbox, dummy_tasks, monkeypatch, django_capture_on_commit_callbacks
 ):
     make_attendee("ada", saves=[talks["Graphs"]])
     make_attendee("bob", saves=[talks["Graphs"]])
     move(talks["Graphs"], starts_at=paris(8, 14))
     release = announce()
-    plan_release_mails.call(release.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        plan_release_mails.call(release.pk)
     [batch] = [result for result in dummy_tasks.results if result.task == send_release_mails]
 
     from django.core.mail import EmailMultiAlternatives
@@ -396,12 +399,13 @@ def test_a_mail_that_failed_is_sent_by_the_next_run_and_the_others_are_not_again
 
 
 def test_someone_who_unsubscribed_after_the_release_is_skipped(
-    announce, talks, mailoutbox, dummy_tasks
+    announce, talks, mailoutbox, dummy_tasks, django_capture_on_commit_callbacks
 ):
     ada = make_attendee("ada", saves=[talks["Graphs"]])
     move(talks["Graphs"], starts_at=paris(8, 14))
     release = announce()
-    plan_release_mails.call(release.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        plan_release_mails.call(release.pk)
     AccountEmail.objects.filter(user=ada).update(schedule_changes=False)
 
     [batch] = [result for result in dummy_tasks.results if result.task == send_release_mails]
