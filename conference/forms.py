@@ -94,10 +94,11 @@ class AccountSettingsForm(AttendeeFormMixin, forms.Form):
     )
 
     def __init__(self, *args, user, account_email, **kwargs):
-        kwargs.setdefault(
-            "initial",
-            {"email": user.email, "schedule_changes": account_email.schedule_changes},
-        )
+        kwargs["initial"] = {
+            "email": user.email,
+            "schedule_changes": account_email.schedule_changes,
+            **(kwargs.get("initial") or {}),
+        }
         super().__init__(*args, **kwargs)
         self.user, self.account_email = user, account_email
 

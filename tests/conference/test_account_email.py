@@ -207,3 +207,9 @@ def test_an_unsubscribe_link_signed_for_another_account_changes_only_that_one(
     client.post(path_of(unsubscribe_url("account", other.pk)))
     assert AccountEmail.objects.for_user(attendee).schedule_changes is True
     assert AccountEmail.objects.for_user(other).schedule_changes is False
+
+
+def test_settings_open_with_the_current_address_and_choice(attendee_client, attendee):
+    AccountEmail.objects.create(user=attendee, schedule_changes=False)
+    form = attendee_client.get("/accounts/settings/").context["form"]
+    assert (form["email"].value(), form["schedule_changes"].value()) == ("ada@example.org", False)

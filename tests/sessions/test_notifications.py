@@ -1,7 +1,9 @@
+import io
 import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from conference.models import AccountEmail
@@ -413,3 +415,28 @@ def test_someone_who_unsubscribed_after_the_release_is_skipped(
 
     assert mailoutbox == []
     assert release.mails.get().status == ReleaseMail.Status.SKIPPED
+
+
+def test_mail_release_queues_the_unsent_mails_of_a_release_again(
+    announce, talks, mailoutbox, settings, django_capture_on_commit_callbacks
+):
+    make_attendee("ada", saves=[talks["Graphs"]])
+    move(talks["Graphs"], starts_at=paris(8, 14))
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    release = announce()  # enqueued, never run: as if the worker had stopped
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    out = io.StringIO()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("mail_release", "pycon-paris", release.version, stdout=out)
+        call_command("mail_release", "pycon-paris", release.version, stdout=io.StringIO())
+
+    assert [message.to for message in mailoutbox] == [["ada@example.org"]]
+    assert "Queued the mails of PyCon Paris v2" in out.getvalue()
+
+
+def test_mail_release_names_a_release_it_cannot_find():
+    make_conference(slug="pycon-paris")
+    message = "The conference “pycon-paris” has no release “v9”."
+    with pytest.raises(CommandError, match=re.escape(message)):
+        call_command("mail_release", "pycon-paris", "v9")
