@@ -5,6 +5,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django_tasks_db.models import DBTaskResult
 
 from conference.models import AccountEmail
 from sessions.models import ReleaseMail, SavedSession, Session
@@ -440,3 +441,21 @@ def test_mail_release_names_a_release_it_cannot_find():
     message = "The conference “pycon-paris” has no release “v9”."
     with pytest.raises(CommandError, match=re.escape(message)):
         call_command("mail_release", "pycon-paris", "v9")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_database_queue_holds_the_mails_until_the_worker_runs(mailoutbox, settings):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    conference = make_conference(slug="pycon-paris")
+    graphs = make_session(conference, title="Graphs", room=make_room(conference))
+    make_attendee("ada", saves=[graphs])
+    release_schedule(conference, version="v1", comment="", user=None)
+    move(graphs, starts_at=paris(8, 14))
+
+    release_schedule(conference, version="v2", comment="", user=None)
+
+    assert mailoutbox == []
+    assert DBTaskResult.objects.filter(status="READY").count() == 2  # v1's planning, and v2's
+    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    assert [message.to for message in mailoutbox] == [["ada@example.org"]]
+    assert set(DBTaskResult.objects.values_list("status", flat=True)) == {"SUCCESSFUL"}
