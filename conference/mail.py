@@ -62,7 +62,7 @@ def read_unsubscribe_token(token: str) -> tuple[str, int] | None:
         kind, pk = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except (signing.BadSignature, ValueError, TypeError):
         return None
-    if kind not in OPT_OUTS or not isinstance(pk, int):
+    if kind not in OPT_OUTS or not isinstance(pk, int) or isinstance(pk, bool):
         return None
     return kind, pk
 
@@ -92,6 +92,8 @@ def verify_email(token: str) -> AccountEmail | None:
         data = signing.loads(token, salt=VERIFY_SALT, max_age=VERIFY_MAX_AGE)
         pk, address = data["user"], data["email"]
     except (signing.BadSignature, ValueError, TypeError, KeyError):
+        return None
+    if not isinstance(pk, int) or isinstance(pk, bool) or not isinstance(address, str):
         return None
     user = get_user_model().objects.filter(pk=pk, is_active=True).first()
     if user is None:

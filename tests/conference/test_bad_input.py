@@ -1,9 +1,11 @@
 """Malformed, oversized and unexpected input to every public URL: a clear 4xx or a page, never a 500."""
 
 import json
+from urllib.parse import quote
 
 import pytest
 from django.contrib import admin
+from django.core import signing
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
@@ -277,6 +279,8 @@ ACCOUNT_FORMS = {
     "/pycon/my-schedule/calendar/": ["next"],
     "/accounts/password/change/": ["old_password", "new_password1", "new_password2"],
     "/accounts/logout/": ["next"],
+    "/accounts/settings/": ["email", "schedule_changes"],
+    "/accounts/settings/verify/": ["next"],
 }
 ANONYMOUS_FORMS = {
     "/accounts/login/": ["username", "password", "next"],
@@ -295,6 +299,30 @@ def test_a_bad_form_value_never_breaks_a_logged_in_form(attendee_client, site, p
 @pytest.mark.parametrize("value", FORM_VALUES, ids=value_id)
 def test_a_bad_form_value_never_breaks_an_account_form(client, site, path, fields, value):
     assert_handled(client.post(path, dict.fromkeys(fields, value)))
+
+
+# The signed links mails carry: any token, signed or not, is a page saying it does not work.
+@pytest.mark.parametrize("link", ["/accounts/verify/{}/", "/accounts/unsubscribe/{}/"])
+@pytest.mark.parametrize("value", [*BAD_VALUES[1:], *MORE_VALUES], ids=value_id)
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_bad_token_never_breaks_a_mailed_link(client, site, link, value, method):
+    response = getattr(client, method)(link.format(quote(value, safe="")))
+    assert_handled(response)
+
+
+@pytest.mark.parametrize(
+    "signed", ["x", [1, 2, 3], {"user": "1"}, ["account", "1"], ["nobody", 1], ["account", True]]
+)
+@pytest.mark.parametrize(
+    ("link", "salt"),
+    [
+        ("/accounts/verify/{}/", "conference.mail.verify-email"),
+        ("/accounts/unsubscribe/{}/", "conference.mail.unsubscribe"),
+    ],
+)
+def test_a_signed_token_of_another_shape_is_refused(client, site, link, salt, signed):
+    response = client.post(link.format(signing.dumps(signed, salt=salt)))
+    assert response.status_code == 400
 
 
 # JSON values of every type where strings, slugs, numbers and lists are expected.
