@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from conference.models import Conference
+from conference.routing import reverse_slugs
 from conference.timezones import clock_text
 from sessions.models import Release, Session, SessionSpeaker
 
@@ -34,6 +35,18 @@ CHANGE_KINDS = (
     "cancelled",
     "removed",
 )
+
+# How a count of each kind reads: “3 new, 2 moved, 1 changed room”.
+KIND_LABELS = {
+    "new": "new",
+    "reinstated": "reinstated",
+    "moved": "moved",
+    "room": "changed room",
+    "retitled": "retitled",
+    "speakers": "speakers changed",
+    "cancelled": "cancelled",
+    "removed": "removed",
+}
 
 Snapshot = dict[str, dict]
 
@@ -252,6 +265,89 @@ def speaker_change_text(before: dict, after: dict) -> str:
     if removed:
         parts.append(f"{', '.join(removed)} removed")
     return f"speakers changed: {'; '.join(parts)}"
+
+
+def change_summary(changes: list[SessionChange]) -> str:
+    """“3 new, 2 moved, 1 cancelled”, kinds in CHANGE_KINDS order; “no changes” for none."""
+    counts = dict.fromkeys(CHANGE_KINDS, 0)
+    for session_change in changes:
+        counts[session_change.kind] += 1
+    parts = [f"{count} {KIND_LABELS[kind]}" for kind, count in counts.items() if count]
+    return ", ".join(parts) or "no changes"
+
+
+@dataclass(frozen=True)
+class ReleasePreview:
+    """What releasing the conference now would announce, as the organizer reviews it."""
+
+    previous: Release | None
+    snapshot: Snapshot
+    changes: list[SessionChange]
+
+    @property
+    def digest(self) -> str:
+        return snapshot_digest(self.snapshot)
+
+    @property
+    def summary(self) -> str:
+        return change_summary(self.changes)
+
+
+def preview_release(conference: Conference) -> ReleasePreview:
+    """The public schedule now, against the latest release (against nothing before the first)."""
+    previous = conference.releases.first()
+    snapshot = public_snapshot(conference)
+    changes = changes_between(previous.snapshot if previous else {}, snapshot)
+    return ReleasePreview(previous, snapshot, changes)
+
+
+def prefetch_changes(releases: list[Release]) -> list[Release]:
+    """Give each of ``releases`` what it announced, so ``Release.changes()`` makes no query.
+
+    ``releases`` are one conference's, newest first and consecutive, as a page of
+    ``conference.releases`` is: each is compared with the next in the list, the oldest with
+    the release before it (one query).
+    """
+    if not releases:
+        return releases
+    before = releases[-1].previous()
+    snapshots = [release.snapshot for release in releases] + [before.snapshot if before else {}]
+    for index, release in enumerate(releases):
+        release.prefetched_changes = changes_between(snapshots[index + 1], snapshots[index])
+    return releases
+
+
+@dataclass(frozen=True)
+class AnnouncedChange:
+    """A change as the change log and its feed show it: in words, linking to the session."""
+
+    change: SessionChange
+    words: str
+    url: str  # empty when the session is no longer public
+
+
+def change_log(conference: Conference, zone: datetime.tzinfo) -> list[tuple[Release, list]]:
+    """Every release of the conference, newest first, with its changes in words in ``zone``.
+
+    A fixed number of queries: the releases, and the sessions public now (those get a link,
+    under their current slug).
+    """
+    releases = prefetch_changes(list(conference.releases.all()))
+    public = conference.sessions.public().values_list("pk", "slug")
+    urls = {
+        pk: reverse_slugs("sessions:session-detail", conference_slug=conference.slug, slug=slug)
+        for pk, slug in public
+    }
+    return [
+        (
+            release,
+            [
+                AnnouncedChange(change, change.describe(zone), urls.get(change.session_id, ""))
+                for change in release.changes()
+            ],
+        )
+        for release in releases
+    ]
 
 
 def suggested_version(conference: Conference) -> str:
