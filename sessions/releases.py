@@ -48,6 +48,9 @@ KIND_LABELS = {
     "removed": "removed",
 }
 
+# For forms and the API's schema (its enum is named in SPECTACULAR_SETTINGS).
+CHANGE_KIND_CHOICES = [(kind, kind) for kind in CHANGE_KINDS]
+
 Snapshot = dict[str, dict]
 
 
