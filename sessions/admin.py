@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Count, F
 from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 
@@ -276,11 +277,11 @@ class AttachmentAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(Release)
-class ReleaseAdmin(admin.ModelAdmin):
+class ReleaseAdmin(ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
     """Past releases, read only: a release is what was announced, so it is never edited or
     deleted here; new ones are made on the release page (sessions/release_views.py)."""
 
-    list_display = ["version", "conference", "released_at", "released_by", "comment"]
+    list_display = ["version", "conference", "released", "released_by", "comment"]
     list_filter = ["conference"]
     list_select_related = ["conference", "released_by"]
     search_fields = ["version", "comment"]
@@ -307,6 +308,12 @@ class ReleaseAdmin(admin.ModelAdmin):
             **(extra_context or {}),
         }
         return super().changelist_view(request, extra_context)
+
+    @admin.display(description="released", ordering="released_at")
+    def released(self, release):
+        """In the conference's zone, as its sessions' times are shown."""
+        local = timezone.localtime(release.released_at, release.conference.tz)
+        return f"{date_format(local, 'D j M Y H:i')} {local.tzname()}"
 
     @admin.display(description="announced changes")
     def announced(self, release):

@@ -10,7 +10,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils import timezone
 from django.views import View
 
 from conference.models import Conference
@@ -36,9 +35,7 @@ class ReleaseView(View):
     def dispatch(self, request, *args, **kwargs):
         if not self.model_admin.has_change_permission(request):
             raise PermissionDenied
-        # The review speaks the conference's zone, as the rest of its admin does.
-        with timezone.override(self.conference.tz):
-            return super().dispatch(request, *args, **kwargs)
+        return super().dispatch(request, *args, **kwargs)
 
     def get(self, request, *args, **kwargs):
         preview = preview_release(self.conference)

@@ -1,4 +1,5 @@
 import datetime
+import re
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -65,6 +66,8 @@ def test_the_review_lists_every_change_against_the_previous_release(
     ]
     html = response.content.decode()
     assert "Compared with <strong>v1</strong>" in html
+    # When, on the conference's clocks, as the admin shows its times.
+    assert re.search(r"released\s+\w+ \d+ \w+ \d{4} \d\d:\d\d CES?T", html)
     assert '<strong class="release-summary">1 new, 1 moved</strong>' in html
     assert response.context["form"]["version"].value() == "v2"
     assert Release.objects.count() == 1
