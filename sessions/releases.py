@@ -113,10 +113,14 @@ def utc_iso(moment: datetime.datetime) -> str:
     return moment.astimezone(datetime.UTC).isoformat()
 
 
-def snapshot_digest(snapshot: Snapshot) -> str:
-    """A short fingerprint of a snapshot: the release form carries the one it showed, so a
-    schedule changed between showing and confirming is noticed before anything is announced."""
-    text = json.dumps(snapshot, sort_keys=True, separators=(",", ":"))
+def review_digest(previous: Release | None, snapshot: Snapshot) -> str:
+    """A short fingerprint of what a release would announce: the schedule and the release it is
+    compared with. The release form carries the one it showed, so a schedule changed, or a
+    release made by someone else, between showing and confirming is noticed before anything is
+    announced."""
+    text = json.dumps(
+        [previous.pk if previous else None, snapshot], sort_keys=True, separators=(",", ":")
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -289,7 +293,7 @@ class ReleasePreview:
 
     @property
     def digest(self) -> str:
-        return snapshot_digest(self.snapshot)
+        return review_digest(self.previous, self.snapshot)
 
     @property
     def summary(self) -> str:
@@ -372,8 +376,9 @@ def release_schedule(
 ) -> Release:
     """Store a release of the conference's public schedule as it is now, and announce it.
 
-    ``expected_digest``: the ``snapshot_digest`` of what the organizer was shown; if the
-    schedule changed since, nothing is stored and a ValidationError says so. The conference
+    ``expected_digest``: the ``review_digest`` of what the organizer was shown; if the
+    schedule changed since, or another release was made, nothing is stored and a
+    ValidationError says so. The conference
     row is locked meanwhile, so two organizers releasing at once get two releases one after
     the other, each against the one before.
     """
@@ -392,9 +397,10 @@ def release_schedule(
                 code="duplicate_version",
             )
         snapshot = public_snapshot(conference)
-        if expected_digest is not None and snapshot_digest(snapshot) != expected_digest:
+        shown = expected_digest
+        if shown is not None and review_digest(conference.releases.first(), snapshot) != shown:
             raise ValidationError(
-                "The schedule changed while you were reviewing this release. "
+                "The schedule or its releases changed while you were reviewing this release. "
                 "Look over the changes again before releasing.",
                 code="schedule_changed",
             )

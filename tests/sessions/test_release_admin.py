@@ -138,12 +138,15 @@ def test_a_release_without_changes_needs_its_own_confirmation(admin_client, conf
 def test_an_unpublished_conference_is_refused_with_a_reason(admin_client):
     conference = make_conference(is_published=False)
     make_session(conference, title="Graphs")
+    reviewed = review(admin_client, conference)
+    assert "This conference is not published" in reviewed.content.decode()
 
-    response = confirm(
-        admin_client, conference, review(admin_client, conference), release_unchanged="on"
-    )
+    response = confirm(admin_client, conference, reviewed, release_unchanged="on")
 
-    assert "This conference is not published" in response.content.decode()
+    assert response.context["form"].non_field_errors() == [
+        "This conference is not published: the public sees none of its schedule yet. "
+        "Publish it first, then release."
+    ]
     assert not Release.objects.exists()
 
 

@@ -8,10 +8,10 @@ from django.core.exceptions import ValidationError
 from sessions.models import Release, Session, SessionSpeaker
 from sessions.releases import (
     changes_between,
+    preview_release,
     public_snapshot,
     release_schedule,
     schedule_released,
-    snapshot_digest,
     suggested_version,
 )
 from tests.builders import (
@@ -334,14 +334,25 @@ def test_an_unpublished_conference_cannot_be_released():
 
 
 def test_a_release_is_refused_when_the_schedule_changed_since_it_was_shown(conference):
-    shown = snapshot_digest(public_snapshot(conference))
+    shown = preview_release(conference).digest
     make_session(conference, title="Graphs")
 
     with pytest.raises(ValidationError, match="changed while you were reviewing"):
         release(conference, expected_digest=shown)
 
     assert not Release.objects.exists()
-    assert release(conference, expected_digest=snapshot_digest(public_snapshot(conference)))
+    assert release(conference, expected_digest=preview_release(conference).digest)
+
+
+def test_a_release_is_refused_when_another_was_made_since_it_was_shown(conference):
+    make_session(conference, title="Graphs")
+    shown = preview_release(conference).digest
+    release(conference, "v1")  # by another organizer, announcing the same changes
+
+    with pytest.raises(ValidationError, match="releases changed while you were reviewing"):
+        release(conference, "v2", expected_digest=shown)
+
+    assert list(Release.objects.values_list("version", flat=True)) == ["v1"]
 
 
 def test_schedule_released_is_sent_once_the_release_is_committed(
