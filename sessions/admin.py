@@ -285,8 +285,11 @@ class ReleaseAdmin(ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
     list_filter = ["conference"]
     list_select_related = ["conference", "released_by"]
     search_fields = ["version", "comment"]
-    fields = ["conference", "version", "comment", "released_by", "released_at", "announced"]
+    fields = ["conference", "version", "comment", "released_by", "released", "announced"]
     readonly_fields = fields
+
+    class Media:
+        css = {"all": ["css/admin.css"]}
 
     def get_queryset(self, request):
         # The list never shows snapshots; a release's own page loads its own when it needs it.

@@ -42,6 +42,9 @@ def test_the_release_page_shows_the_changes_and_stores_nothing_until_confirmed(
         expect(page.locator(".release-change-cancelled")).to_contain_text("cancelled (was ")
         expect(page.get_by_label("Version name")).to_have_value("v2")
         page.screenshot(path=f"{SHOTS}/release-review-desktop.png", full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.screenshot(path=f"{SHOTS}/release-review-phone.png", full_page=True)
+        page.set_viewport_size({"width": 1366, "height": 900})
         assert list(Release.objects.values_list("version", flat=True)) == ["v1"]
 
         page.get_by_label("Public comment").fill("One talk renamed, one cancelled.")
@@ -51,6 +54,8 @@ def test_the_release_page_shows_the_changes_and_stores_nothing_until_confirmed(
             f"Released v2 of {conference}: 1 retitled, 1 cancelled."
         )
         expect(page).to_have_url(re.compile(r"/admin/schedule/release/\d+/change/$"))
+        expect(page.locator(".field-announced li")).to_have_count(2)
+        page.screenshot(path=f"{SHOTS}/release-done-desktop.png", full_page=True)
     release = Release.objects.first()
     assert (release.version, release.comment) == ("v2", "One talk renamed, one cancelled.")
     assert sorted(change.kind for change in release.changes()) == ["cancelled", "retitled"]
