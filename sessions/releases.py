@@ -37,7 +37,7 @@ CHANGE_KINDS = (
 )
 
 # How a count of each kind reads: “3 new, 2 moved, 1 changed room”.
-KIND_LABELS = {
+CHANGE_LABELS = {
     "new": "new",
     "reinstated": "reinstated",
     "moved": "moved",
@@ -154,8 +154,8 @@ class SessionChange:
             return f"new: {place(after, zone)}"
         if self.kind == "reinstated":
             return f"back on the schedule: {place(after, zone)}"
-        if self.kind == "cancelled":
-            return f"cancelled (was {place(after, zone)})"
+        if self.kind == "cancelled":  # where the public last saw it, if it saw it before
+            return f"cancelled (was {place(before or after, zone)})"
         if self.kind == "removed":
             return f"removed from the schedule (was {place(before, zone)})"
         if self.kind == "retitled":
@@ -165,18 +165,6 @@ class SessionChange:
         if self.kind == "speakers":
             return speaker_change_text(before, after)
         return move_text(before, after, zone)
-
-    def as_dict(self, zone: datetime.tzinfo) -> dict:
-        """The change as the API gives it: the records, plus the words in ``zone``."""
-        return {
-            "kind": self.kind,
-            "session_id": self.session_id,
-            "title": self.title,
-            "slug": self.slug,
-            "description": self.describe(zone),
-            "before": self.before,
-            "after": self.after,
-        }
 
 
 def changes_between(old: Snapshot, new: Snapshot) -> list[SessionChange]:
@@ -248,10 +236,13 @@ def move_text(before: dict, after: dict, zone: datetime.tzinfo) -> str:
     apart = old_start.tzname() != new_start.tzname()
     abbreviation = "" if apart else f" ({new_start.tzname()})"
     if old_start == new_start:
-        return (
+        text = (
             f"now ends at {clock_text(new_end)} instead of {clock_text(old_end)} "
             f"({new_end.tzname()})"
         )
+        if before["room_id"] != after["room_id"]:
+            text += f", in {room_name(after)} instead of {room_name(before)}"
+        return text
     old_text = day_and_clock(old_start, with_zone=apart)
     new_text = day_and_clock(new_start, with_zone=apart)
     if before["room_id"] == after["room_id"]:
@@ -279,7 +270,7 @@ def change_summary(changes: list[SessionChange]) -> str:
     counts = dict.fromkeys(CHANGE_KINDS, 0)
     for session_change in changes:
         counts[session_change.kind] += 1
-    parts = [f"{count} {KIND_LABELS[kind]}" for kind, count in counts.items() if count]
+    parts = [f"{count} {CHANGE_LABELS[kind]}" for kind, count in counts.items() if count]
     return ", ".join(parts) or "no changes"
 
 
