@@ -240,3 +240,9 @@ def test_release_review_query_count_does_not_grow(
         response = review(admin_client, conference)
 
     assert len(response.context["changes"]) == count
+
+
+def test_the_review_of_an_empty_schedule_says_so(admin_client, conference):
+    html = review(admin_client, conference).content.decode()
+
+    assert "The public schedule is empty: publish sessions before releasing it." in html
