@@ -298,6 +298,12 @@ class ReleaseAdmin(ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
+    def has_view_permission(self, request, obj=None):
+        # Whoever may release sees what was released before.
+        return super().has_view_permission(request, obj) or request.user.has_perm(
+            "schedule.change_session"
+        )
+
     def has_change_permission(self, request, obj=None):
         return False
 

@@ -179,6 +179,8 @@ def test_staff_with_the_change_permission_on_sessions_may_release(
 
     assert response.status_code == 302
     assert Release.objects.get().released_by == staff
+    assert client.get(response["Location"]).status_code == 200
+    assert client.get(reverse("admin:schedule_release_changelist")).status_code == 200
 
 
 def test_anonymous_visitors_are_sent_to_the_admin_login(client, conference):
