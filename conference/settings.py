@@ -360,6 +360,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two choice sets are called ``kind``: a session's and a release's change's.
+    "ENUM_NAME_OVERRIDES": {
+        "KindEnum": "sessions.models.Session.Kind",
+        "SessionChangeKindEnum": "sessions.releases.CHANGE_KIND_CHOICES",
+    },
 }
 
 # Errors and warnings to stderr, where gunicorn and any process manager collect them.

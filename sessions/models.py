@@ -1069,6 +1069,11 @@ class Release(models.Model):
     def __str__(self):
         return f"{self.conference} {self.version}"
 
+    def get_absolute_url(self):
+        """Its entry on the conference's change log."""
+        url = reverse_slugs("sessions:changes", conference_slug=self.conference.slug)
+        return f"{url}#{self.anchor}"
+
     @property
     def anchor(self) -> str:
         """Its HTML id on the change log."""
@@ -1084,6 +1089,8 @@ class Release(models.Model):
     def changes(self) -> list:
         """What this release announced: its changes against the previous release (against
         nothing for the first), a list of ``releases.SessionChange``."""
+        if hasattr(self, "prefetched_changes"):  # releases.prefetch_changes()
+            return self.prefetched_changes
         from sessions.releases import changes_between
 
         previous = self.previous()

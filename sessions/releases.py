@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from conference.models import Conference
+from conference.routing import reverse_slugs
 from conference.timezones import clock_text
 from sessions.models import Release, Session, SessionSpeaker
 
@@ -34,6 +35,21 @@ CHANGE_KINDS = (
     "cancelled",
     "removed",
 )
+
+# How a count of each kind reads: “3 new, 2 moved, 1 changed room”.
+CHANGE_LABELS = {
+    "new": "new",
+    "reinstated": "reinstated",
+    "moved": "moved",
+    "room": "changed room",
+    "retitled": "retitled",
+    "speakers": "speakers changed",
+    "cancelled": "cancelled",
+    "removed": "removed",
+}
+
+# For forms and the API's schema (its enum is named in SPECTACULAR_SETTINGS).
+CHANGE_KIND_CHOICES = [(kind, kind) for kind in CHANGE_KINDS]
 
 Snapshot = dict[str, dict]
 
@@ -97,10 +113,14 @@ def utc_iso(moment: datetime.datetime) -> str:
     return moment.astimezone(datetime.UTC).isoformat()
 
 
-def snapshot_digest(snapshot: Snapshot) -> str:
-    """A short fingerprint of a snapshot: the release form carries the one it showed, so a
-    schedule changed between showing and confirming is noticed before anything is announced."""
-    text = json.dumps(snapshot, sort_keys=True, separators=(",", ":"))
+def review_digest(previous: Release | None, snapshot: Snapshot) -> str:
+    """A short fingerprint of what a release would announce: the schedule and the release it is
+    compared with. The release form carries the one it showed, so a schedule changed, or a
+    release made by someone else, between showing and confirming is noticed before anything is
+    announced."""
+    text = json.dumps(
+        [previous.pk if previous else None, snapshot], sort_keys=True, separators=(",", ":")
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -134,8 +154,8 @@ class SessionChange:
             return f"new: {place(after, zone)}"
         if self.kind == "reinstated":
             return f"back on the schedule: {place(after, zone)}"
-        if self.kind == "cancelled":
-            return f"cancelled (was {place(after, zone)})"
+        if self.kind == "cancelled":  # where the public last saw it, if it saw it before
+            return f"cancelled (was {place(before or after, zone)})"
         if self.kind == "removed":
             return f"removed from the schedule (was {place(before, zone)})"
         if self.kind == "retitled":
@@ -145,18 +165,6 @@ class SessionChange:
         if self.kind == "speakers":
             return speaker_change_text(before, after)
         return move_text(before, after, zone)
-
-    def as_dict(self, zone: datetime.tzinfo) -> dict:
-        """The change as the API gives it: the records, plus the words in ``zone``."""
-        return {
-            "kind": self.kind,
-            "session_id": self.session_id,
-            "title": self.title,
-            "slug": self.slug,
-            "description": self.describe(zone),
-            "before": self.before,
-            "after": self.after,
-        }
 
 
 def changes_between(old: Snapshot, new: Snapshot) -> list[SessionChange]:
@@ -228,10 +236,13 @@ def move_text(before: dict, after: dict, zone: datetime.tzinfo) -> str:
     apart = old_start.tzname() != new_start.tzname()
     abbreviation = "" if apart else f" ({new_start.tzname()})"
     if old_start == new_start:
-        return (
+        text = (
             f"now ends at {clock_text(new_end)} instead of {clock_text(old_end)} "
             f"({new_end.tzname()})"
         )
+        if before["room_id"] != after["room_id"]:
+            text += f", in {room_name(after)} instead of {room_name(before)}"
+        return text
     old_text = day_and_clock(old_start, with_zone=apart)
     new_text = day_and_clock(new_start, with_zone=apart)
     if before["room_id"] == after["room_id"]:
@@ -254,6 +265,89 @@ def speaker_change_text(before: dict, after: dict) -> str:
     return f"speakers changed: {'; '.join(parts)}"
 
 
+def change_summary(changes: list[SessionChange]) -> str:
+    """“3 new, 2 moved, 1 cancelled”, kinds in CHANGE_KINDS order; “no changes” for none."""
+    counts = dict.fromkeys(CHANGE_KINDS, 0)
+    for session_change in changes:
+        counts[session_change.kind] += 1
+    parts = [f"{count} {CHANGE_LABELS[kind]}" for kind, count in counts.items() if count]
+    return ", ".join(parts) or "no changes"
+
+
+@dataclass(frozen=True)
+class ReleasePreview:
+    """What releasing the conference now would announce, as the organizer reviews it."""
+
+    previous: Release | None
+    snapshot: Snapshot
+    changes: list[SessionChange]
+
+    @property
+    def digest(self) -> str:
+        return review_digest(self.previous, self.snapshot)
+
+    @property
+    def summary(self) -> str:
+        return change_summary(self.changes)
+
+
+def preview_release(conference: Conference) -> ReleasePreview:
+    """The public schedule now, against the latest release (against nothing before the first)."""
+    previous = conference.releases.first()
+    snapshot = public_snapshot(conference)
+    changes = changes_between(previous.snapshot if previous else {}, snapshot)
+    return ReleasePreview(previous, snapshot, changes)
+
+
+def prefetch_changes(releases: list[Release]) -> list[Release]:
+    """Give each of ``releases`` what it announced, so ``Release.changes()`` makes no query.
+
+    ``releases`` are one conference's, newest first and consecutive, as a page of
+    ``conference.releases`` is: each is compared with the next in the list, the oldest with
+    the release before it (one query).
+    """
+    if not releases:
+        return releases
+    before = releases[-1].previous()
+    snapshots = [release.snapshot for release in releases] + [before.snapshot if before else {}]
+    for index, release in enumerate(releases):
+        release.prefetched_changes = changes_between(snapshots[index + 1], snapshots[index])
+    return releases
+
+
+@dataclass(frozen=True)
+class AnnouncedChange:
+    """A change as the change log and its feed show it: in words, linking to the session."""
+
+    change: SessionChange
+    words: str
+    url: str  # empty when the session is no longer public
+
+
+def change_log(conference: Conference, zone: datetime.tzinfo) -> list[tuple[Release, list]]:
+    """Every release of the conference, newest first, with its changes in words in ``zone``.
+
+    A fixed number of queries: the releases, and the sessions public now (those get a link,
+    under their current slug).
+    """
+    releases = prefetch_changes(list(conference.releases.all()))
+    public = conference.sessions.public().values_list("pk", "slug")
+    urls = {
+        pk: reverse_slugs("sessions:session-detail", conference_slug=conference.slug, slug=slug)
+        for pk, slug in public
+    }
+    return [
+        (
+            release,
+            [
+                AnnouncedChange(change, change.describe(zone), urls.get(change.session_id, ""))
+                for change in release.changes()
+            ],
+        )
+        for release in releases
+    ]
+
+
 def suggested_version(conference: Conference) -> str:
     """The next free name of the form v1, v2, …: one more than the releases so far."""
     taken = set(conference.releases.values_list("version", flat=True))
@@ -273,8 +367,9 @@ def release_schedule(
 ) -> Release:
     """Store a release of the conference's public schedule as it is now, and announce it.
 
-    ``expected_digest``: the ``snapshot_digest`` of what the organizer was shown; if the
-    schedule changed since, nothing is stored and a ValidationError says so. The conference
+    ``expected_digest``: the ``review_digest`` of what the organizer was shown; if the
+    schedule changed since, or another release was made, nothing is stored and a
+    ValidationError says so. The conference
     row is locked meanwhile, so two organizers releasing at once get two releases one after
     the other, each against the one before.
     """
@@ -293,9 +388,10 @@ def release_schedule(
                 code="duplicate_version",
             )
         snapshot = public_snapshot(conference)
-        if expected_digest is not None and snapshot_digest(snapshot) != expected_digest:
+        shown = expected_digest
+        if shown is not None and review_digest(conference.releases.first(), snapshot) != shown:
             raise ValidationError(
-                "The schedule changed while you were reviewing this release. "
+                "The schedule or its releases changed while you were reviewing this release. "
                 "Look over the changes again before releasing.",
                 code="schedule_changed",
             )

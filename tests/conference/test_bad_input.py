@@ -10,6 +10,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from sessions.models import CalendarFeed, SavedSession, Session
+from sessions.releases import release_schedule
 from tests.builders import make_conference, make_room, make_session, make_speaker, make_track
 
 pytestmark = pytest.mark.django_db
@@ -65,6 +66,8 @@ PAGES = [
     "/pycon/my-schedule/",
     "/pycon/now/",
     "/pycon/now/hall/",
+    "/pycon/changes/",
+    "/pycon/changes.atom",
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password/reset/",
@@ -84,6 +87,7 @@ def site(module_db, django_db_blocker):
             track=make_track(conference, name="Data"),
             speakers=[speaker],
         )
+        release_schedule(conference, version="v1", comment="First.", user=None)
         return conference
 
 
@@ -171,6 +175,7 @@ API_LISTS = [
     "/api/v1/conferences/pycon/sessions/",
     "/api/v1/conferences/pycon/sessions/talk/",
     "/api/v1/conferences/pycon/speakers/",
+    "/api/v1/conferences/pycon/releases/",
     "/api/v1/me/schedule/",
 ]
 

@@ -8,10 +8,10 @@ from django.core.exceptions import ValidationError
 from sessions.models import Release, Session, SessionSpeaker
 from sessions.releases import (
     changes_between,
+    preview_release,
     public_snapshot,
     release_schedule,
     schedule_released,
-    snapshot_digest,
     suggested_version,
 )
 from tests.builders import (
@@ -154,6 +154,19 @@ def test_a_longer_session_is_a_move_that_says_its_new_end(conference, central):
     assert change.describe(PARIS) == "now ends at 10:45 instead of 10:30 (CEST)"
 
 
+def test_a_longer_session_in_another_room_says_both(conference, central, junior):
+    talk = make_session(conference, title="Graphs", room=central, starts_at=paris(8, 10))
+    old = public_snapshot(conference)
+    talk.ends_at, talk.room = paris(8, 10, 45), junior
+    talk.save()
+
+    [change] = changes_between(old, public_snapshot(conference))
+
+    assert change.describe(PARIS) == (
+        "now ends at 10:45 instead of 10:30 (CEST), in Junior Stage instead of Central Room"
+    )
+
+
 def test_a_session_moved_across_the_clock_change_says_each_zone():
     conference = make_conference(
         starts_on=datetime.date(2026, 10, 24), ends_on=datetime.date(2026, 10, 25)
@@ -196,6 +209,19 @@ def test_a_cancelled_session_is_announced_once(conference, central):
         "cancelled (was Wed 10:00–10:30 CEST, Central Room)"
     )
     assert changes_between(second, second) == []
+
+
+def test_a_session_moved_and_cancelled_is_cancelled_where_the_public_saw_it(
+    conference, central, junior
+):
+    talk = make_session(conference, title="Graphs", room=central)
+    old = public_snapshot(conference)
+    talk.room, talk.status = junior, Session.Status.CANCELLED
+    talk.save()
+
+    [change] = changes_between(old, public_snapshot(conference))
+
+    assert change.describe(PARIS) == "cancelled (was Wed 10:00–10:30 CEST, Central Room)"
 
 
 def test_a_reinstated_session_is_announced_with_its_move(conference, central):
@@ -334,14 +360,25 @@ def test_an_unpublished_conference_cannot_be_released():
 
 
 def test_a_release_is_refused_when_the_schedule_changed_since_it_was_shown(conference):
-    shown = snapshot_digest(public_snapshot(conference))
+    shown = preview_release(conference).digest
     make_session(conference, title="Graphs")
 
     with pytest.raises(ValidationError, match="changed while you were reviewing"):
         release(conference, expected_digest=shown)
 
     assert not Release.objects.exists()
-    assert release(conference, expected_digest=snapshot_digest(public_snapshot(conference)))
+    assert release(conference, expected_digest=preview_release(conference).digest)
+
+
+def test_a_release_is_refused_when_another_was_made_since_it_was_shown(conference):
+    make_session(conference, title="Graphs")
+    shown = preview_release(conference).digest
+    release(conference, "v1")  # by another organizer, announcing the same changes
+
+    with pytest.raises(ValidationError, match="releases changed while you were reviewing"):
+        release(conference, "v2", expected_digest=shown)
+
+    assert list(Release.objects.values_list("version", flat=True)) == ["v1"]
 
 
 def test_schedule_released_is_sent_once_the_release_is_committed(
