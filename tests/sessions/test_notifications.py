@@ -134,6 +134,20 @@ def test_a_retitled_session_mails_no_attendee(announce, talks, mailoutbox):
 
 
 @pytest.mark.usefixtures("immediate_tasks")
+def test_a_session_taken_off_the_schedule_is_mailed_without_a_link(announce, talks, mailoutbox):
+    make_attendee("ada", saves=[talks["Vision"]])
+    Session.objects.filter(pk=talks["Vision"].pk).unpublish()
+
+    announce()
+
+    [message] = mailoutbox
+    assert "Vision\n  - Removed from the schedule (was Wed 11:00–11:30 CEST, Central Room)\n\n" in (
+        message.body
+    )
+    assert "/sessions/vision/" not in message.body
+
+
+@pytest.mark.usefixtures("immediate_tasks")
 def test_the_mail_gives_times_in_the_conference_zone_and_says_so(announce, talks, mailoutbox):
     make_attendee("ada", saves=[talks["Graphs"]])
     move(talks["Graphs"], starts_at=paris(8, 14))
