@@ -23,7 +23,7 @@ from django_tasks import task
 from conference.mail import absolute, templated_mail, unsubscribe_url
 from conference.models import mailable_accounts
 from conference.timezones import time_range
-from sessions.models import Release, ReleaseMail, SavedSession
+from sessions.models import Release, ReleaseMail, SavedSession, Session
 from sessions.releases import SessionChange, room_name, schedule_released
 from speakers.models import Speaker
 
@@ -246,25 +246,22 @@ class ReleaseMailWriter:
     def sessions(self, session_ids: Iterable[int], kinds: frozenset | None = None) -> list[dict]:
         """Each session's title, link, changes in words and where and when it is now, in
         schedule order; only those with a change of ``kinds``, when given."""
-        sessions = []
+        found = []
         for session_id in session_ids:
             changes = self.changes_of.get(session_id, [])
             if not changes or (kinds and not any(change.kind in kinds for change in changes)):
                 continue
             last = changes[-1]
             after = last.after
-            cancelled = after is None or after["status"] == "cancelled"
-            sessions.append(
-                {
-                    "sort_key": min(change.sort_key for change in changes),
-                    "title": last.title,
-                    "url": "" if after is None else self.session_url(after["slug"]),
-                    "changes": [change.describe(self.zone) for change in changes],
-                    "now": "" if cancelled else self.place(after),
-                }
-            )
-        sessions.sort(key=lambda session: session.pop("sort_key"))
-        return sessions
+            cancelled = after is None or after["status"] == Session.Status.CANCELLED
+            session = {
+                "title": last.title,
+                "url": "" if after is None else self.session_url(after["slug"]),
+                "changes": [change.describe(self.zone) for change in changes],
+                "now": "" if cancelled else self.place(after),
+            }
+            found.append((min(change.sort_key for change in changes), session))
+        return [session for _, session in sorted(found, key=lambda pair: pair[0])]
 
     def session_url(self, slug: str) -> str:
         return absolute(
