@@ -347,7 +347,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Conference schedule API",
     "DESCRIPTION": (
         "Read conferences, rooms, tracks, sessions and speakers; organizers also write them, "
-        "under the same rules as the admin. Anonymous clients read published data. "
+        "under the same rules as the admin. Each conference's schedule releases list what every "
+        "release announced. Anonymous clients read published data. "
         "Authenticate with `Authorization: Token <key>` (POST /api/v1/auth/token/) or, from this "
         "site's own pages, the session cookie plus CSRF token. Times are ISO 8601 in UTC; each "
         'session also names its conference\'s time zone. Errors are JSON: `{"detail": ...}`, '

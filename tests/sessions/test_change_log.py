@@ -220,3 +220,15 @@ def test_feed_answers_a_conditional_request_with_304(client, conference, two_rel
     again = client.get(feed_url(conference), headers={"If-None-Match": first["ETag"]})
 
     assert again.status_code == 304
+
+
+@pytest.mark.parametrize("url", [changes_url, feed_url])
+def test_a_repeated_visit_of_the_change_log_or_feed_is_served_from_the_cache(
+    client, conference, two_releases, django_assert_num_queries, url
+):
+    first = client.get(url(conference))
+
+    with django_assert_num_queries(1):  # the conference row, whose changed_at names the version
+        again = client.get(url(conference))
+
+    assert again.content == first.content
