@@ -142,7 +142,9 @@ def templated_mail(
         headers["List-Unsubscribe"] = f"<{unsubscribe}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message = EmailMultiAlternatives(
-        subject=subject,
+        # One line: a line break in a name (a conference's, from an import) would make Django
+        # refuse the header, and the mail would never go.
+        subject=" ".join(subject.split()),
         body=render_to_string(f"{template}.txt", context),
         to=[to],
         headers=headers,

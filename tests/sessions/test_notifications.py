@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django_tasks_db.models import DBTaskResult
 
-from conference.models import AccountEmail
+from conference.models import AccountEmail, Conference
 from sessions.models import ReleaseMail, SavedSession, Session
 from sessions.notifications import (
     MAILS_PER_TASK,
@@ -145,6 +145,21 @@ def test_a_session_taken_off_the_schedule_is_mailed_without_a_link(announce, tal
         message.body
     )
     assert "/sessions/vision/" not in message.body
+
+
+@pytest.mark.usefixtures("immediate_tasks")
+def test_a_line_break_in_the_conference_name_does_not_stop_the_mail(
+    announce, conference, talks, mailoutbox
+):
+    make_attendee("ada", saves=[talks["Graphs"]])
+    Conference.objects.filter(pk=conference.pk).update(name="PyCon\nParis")
+    move(talks["Graphs"], starts_at=paris(8, 14))
+
+    announce()
+
+    assert [message.subject for message in mailoutbox] == [
+        "PyCon Paris: 1 session you saved changed"
+    ]
 
 
 @pytest.mark.usefixtures("immediate_tasks")
