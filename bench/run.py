@@ -202,6 +202,7 @@ def measure_size(size: int, output: Path) -> None:
         with override_settings(STORAGES={**django_storages(), "staticfiles": PLAIN_STATIC}):
             result["pages"] = [measure_target(target, size) for target in targets(conference)]
             result["pages"] += measure_planner(conference, size)
+            result["pages"] += measure_release(conference, size)
     output.write_text(json.dumps(result))
 
 
@@ -378,6 +379,46 @@ def measure_planner(conference, size: int) -> list[dict]:
 
     rows.append(planner_row("planner move (POST)", move_url, move, repeat))
     return rows
+
+
+# Releasing the schedule: the review the organizer confirms, with a fifth of the sessions moved --
+
+
+def measure_release(conference, size: int) -> list[dict]:
+    """The admin's release review after N/5 sessions moved since the previous release.
+
+    The review computes the public schedule's snapshot, the diff against the previous release
+    and every change in words, as confirming does before storing it. The sessions move a week
+    later by one UPDATE: no move can clash with another session there, even under PostgreSQL's
+    exclusion constraint, and the diff does not care where they went.
+    """
+    from django.contrib.auth import get_user_model
+    from django.db.models import F
+    from django.test import Client
+    from django.urls import reverse
+
+    from sessions.models import Session
+    from sessions.releases import changes_between, public_snapshot, release_schedule
+
+    user = get_user_model().objects.get_or_create(
+        username="bench-organizer", defaults={"is_staff": True, "is_superuser": True}
+    )[0]
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+    before = release_schedule(conference, version="v1", comment="", user=user)
+    public = conference.sessions.public().filter(status=Session.Status.PUBLISHED)
+    moving = list(public.order_by("pk").values_list("pk", flat=True)[: size // 5])
+    week = datetime.timedelta(days=7)
+    Session.objects.filter(pk__in=moving).update(
+        starts_at=F("starts_at") + week, ends_at=F("ends_at") + week
+    )
+    seconds, changes = timed(lambda: changes_between(before.snapshot, public_snapshot(conference)))
+    if [change.kind for change in changes] != ["moved"] * len(moving):
+        raise RuntimeError(f"The bench expected {len(moving)} moves, the diff has {len(changes)}.")
+    log(f"  release diff alone: {len(changes)} moved in {seconds * 1000:.1f} ms")
+    url = reverse("admin:schedule_session_release", args=[conference.pk])
+    name = f"release review ({len(moving)} moved)"
+    return [planner_row(name, url, lambda: client.get(url), repetitions(size))]
 
 
 def planner_row(name: str, url: str, send, repeat: int) -> dict:

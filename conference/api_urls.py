@@ -14,7 +14,7 @@ from conference.api import (
     TrackViewSet,
     api_not_found,
 )
-from sessions.api import MyScheduleViewSet, SessionViewSet
+from sessions.api import MyScheduleViewSet, ReleaseViewSet, SessionViewSet
 from speakers.api import SpeakerViewSet
 
 app_name = "api"
@@ -44,6 +44,12 @@ conference_router.register("speakers", SpeakerViewSet, basename="speaker")
 v1_patterns = [
     path("", include(router.urls)),
     path("conferences/<slug:conference_slug>/", include(conference_router.urls)),
+    # A list only: the router would also route the writes ConferenceScopedMixin defines.
+    path(
+        "conferences/<slug:conference_slug>/releases/",
+        ReleaseViewSet.as_view({"get": "list"}),
+        name="release-list",
+    ),
     path(
         "me/schedule/",
         MyScheduleViewSet.as_view({"get": "list", "post": "create"}),

@@ -68,11 +68,50 @@ class AdminLoginForm(LoginLimitMixin, AdminAuthenticationForm):
 
 
 class SignupForm(AttendeeFormMixin, UserCreationForm):
-    email = forms.EmailField(help_text="Only used to reset your password.")
+    email = forms.EmailField(
+        help_text="For password resets and, once you confirm it, schedule changes to sessions "
+        "you saved (you can turn those off)."
+    )
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ["username", "email"]
+
+
+class AccountSettingsForm(AttendeeFormMixin, forms.Form):
+    """The account's address and whether it gets schedule-change mails.
+
+    A new address starts unverified (``AccountEmail.is_verified``); mails wait until it is.
+    """
+
+    email = forms.EmailField(
+        help_text="Schedule changes and password resets are mailed here once you confirm it."
+    )
+    schedule_changes = forms.BooleanField(
+        label="Email me when a schedule release moves, cancels or changes the room of a "
+        "session I saved",
+        required=False,
+    )
+
+    def __init__(self, *args, user, account_email, **kwargs):
+        kwargs["initial"] = {
+            "email": user.email,
+            "schedule_changes": account_email.schedule_changes,
+            **(kwargs.get("initial") or {}),
+        }
+        super().__init__(*args, **kwargs)
+        self.user, self.account_email = user, account_email
+
+    @property
+    def email_changed(self) -> bool:
+        return self.cleaned_data["email"] != self.user.email
+
+    def save(self) -> None:
+        if self.email_changed:
+            self.user.email = self.cleaned_data["email"]
+            self.user.save(update_fields=["email"])
+        self.account_email.schedule_changes = self.cleaned_data["schedule_changes"]
+        self.account_email.save(update_fields=["schedule_changes"])
 
 
 class PasswordChangeForm(AttendeeFormMixin, auth_forms.PasswordChangeForm):

@@ -44,6 +44,15 @@ def env_bool(name: str, default: bool = False) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not (value.isascii() and value.isdigit()):
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.")
+    return int(value)
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -269,12 +278,27 @@ STORAGES = {
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", BASE_DIR / "media"))
 
-EMAIL_BACKEND = os.environ.get(
-    "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
+# Mail: printed to the console (`make run`) unless a mail server is named. In production set
+# EMAIL_HOST and its companions (docs/deploy.md); DJANGO_EMAIL_BACKEND overrides either choice.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get("DJANGO_EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
 )
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=EMAIL_PORT == 587)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=EMAIL_PORT == 465)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("Set EMAIL_USE_TLS or EMAIL_USE_SSL, not both.")
+# Seconds to wait for the mail server: a stalled server must not hold a task worker forever.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 
 # Background work (mails, large imports) goes through the tasks API. The database backend needs
-# no extra service: `manage.py db_worker` runs the queue (beside gunicorn in `make serve`).
+# no extra service: `manage.py db_worker` runs the queue, beside runserver in `make run` and
+# beside gunicorn in `make serve` (docs/deploy.md).
 TASKS = {
     "default": {
         "BACKEND": os.environ.get("DJANGO_TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
@@ -323,7 +347,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Conference schedule API",
     "DESCRIPTION": (
         "Read conferences, rooms, tracks, sessions and speakers; organizers also write them, "
-        "under the same rules as the admin. Anonymous clients read published data. "
+        "under the same rules as the admin. Each conference's schedule releases list what every "
+        "release announced. Anonymous clients read published data. "
         "Authenticate with `Authorization: Token <key>` (POST /api/v1/auth/token/) or, from this "
         "site's own pages, the session cookie plus CSRF token. Times are ISO 8601 in UTC; each "
         'session also names its conference\'s time zone. Errors are JSON: `{"detail": ...}`, '
@@ -336,6 +361,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two choice sets are called ``kind``: a session's and a release's change's.
+    "ENUM_NAME_OVERRIDES": {
+        "KindEnum": "sessions.models.Session.Kind",
+        "SessionChangeKindEnum": "sessions.releases.CHANGE_KIND_CHOICES",
+    },
 }
 
 # Errors and warnings to stderr, where gunicorn and any process manager collect them.

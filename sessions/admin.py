@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Count, F
 from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 
@@ -19,12 +20,14 @@ from sessions.forms import SessionAdminForm
 from sessions.models import (
     SCHEDULE_ORDER,
     Attachment,
+    Release,
     Session,
     SessionSpeaker,
     StatusChange,
     ordered_speakers_prefetch,
 )
 from sessions.planner_views import planner_urls
+from sessions.release_views import release_urls
 
 
 class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
@@ -117,7 +120,7 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
         css = {"all": ["css/admin.css"]}
 
     def get_urls(self):
-        return planner_urls(self) + super().get_urls()
+        return planner_urls(self) + release_urls(self) + super().get_urls()
 
     def changelist_view(self, request, extra_context=None):
         # Ten columns and the filters need the width of a 1,280 px screen: the app list gives it
@@ -271,3 +274,67 @@ class AttachmentAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
     list_select_related = ["session"]
     search_fields = ["title", "session__title"]
     autocomplete_fields = ["session"]
+
+
+@admin.register(Release)
+class ReleaseAdmin(ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
+    """Past releases, read only: a release is what was announced, so it is never edited or
+    deleted here; new ones are made on the release page (sessions/release_views.py)."""
+
+    list_display = ["version", "conference", "released", "released_by", "comment"]
+    list_filter = ["conference"]
+    list_select_related = ["conference", "released_by"]
+    search_fields = ["version", "comment"]
+    fields = ["conference", "version", "comment", "released_by", "released", "announced"]
+    readonly_fields = fields
+
+    class Media:
+        css = {"all": ["css/admin.css"]}
+
+    def get_queryset(self, request):
+        # The list never shows snapshots; a release's own page loads its own when it needs it.
+        return super().get_queryset(request).defer("snapshot")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_view_permission(self, request, obj=None):
+        # Whoever may release sees what was released before.
+        return super().has_view_permission(request, obj) or request.user.has_perm(
+            "schedule.change_session"
+        )
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def changelist_view(self, request, extra_context=None):
+        may_release = request.user.has_perm("schedule.change_session")
+        extra_context = {
+            "release_conferences": list(Conference.objects.all()) if may_release else [],
+            **(extra_context or {}),
+        }
+        return super().changelist_view(request, extra_context)
+
+    @admin.display(description="released", ordering="released_at")
+    def released(self, release):
+        """In the conference's zone, as its sessions' times are shown."""
+        local = timezone.localtime(release.released_at, release.conference.tz)
+        return f"{date_format(local, 'D j M Y H:i')} {local.tzname()}"
+
+    @admin.display(description="announced changes")
+    def announced(self, release):
+        changes = release.changes()
+        if not changes:
+            return "No changes."
+        zone = release.conference.tz
+        return format_html(
+            '<ul class="release-changes">{}</ul>',
+            format_html_join(
+                "",
+                "<li><strong>{}</strong>: {}</li>",
+                ((change.title, change.describe(zone)) for change in changes),
+            ),
+        )

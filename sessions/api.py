@@ -37,10 +37,12 @@ from conference.api import (
 )
 from conference.serializers import UTCDateTimeField
 from sessions.filters import SessionFilter
-from sessions.models import SavedSession, Session
+from sessions.models import Release, SavedSession, Session
+from sessions.releases import prefetch_changes
 from sessions.serializers import (
     SPEAKER_LINKS,
     MyScheduleQuerySerializer,
+    ReleaseSerializer,
     SaveSessionSerializer,
     SessionDetailSerializer,
     SessionListQuerySerializer,
@@ -413,3 +415,38 @@ class MyScheduleViewSet(
         if session is None or not SavedSession.objects.remove(request.user, session):
             raise NotFound("This session is not on your schedule.")
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema(tags=["releases"])
+@extend_schema_view(
+    list=extend_schema(
+        summary="List the releases of a conference's schedule",
+        description=(
+            "Every release organizers announced, newest first, each with its changes against "
+            "the release before it: sessions new, moved, in another room, cancelled, reinstated, "
+            "removed, retitled, or with other speakers. `before` and `after` are the session as "
+            "each release recorded it, so a change stays readable after the session changed "
+            "again or was deleted. schedule.xml and schedule.json carry the latest `version`."
+        ),
+        parameters=[CONFERENCE_SLUG],
+        responses={
+            200: ReleaseSerializer(many=True),
+            **errors(
+                *LIST_IN_CONFERENCE, invalid={"limit": ["Enter a whole number of at least 1."]}
+            ),
+        },
+    ),
+)
+class ReleaseViewSet(ConferenceScopedMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Releases of a conference's schedule: public, read only (organizers release in the admin)."""
+
+    queryset = Release.objects.all()
+    serializer_class = ReleaseSerializer
+
+    def get_conference_queryset(self):
+        return self.conference.releases.all()
+
+    def paginate_queryset(self, queryset):
+        # One page's releases compared with each other and with the release before the page.
+        page = super().paginate_queryset(queryset)
+        return None if page is None else prefetch_changes(page)

@@ -404,15 +404,27 @@ def frab_person(base_url: str, speaker: Speaker, links: list[SpeakerLink]) -> di
 
 
 def schedule_version(conference: Conference) -> str:
-    """When the conference's content last changed, plus a digest telling apart edits of one minute.
+    """The latest release's name (“v2”), followed by a content stamp when the conference's
+    content changed after it (“v2+2026-04-08 10:35 1a2b3c4d”); before any release, the stamp
+    alone.
 
-    ``Conference.changed_at`` moves on every write to the conference's content (sessions,
-    speakers, rooms, links...), the moment its cached pages and exports are replaced; hashing the
-    whole schedule instead took a tenth of a large export.
+    Clients fetch again when the version changes, so published changes made since the release
+    still show, while the name says which announced schedule it builds on. The stamp is when the
+    content last changed plus a digest telling apart edits of one minute: ``Conference.changed_at``
+    moves on every write to the conference's content (sessions, speakers, rooms, links...), the
+    moment its cached pages and exports are replaced; hashing the whole schedule instead took a
+    tenth of a large export. Releasing moves it first, then stamps the release, so a release
+    made with nothing changed since reads as the bare name.
     """
     changed = conference.changed_at.astimezone(datetime.UTC)
     digest = hashlib.sha256(changed.isoformat().encode()).hexdigest()[:8]
-    return f"{changed:%Y-%m-%d %H:%M} {digest}"
+    stamp = f"{changed:%Y-%m-%d %H:%M} {digest}"
+    latest = conference.releases.only("version", "released_at").first()
+    if latest is None:
+        return stamp
+    if conference.changed_at <= latest.released_at:
+        return latest.version
+    return f"{latest.version}+{stamp}"
 
 
 def build_frab_xml(conference: Conference, sessions: Iterable[Session], *, base_url: str) -> bytes:

@@ -1,4 +1,4 @@
-"""The sessions app's forms: the admin's change form and the planner's move form."""
+"""The sessions app's forms: the admin's change form, the planner's move form, the release form."""
 
 import datetime
 
@@ -9,7 +9,7 @@ from django.utils import timezone
 from conference.forms import ConferenceDateTimeField, VersionedModelForm, named_with_conference
 from conference.models import Conference
 from conference.timezones import clock_text, time_zone_note
-from sessions.models import Session
+from sessions.models import Release, Session
 
 # What organizers pick most; any other number of minutes can be typed.
 COMMON_DURATIONS = (5, 10, 15, 20, 25, 30, 40, 45, 60, 90)
@@ -247,6 +247,48 @@ class SessionMoveForm(forms.Form):
     def save(self) -> Session:
         self.session.save(update_fields=MOVED_FIELDS)
         return self.session
+
+
+class ReleaseForm(forms.Form):
+    """The organizer's confirmation of a release (sessions/release_views.py).
+
+    It carries the fingerprint of the schedule the organizer reviewed (``shown``), so a schedule
+    changed meanwhile is shown again rather than released unseen (``release_schedule``). A
+    release that announces no change is easy to make by mistake (a double click, a second tab),
+    so it needs its own tick: with one, organizers can still re-announce with a new comment.
+    """
+
+    version = forms.CharField(
+        label="Version name",
+        max_length=Release._meta.get_field("version").max_length,
+        help_text="How exports, the API and the change log name it.",
+    )
+    comment = forms.CharField(
+        label="Public comment",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="Optional; shown with the changes on the public change log and its feed.",
+    )
+    shown = forms.CharField(widget=forms.HiddenInput)
+    release_unchanged = forms.BooleanField(
+        label="Release anyway, announcing no changes",
+        required=False,
+    )
+
+    def __init__(self, *args, has_changes: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.has_changes = has_changes
+        if has_changes:
+            del self.fields["release_unchanged"]
+
+    def clean(self):
+        cleaned_data = super().clean()
+        if not self.has_changes and not cleaned_data.get("release_unchanged"):
+            self.add_error(
+                "release_unchanged",
+                "Nothing changed since the last release: tick this box to release anyway.",
+            )
+        return cleaned_data
 
 
 def error_messages_by_field(error: ValidationError) -> dict[str | None, list[str]]:

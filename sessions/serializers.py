@@ -18,7 +18,8 @@ from conference.serializers import (
     conference_field,
     strict,
 )
-from sessions.models import Attachment, Session, SessionSpeaker
+from sessions.models import Attachment, Release, Session, SessionSpeaker
+from sessions.releases import CHANGE_KIND_CHOICES, change_summary
 from speakers.models import Speaker
 from speakers.serializers import NULLABLE_URI, SpeakerSerializer, SpeakerSummarySerializer
 
@@ -230,3 +231,71 @@ class SaveSessionSerializer(serializers.Serializer):
                 {"session": f"This conference has no session with the slug “{attrs['session']}”."}
             )
         return {**attrs, "session": session}
+
+
+class SessionStateSerializer(serializers.Serializer):
+    """A session as a release recorded it: what the public saw of it then
+    (``sessions.releases.public_snapshot``). Times are ISO 8601 in UTC."""
+
+    id = serializers.IntegerField()
+    guid = serializers.CharField()
+    slug = serializers.CharField()
+    title = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Session.Kind.choices)
+    status = serializers.ChoiceField(choices=Session.Status.choices)
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+    room_id = serializers.IntegerField(allow_null=True, help_text="Null: the whole venue.")
+    room_name = serializers.CharField(allow_blank=True)
+    track_name = serializers.CharField(allow_blank=True)
+    speaker_ids = serializers.ListField(
+        child=serializers.IntegerField(), help_text="In billing order."
+    )
+    speaker_names = serializers.ListField(
+        child=serializers.CharField(), help_text="In billing order."
+    )
+
+
+class SessionChangeSerializer(serializers.Serializer):
+    """One change of one session that a release announced."""
+
+    kind = serializers.ChoiceField(
+        choices=CHANGE_KIND_CHOICES,
+        help_text="`moved`: its time changed (its room may have too); `room`: only its room "
+        "changed; `removed`: no longer public (deleted or back to draft).",
+    )
+    session_id = serializers.IntegerField()
+    title = serializers.CharField(help_text="Its title now (or when it was removed).")
+    slug = serializers.CharField()
+    description = serializers.SerializerMethodField(
+        help_text="The change in words, times in the conference's zone."
+    )
+    before = SessionStateSerializer(allow_null=True, help_text="Null for a new session.")
+    after = SessionStateSerializer(allow_null=True, help_text="Null for a removed session.")
+
+    def get_description(self, change) -> str:
+        return change.describe(self.context["conference"].tz)
+
+
+class ReleaseSerializer(serializers.ModelSerializer):
+    released_at = UTCDateTimeField(read_only=True)
+    summary = serializers.SerializerMethodField(help_text="“2 new, 1 moved”.")
+    changes = SessionChangeSerializer(
+        many=True,
+        read_only=True,
+        help_text="What changed since the previous release (for the first: every session, new), "
+        "in schedule order.",
+    )
+    url = serializers.SerializerMethodField(help_text="Its entry on the public change log.")
+
+    class Meta:
+        model = Release
+        fields = ["version", "comment", "released_at", "summary", "changes", "url"]
+        read_only_fields = fields
+
+    def get_summary(self, release) -> str:
+        return change_summary(release.changes())
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_url(self, release):
+        return absolute_url(release.get_absolute_url())

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from sessions import my_schedule, now, views
+from sessions import feeds, my_schedule, now, views
 
 app_name = "sessions"
 
@@ -9,6 +9,8 @@ urlpatterns = [
     path("schedule/grid/", views.ScheduleGridView.as_view(), name="schedule-grid"),
     path("now/", now.NowView.as_view(), name="now"),
     path("now/<slug:room_slug>/", now.DoorSignView.as_view(), name="door-sign"),
+    path("changes/", views.ChangeLogView.as_view(), name="changes"),
+    path("changes.atom", feeds.ChangeLogFeedView.as_view(), name="changes-feed"),
     path("schedule.ics", views.ScheduleCalendarView.as_view(), name="schedule-ics"),
     path("schedule.xml", views.FrabXmlView.as_view(), name="schedule-xml"),
     path("schedule.json", views.FrabJsonView.as_view(), name="schedule-json"),

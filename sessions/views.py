@@ -17,6 +17,7 @@ from sessions.exports import build_calendar, build_frab_data, build_frab_xml, ca
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session
 from sessions.personal import SaveTogglesMixin
+from sessions.releases import change_log
 from sessions.timetable import build_grid, group_by_day_and_slot
 
 
@@ -238,4 +239,17 @@ class AttachmentDownloadView(ConferenceMixin, View):
         )
         return serve_upload(
             attachment.file, filename=slugify(attachment.title) or "attachment", as_attachment=True
+        )
+
+
+class ChangeLogView(ConferencePageMixin, TemplateView):
+    """Every release of the schedule, newest first, with what it changed, times in the
+    visitor's zone."""
+
+    template_name = "sessions/change_log.html"
+
+    def get_context_data(self, **kwargs):
+        zone = timezone.get_current_timezone()
+        return super().get_context_data(
+            change_log=change_log(self.conference, zone), site_url="", **kwargs
         )

@@ -44,7 +44,18 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
     prepopulated_fields = {"slug": ("name",)}
     autocomplete_fields = ["user"]
     inlines = [SpeakerLinkInline, AvailabilityInline]
-    fields = ["conference", "name", "slug", "role", "company", "bio", "photo", "user"]
+    fields = [
+        "conference",
+        "name",
+        "slug",
+        "role",
+        "company",
+        "bio",
+        "photo",
+        "user",
+        "email",
+        "schedule_change_mails",
+    ]
 
     def get_queryset(self, request):
         return (

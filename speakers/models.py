@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.formats import date_format
 
-from conference.models import Conference, FormerSlug, KeepsFormerSlugs
+from conference.models import Conference, FormerSlug, KeepsFormerSlugs, mailable_accounts
 from conference.routing import reverse_slugs
 from conference.timezones import time_range
 from conference.uploads import FileKindValidator, RandomName
@@ -43,6 +43,13 @@ class SpeakerQuerySet(VersionedQuerySet):
         for speaker in speakers:
             speaker.visible_sessions = sessions_of[speaker.pk]
         return speakers
+
+    def mailable(self):
+        """Speakers the site may mail changes to their sessions: mails not turned off, and an
+        address, their own (staff-entered) or their linked account's verified one."""
+        return self.filter(schedule_change_mails=True).filter(
+            ~models.Q(email="") | mailable_accounts("user__")
+        )
 
     def search(self, text: str):
         """Speakers whose name, company or role contains ``text``."""
@@ -84,6 +91,18 @@ class Speaker(KeepsFormerSlugs, Versioned):
         blank=True,
         related_name="speaker_profiles",
         help_text="The speaker's own account on this site, if they have one.",
+    )
+    # Staff only: no serializer, export or page shows it (tests/speakers/test_email.py).
+    email = models.EmailField(
+        blank=True,
+        help_text="Staff only, never shown publicly: where changes to the speaker's sessions "
+        "are mailed when a schedule release changes them (else the linked account's verified "
+        "address).",
+    )
+    schedule_change_mails = models.BooleanField(
+        "mail schedule changes",
+        default=True,
+        help_text="Turned off when the speaker unsubscribes from a schedule-change mail.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -162,6 +181,11 @@ class Speaker(KeepsFormerSlugs, Versioned):
             "speakers:speaker-photo",
             kwargs={"conference_slug": self.conference.slug, "slug": self.slug},
         )
+
+    @property
+    def mail_address(self) -> str:
+        """Where changes to their sessions are mailed (see ``SpeakerQuerySet.mailable``)."""
+        return self.email or (self.user.email if self.user_id else "")
 
     @property
     def affiliation(self) -> str:

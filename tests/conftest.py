@@ -88,3 +88,18 @@ def clock(monkeypatch):
         monkeypatch.setattr(timezone, "now", lambda: utc)
 
     return set_clock
+
+
+@pytest.fixture
+def immediate_tasks(settings):
+    """Background tasks run as soon as they are enqueued, in the test's own transaction."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture
+def dummy_tasks(settings):
+    """Background tasks are kept, never run: ``dummy_tasks.results`` lists what was enqueued."""
+    from django_tasks import default_task_backend
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    return default_task_backend

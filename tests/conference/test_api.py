@@ -661,6 +661,7 @@ def test_schema_describes_every_api_path_as_openapi_3(anonymous):
     assert sorted(schema["paths"]) == [
         "/api/v1/auth/token/",
         "/api/v1/conferences/",
+        "/api/v1/conferences/{conference_slug}/releases/",
         "/api/v1/conferences/{conference_slug}/rooms/",
         "/api/v1/conferences/{conference_slug}/rooms/{slug}/",
         "/api/v1/conferences/{conference_slug}/sessions/",

@@ -1,13 +1,16 @@
 """Malformed, oversized and unexpected input to every public URL: a clear 4xx or a page, never a 500."""
 
 import json
+from urllib.parse import quote
 
 import pytest
 from django.contrib import admin
+from django.core import signing
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from sessions.models import CalendarFeed, SavedSession, Session
+from sessions.releases import release_schedule
 from tests.builders import make_conference, make_room, make_session, make_speaker, make_track
 
 pytestmark = pytest.mark.django_db
@@ -63,6 +66,8 @@ PAGES = [
     "/pycon/my-schedule/",
     "/pycon/now/",
     "/pycon/now/hall/",
+    "/pycon/changes/",
+    "/pycon/changes.atom",
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password/reset/",
@@ -82,6 +87,7 @@ def site(module_db, django_db_blocker):
             track=make_track(conference, name="Data"),
             speakers=[speaker],
         )
+        release_schedule(conference, version="v1", comment="First.", user=None)
         return conference
 
 
@@ -169,6 +175,7 @@ API_LISTS = [
     "/api/v1/conferences/pycon/sessions/",
     "/api/v1/conferences/pycon/sessions/talk/",
     "/api/v1/conferences/pycon/speakers/",
+    "/api/v1/conferences/pycon/releases/",
     "/api/v1/me/schedule/",
 ]
 
@@ -277,6 +284,8 @@ ACCOUNT_FORMS = {
     "/pycon/my-schedule/calendar/": ["next"],
     "/accounts/password/change/": ["old_password", "new_password1", "new_password2"],
     "/accounts/logout/": ["next"],
+    "/accounts/settings/": ["email", "schedule_changes"],
+    "/accounts/settings/verify/": ["next"],
 }
 ANONYMOUS_FORMS = {
     "/accounts/login/": ["username", "password", "next"],
@@ -295,6 +304,30 @@ def test_a_bad_form_value_never_breaks_a_logged_in_form(attendee_client, site, p
 @pytest.mark.parametrize("value", FORM_VALUES, ids=value_id)
 def test_a_bad_form_value_never_breaks_an_account_form(client, site, path, fields, value):
     assert_handled(client.post(path, dict.fromkeys(fields, value)))
+
+
+# The signed links mails carry: any token, signed or not, is a page saying it does not work.
+@pytest.mark.parametrize("link", ["/accounts/verify/{}/", "/accounts/unsubscribe/{}/"])
+@pytest.mark.parametrize("value", [*BAD_VALUES[1:], *MORE_VALUES], ids=value_id)
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_bad_token_never_breaks_a_mailed_link(client, site, link, value, method):
+    response = getattr(client, method)(link.format(quote(value, safe="")))
+    assert_handled(response)
+
+
+@pytest.mark.parametrize(
+    "signed", ["x", [1, 2, 3], {"user": "1"}, ["account", "1"], ["nobody", 1], ["account", True]]
+)
+@pytest.mark.parametrize(
+    ("link", "salt"),
+    [
+        ("/accounts/verify/{}/", "conference.mail.verify-email"),
+        ("/accounts/unsubscribe/{}/", "conference.mail.unsubscribe"),
+    ],
+)
+def test_a_signed_token_of_another_shape_is_refused(client, site, link, salt, signed):
+    response = client.post(link.format(signing.dumps(signed, salt=salt)))
+    assert response.status_code == 400
 
 
 # JSON values of every type where strings, slugs, numbers and lists are expected.

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from sessions.importers import import_schedule
 from sessions.models import SavedSession, Session
+from sessions.releases import release_schedule
 from speakers.models import Speaker
 from tests.builders import make_conference, paris
 
@@ -324,3 +325,53 @@ def test_the_api_returns_hostile_text_as_json_strings(client, api_hostile_sessio
     response = client.get("/api/v1/conferences/pycon/sessions/talk/")
     assert response["Content-Type"] == "application/json"
     assert response.json()["title"] == f"Talk {SCRIPT}{IMAGE}"
+
+
+@pytest.fixture
+def hostile_release(hostile_session):
+    """The hostile session released, with a hostile comment, then retitled and released again."""
+    conference = hostile_session.conference
+    release_schedule(conference, version=f"v1 {SCRIPT}", comment=ALL, user=None)
+    hostile_session.title = f"Renamed {IMAGE}"
+    hostile_session.save()
+    return release_schedule(conference, version=f"v2 {SVG}", comment=ALL, user=None)
+
+
+def test_the_change_log_shows_hostile_text_inert(client, hostile_release):
+    html = client.get("/pycon/changes/").content.decode()
+    assert "retitled from “Talk &lt;script&gt;" in html
+    assert_inert(html)
+
+
+def test_the_change_feed_carries_hostile_text_as_text(client, hostile_release):
+    feed = ET.fromstring(client.get("/pycon/changes.atom").content)
+    atom = "{http://www.w3.org/2005/Atom}"
+    entries = feed.findall(f"{atom}entry")
+    assert [entry.findtext(f"{atom}title") for entry in entries] == [
+        f"v2 {SVG}: 1 retitled",
+        f"v1 {SCRIPT}: 1 new",
+    ]
+    for entry in entries:
+        # The summary is HTML a feed reader renders: the hostile text must be escaped inside it.
+        assert_inert(entry.findtext(f"{atom}summary"))
+
+
+def test_the_release_review_and_the_release_admin_show_hostile_text_inert(
+    admin_client, hostile_release
+):
+    hostile_release.conference.sessions.update(title=f"Again {SCRIPT}")
+    review = reverse("admin:schedule_session_release", args=[hostile_release.conference_id])
+    for url in (
+        review,
+        reverse("admin:schedule_release_changelist"),
+        reverse("admin:schedule_release_change", args=[hostile_release.pk]),
+    ):
+        assert_inert(admin_client.get(url).content.decode())
+
+
+def test_the_release_api_carries_hostile_text_as_text(client, hostile_release):
+    results = client.get("/api/v1/conferences/pycon/releases/").json()["results"]
+    assert [(release["version"], release["comment"]) for release in results] == [
+        (f"v2 {SVG}", ALL),
+        (f"v1 {SCRIPT}", ALL),
+    ]

@@ -146,3 +146,41 @@ def test_an_unreadable_number_of_trusted_proxies_stops_start_up(tmp_path):
     )
     assert result.returncode != 0
     assert "DJANGO_TRUSTED_PROXIES must be a whole number of proxies, not 'two'." in result.stderr
+
+
+SHOW_MAIL = (
+    "from conference import settings as s; "
+    "print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_HOST_USER, "
+    "s.EMAIL_HOST_PASSWORD, s.EMAIL_USE_TLS, s.EMAIL_USE_SSL)"
+)
+
+
+def mail_settings(env_file: Path, **env: str) -> str:
+    result = start(["-c", SHOW_MAIL], env_file, DJANGO_SECRET_KEY="k", **env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_mail_goes_to_the_console_without_a_mail_server(tmp_path):
+    seen = mail_settings(tmp_path / "none", EMAIL_HOST="")
+    assert seen.startswith("django.core.mail.backends.console.EmailBackend ")
+
+
+def test_a_mail_server_from_the_environment_is_used_over_smtp(tmp_path):
+    seen = mail_settings(
+        tmp_path / "none",
+        EMAIL_HOST="smtp.example.org",
+        EMAIL_PORT="465",
+        EMAIL_HOST_USER="schedule",
+        EMAIL_HOST_PASSWORD="s3cret",
+    )
+    assert seen == (
+        "django.core.mail.backends.smtp.EmailBackend smtp.example.org 465 schedule s3cret "
+        "False True"
+    )
+
+
+def test_a_mail_port_that_is_not_a_number_stops_start_up_with_a_message(tmp_path):
+    result = start(["-c", SHOW_MAIL], tmp_path / "none", DJANGO_SECRET_KEY="k", EMAIL_PORT="25a")
+    assert result.returncode != 0
+    assert "EMAIL_PORT must be a whole number, not '25a'." in result.stderr

@@ -1,8 +1,12 @@
+import re
+
 import icalendar
 import pytest
 from django.urls import reverse
+from lxml import etree
 
 from sessions.models import Session
+from sessions.releases import release_schedule
 from tests.builders import make_conference, make_session, make_track, paris
 
 pytestmark = pytest.mark.django_db
@@ -137,3 +141,36 @@ def test_exports_take_links_and_uids_from_the_site_address_not_the_host_asked(
             for text in (first, second)
         ]
         assert uids[0] == uids[1] == [f"{session.guid}@schedule.example.org"]
+
+
+def frab_versions(client, conference):
+    data = client.get(url("schedule-json")).json()
+    xml = client.get(url("schedule-xml")).content
+    return data["schedule"]["version"], etree.fromstring(xml).findtext("version")
+
+
+def test_frab_exports_carry_the_latest_release_name(client, conference):
+    make_session(conference, title="Keynote")
+    release_schedule(conference, version="v1", comment="", user=None)
+    assert frab_versions(client, conference) == ("v1", "v1")
+    make_session(conference, title="Late addition", starts_at=paris(8, 15))
+    release_schedule(conference, version="v2", comment="", user=None)
+
+    assert frab_versions(client, conference) == ("v2", "v2")
+
+
+def test_frab_exports_add_a_content_stamp_for_changes_since_the_release(client, conference):
+    session = make_session(conference, title="Keynote")
+    release_schedule(conference, version="v1", comment="", user=None)
+    session.title = "Renamed after the release"
+    session.save()
+
+    json_version, xml_version = frab_versions(client, conference)
+    session.title = "Renamed once more"
+    session.save()
+    later_version, _ = frab_versions(client, conference)
+
+    assert json_version == xml_version
+    assert re.fullmatch(r"v1\+\d{4}-\d\d-\d\d \d\d:\d\d [0-9a-f]{8}", json_version)
+    assert later_version.startswith("v1+")
+    assert later_version != json_version

@@ -651,7 +651,7 @@ def test_frab_json_export_query_count_does_not_grow(django_assert_max_num_querie
     conference = make_listed_sessions(n)
     sessions = listing(conference)
 
-    with django_assert_max_num_queries(3):  # rooms, tracks, speaker links
+    with django_assert_max_num_queries(4):  # rooms, tracks, speaker links, latest release
         data = build_frab_data(conference, sessions, base_url=BASE_URL)
 
     assert len(events_of(data)) == n
@@ -662,7 +662,7 @@ def test_frab_xml_export_query_count_does_not_grow(django_assert_max_num_queries
     conference = make_listed_sessions(n)
     sessions = listing(conference)
 
-    with django_assert_max_num_queries(3):  # rooms, tracks, speaker links
+    with django_assert_max_num_queries(4):  # rooms, tracks, speaker links, latest release
         xml = build_frab_xml(conference, sessions, base_url=BASE_URL)
 
     assert len(etree.fromstring(xml).findall("day/room/event")) == n

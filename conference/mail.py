@@ -1,0 +1,154 @@
+"""Mail from the site: signed links (verify an address, unsubscribe) and mails from templates.
+
+Every link a mail carries is signed with the secret key (django.core.signing) and lets its
+reader do one thing only: prove the address, or stop the mails. None logs in or reveals more.
+"""
+
+from collections.abc import Mapping
+
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django_tasks import task
+
+from conference.models import AccountEmail
+
+VERIFY_SALT = "conference.mail.verify-email"
+UNSUBSCRIBE_SALT = "conference.mail.unsubscribe"
+# A verification link works for three days; an unsubscribe link for as long as the key stays.
+VERIFY_MAX_AGE = 3 * 24 * 60 * 60
+
+
+def absolute(path: str) -> str:
+    """A path of this site on its public address (DJANGO_SITE_URL), as mails need."""
+    return settings.SITE_URL + path
+
+
+# --- Unsubscribing -----------------------------------------------------------------------------
+
+
+def turn_off_account(pk: int) -> bool:
+    user = get_user_model().objects.filter(pk=pk).first()
+    if user is None:
+        return False
+    account_email = AccountEmail.objects.for_user(user)
+    account_email.schedule_changes = False
+    account_email.save(update_fields=["schedule_changes"])
+    return True
+
+
+def turn_off_speaker(pk: int) -> bool:
+    speakers = apps.get_model("speakers", "Speaker").objects.filter(pk=pk)
+    return speakers.update(schedule_change_mails=False) > 0
+
+
+# Who an unsubscribe link can name: an account (attendees), or a speaker without one.
+OPT_OUTS = {"account": turn_off_account, "speaker": turn_off_speaker}
+
+
+def unsubscribe_url(kind: str, pk: int) -> str:
+    """The signed address that stops schedule-change mails for an account or a speaker."""
+    token = signing.dumps([kind, pk], salt=UNSUBSCRIBE_SALT)
+    return absolute(reverse("unsubscribe", kwargs={"token": token}))
+
+
+def read_unsubscribe_token(token: str) -> tuple[str, int] | None:
+    """What a link's token names; None when it was not signed here or was altered."""
+    try:
+        kind, pk = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    if kind not in OPT_OUTS or not isinstance(pk, int) or isinstance(pk, bool):
+        return None
+    return kind, pk
+
+
+def unsubscribe(token: str) -> bool:
+    """Stop the mails a token names; False if the token is invalid or names nobody now."""
+    named = read_unsubscribe_token(token)
+    return named is not None and OPT_OUTS[named[0]](named[1])
+
+
+# --- Verifying an address ----------------------------------------------------------------------
+
+
+def verification_url(user) -> str:
+    """A link proving that whoever reads mail at the account's address owns it.
+
+    It names the address as well as the account, so a link mailed before a change of address
+    cannot verify the new one.
+    """
+    token = signing.dumps({"user": user.pk, "email": user.email}, salt=VERIFY_SALT)
+    return absolute(reverse("verify-email", kwargs={"token": token}))
+
+
+def verify_email(token: str) -> AccountEmail | None:
+    """Mark the address a link names verified; None for an altered, expired or outdated link."""
+    try:
+        data = signing.loads(token, salt=VERIFY_SALT, max_age=VERIFY_MAX_AGE)
+        pk, address = data["user"], data["email"]
+    except (signing.BadSignature, ValueError, TypeError, KeyError):
+        return None
+    if not isinstance(pk, int) or isinstance(pk, bool) or not isinstance(address, str):
+        return None
+    user = get_user_model().objects.filter(pk=pk, is_active=True).first()
+    if user is None:
+        return None
+    account_email = AccountEmail.objects.for_user(user)
+    return account_email if account_email.mark_verified(address) else None
+
+
+@task()
+def send_verification_mail(user_id: int) -> bool:
+    """Mail the account's current address its verification link (in the background)."""
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not user.email:
+        return False
+    context = {"user": user, "verify_url": verification_url(user), "site_url": settings.SITE_URL}
+    message = templated_mail(
+        to=user.email,
+        subject="Confirm your email address",
+        template="registration/verify_email",
+        context=context,
+    )
+    message.send()
+    return True
+
+
+# --- Mails from templates ----------------------------------------------------------------------
+
+
+def templated_mail(
+    *,
+    to: str,
+    subject: str,
+    template: str,
+    context: Mapping,
+    unsubscribe: str = "",
+    connection=None,
+) -> EmailMultiAlternatives:
+    """A mail with a plain-text part (``template``.txt) and an HTML one (``template``.html).
+
+    With an ``unsubscribe`` address it carries List-Unsubscribe and, for mail programs' own
+    one-click button, List-Unsubscribe-Post (RFC 8058: they POST to that address).
+    """
+    context = {**context, "unsubscribe_url": unsubscribe}
+    headers = {}
+    if unsubscribe:
+        headers["List-Unsubscribe"] = f"<{unsubscribe}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message = EmailMultiAlternatives(
+        # One line: a line break in a name (a conference's, from an import) would make Django
+        # refuse the header, and the mail would never go.
+        subject=" ".join(subject.split()),
+        body=render_to_string(f"{template}.txt", context),
+        to=[to],
+        headers=headers,
+        connection=connection,
+    )
+    message.attach_alternative(render_to_string(f"{template}.html", context), "text/html")
+    return message

@@ -1,0 +1,412 @@
+"""Schedule releases: the announced checkpoints of a conference's public schedule.
+
+The public pages show the schedule live; a release records what was public when organizers
+announced it (``public_snapshot``) and what changed since the previous release
+(``changes_between``). Releasing stores the snapshot, then sends ``schedule_released`` once the
+transaction has committed, for whoever tells attendees and speakers.
+"""
+
+import datetime
+import hashlib
+import json
+from dataclasses import dataclass
+
+import django.dispatch
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from conference.models import Conference
+from conference.routing import reverse_slugs
+from conference.timezones import clock_text
+from sessions.models import Release, Session, SessionSpeaker
+
+# Sent with ``release=`` after a release is stored and its transaction committed.
+schedule_released = django.dispatch.Signal()
+
+# The kinds of change a release announces, in the order a session's changes are listed.
+CHANGE_KINDS = (
+    "new",
+    "reinstated",
+    "moved",
+    "room",
+    "retitled",
+    "speakers",
+    "cancelled",
+    "removed",
+)
+
+# How a count of each kind reads: “3 new, 2 moved, 1 changed room”.
+CHANGE_LABELS = {
+    "new": "new",
+    "reinstated": "reinstated",
+    "moved": "moved",
+    "room": "changed room",
+    "retitled": "retitled",
+    "speakers": "speakers changed",
+    "cancelled": "cancelled",
+    "removed": "removed",
+}
+
+# For forms and the API's schema (its enum is named in SPECTACULAR_SETTINGS).
+CHANGE_KIND_CHOICES = [(kind, kind) for kind in CHANGE_KINDS]
+
+Snapshot = dict[str, dict]
+
+
+def public_snapshot(conference: Conference) -> Snapshot:
+    """The conference's public schedule as a release keeps it: session id (a string, as JSON
+    keys are) to what attendees see of the session. Cancelled sessions stay, marked cancelled.
+
+    Two queries whatever the size: the sessions with their room and track names, then the
+    speakers of all of them in billing order.
+    """
+    sessions = (
+        Session.objects.filter(conference=conference)
+        .public()
+        .order_by("pk")
+        .values(
+            "id",
+            "guid",
+            "slug",
+            "title",
+            "kind",
+            "status",
+            "starts_at",
+            "ends_at",
+            "room_id",
+            "room__name",
+            "track__name",
+        )
+    )
+    snapshot: Snapshot = {}
+    for row in sessions:
+        snapshot[str(row["id"])] = {
+            "id": row["id"],
+            "guid": row["guid"],
+            "slug": row["slug"],
+            "title": row["title"],
+            "kind": row["kind"],
+            "status": row["status"],
+            "starts_at": utc_iso(row["starts_at"]),
+            "ends_at": utc_iso(row["ends_at"]),
+            "room_id": row["room_id"],
+            "room_name": row["room__name"] or "",
+            "track_name": row["track__name"] or "",
+            "speaker_ids": [],
+            "speaker_names": [],
+        }
+    if snapshot:
+        links = (
+            SessionSpeaker.objects.filter(session__in=sessions.values("id"))
+            .order_by("session_id", "position", "pk")
+            .values_list("session_id", "speaker_id", "speaker__name")
+        )
+        for session_id, speaker_id, name in links:
+            entry = snapshot[str(session_id)]
+            entry["speaker_ids"].append(speaker_id)
+            entry["speaker_names"].append(name)
+    return snapshot
+
+
+def utc_iso(moment: datetime.datetime) -> str:
+    return moment.astimezone(datetime.UTC).isoformat()
+
+
+def review_digest(previous: Release | None, snapshot: Snapshot) -> str:
+    """A short fingerprint of what a release would announce: the schedule and the release it is
+    compared with. The release form carries the one it showed, so a schedule changed, or a
+    release made by someone else, between showing and confirming is noticed before anything is
+    announced."""
+    text = json.dumps(
+        [previous.pk if previous else None, snapshot], sort_keys=True, separators=(",", ":")
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class SessionChange:
+    """One change of one session between two snapshots; ``before`` and ``after`` are its
+    snapshot entries (None where it was not, or is no longer, public)."""
+
+    kind: str
+    session_id: int
+    title: str
+    slug: str
+    before: dict | None
+    after: dict | None
+
+    @property
+    def sort_key(self) -> tuple:
+        """Where the session is (or was) in the schedule, then the kind's place in CHANGE_KINDS."""
+        entry = self.after or self.before
+        return (entry["starts_at"], entry["room_name"], self.title, self.session_id, self.order)
+
+    @property
+    def order(self) -> int:
+        return CHANGE_KINDS.index(self.kind)
+
+    def describe(self, zone: datetime.tzinfo) -> str:
+        """The change in words, times in ``zone``: “moved from Wed 10:35 Central Room to
+        Wed 14:00 Junior Stage”."""
+        before, after = self.before, self.after
+        if self.kind == "new":
+            return f"new: {place(after, zone)}"
+        if self.kind == "reinstated":
+            return f"back on the schedule: {place(after, zone)}"
+        if self.kind == "cancelled":  # where the public last saw it, if it saw it before
+            return f"cancelled (was {place(before or after, zone)})"
+        if self.kind == "removed":
+            return f"removed from the schedule (was {place(before, zone)})"
+        if self.kind == "retitled":
+            return f"retitled from “{before['title']}” to “{after['title']}”"
+        if self.kind == "room":
+            return f"changed room from {room_name(before)} to {room_name(after)}"
+        if self.kind == "speakers":
+            return speaker_change_text(before, after)
+        return move_text(before, after, zone)
+
+
+def changes_between(old: Snapshot, new: Snapshot) -> list[SessionChange]:
+    """What changed for the public from snapshot ``old`` to ``new``, in schedule order.
+
+    A session that became public is new (or, public but cancelled from the start, cancelled);
+    one no longer public (deleted, back to draft) is removed. Of a session cancelled in both,
+    nothing is announced: it does not take place, wherever it would have. A session reinstated
+    is announced with any move, new room, title or speakers since it was cancelled.
+    """
+    changes = []
+    for key in old.keys() | new.keys():
+        before, after = old.get(key), new.get(key)
+        changes.extend(session_changes(before, after))
+    changes.sort(key=lambda change: change.sort_key)
+    return changes
+
+
+def session_changes(before: dict | None, after: dict | None) -> list[SessionChange]:
+    cancelled = Session.Status.CANCELLED
+    if before is None:
+        return [change("cancelled" if after["status"] == cancelled else "new", before, after)]
+    if after is None:
+        return [change("removed", before, after)]
+    if after["status"] == cancelled:
+        return [change("cancelled", before, after)] if before["status"] != cancelled else []
+    kinds = ["reinstated"] if before["status"] == cancelled else []
+    if before["starts_at"] != after["starts_at"] or before["ends_at"] != after["ends_at"]:
+        kinds.append("moved")
+    elif before["room_id"] != after["room_id"]:
+        kinds.append("room")
+    if before["title"] != after["title"]:
+        kinds.append("retitled")
+    if set(before["speaker_ids"]) != set(after["speaker_ids"]):
+        kinds.append("speakers")
+    return [change(kind, before, after) for kind in kinds]
+
+
+def change(kind: str, before: dict | None, after: dict | None) -> SessionChange:
+    entry = after or before
+    return SessionChange(kind, entry["id"], entry["title"], entry["slug"], before, after)
+
+
+def local(entry: dict, field: str, zone: datetime.tzinfo) -> datetime.datetime:
+    return datetime.datetime.fromisoformat(entry[field]).astimezone(zone)
+
+
+def day_and_clock(moment: datetime.datetime, *, with_zone: bool) -> str:
+    text = f"{moment:%a} {clock_text(moment)}"
+    return f"{text} {moment.tzname()}" if with_zone else text
+
+
+def room_name(entry: dict) -> str:
+    return entry["room_name"] or "the whole venue"
+
+
+def place(entry: dict, zone: datetime.tzinfo) -> str:
+    """“Wed 10:35–11:00 CEST, Central Room”."""
+    starts_at, ends_at = local(entry, "starts_at", zone), local(entry, "ends_at", zone)
+    start = day_and_clock(starts_at, with_zone=starts_at.tzname() != ends_at.tzname())
+    return f"{start}–{clock_text(ends_at)} {ends_at.tzname()}, {room_name(entry)}"
+
+
+def move_text(before: dict, after: dict, zone: datetime.tzinfo) -> str:
+    """A new time (and maybe room). Each time carries its zone's abbreviation only when the two
+    differ, as across a change of the clocks; otherwise it is said once at the end."""
+    old_start, new_start = local(before, "starts_at", zone), local(after, "starts_at", zone)
+    old_end, new_end = local(before, "ends_at", zone), local(after, "ends_at", zone)
+    apart = old_start.tzname() != new_start.tzname()
+    abbreviation = "" if apart else f" ({new_start.tzname()})"
+    if old_start == new_start:
+        text = (
+            f"now ends at {clock_text(new_end)} instead of {clock_text(old_end)} "
+            f"({new_end.tzname()})"
+        )
+        if before["room_id"] != after["room_id"]:
+            text += f", in {room_name(after)} instead of {room_name(before)}"
+        return text
+    old_text = day_and_clock(old_start, with_zone=apart)
+    new_text = day_and_clock(new_start, with_zone=apart)
+    if before["room_id"] == after["room_id"]:
+        return f"moved from {old_text} to {new_text}{abbreviation}, {room_name(after)}"
+    return (
+        f"moved from {old_text} {room_name(before)} to {new_text} {room_name(after)}{abbreviation}"
+    )
+
+
+def speaker_change_text(before: dict, after: dict) -> str:
+    old = dict(zip(before["speaker_ids"], before["speaker_names"], strict=True))
+    new = dict(zip(after["speaker_ids"], after["speaker_names"], strict=True))
+    parts = []
+    added = [name for pk, name in new.items() if pk not in old]
+    removed = [name for pk, name in old.items() if pk not in new]
+    if added:
+        parts.append(f"{', '.join(added)} added")
+    if removed:
+        parts.append(f"{', '.join(removed)} removed")
+    return f"speakers changed: {'; '.join(parts)}"
+
+
+def change_summary(changes: list[SessionChange]) -> str:
+    """“3 new, 2 moved, 1 cancelled”, kinds in CHANGE_KINDS order; “no changes” for none."""
+    counts = dict.fromkeys(CHANGE_KINDS, 0)
+    for session_change in changes:
+        counts[session_change.kind] += 1
+    parts = [f"{count} {CHANGE_LABELS[kind]}" for kind, count in counts.items() if count]
+    return ", ".join(parts) or "no changes"
+
+
+@dataclass(frozen=True)
+class ReleasePreview:
+    """What releasing the conference now would announce, as the organizer reviews it."""
+
+    previous: Release | None
+    snapshot: Snapshot
+    changes: list[SessionChange]
+
+    @property
+    def digest(self) -> str:
+        return review_digest(self.previous, self.snapshot)
+
+    @property
+    def summary(self) -> str:
+        return change_summary(self.changes)
+
+
+def preview_release(conference: Conference) -> ReleasePreview:
+    """The public schedule now, against the latest release (against nothing before the first)."""
+    previous = conference.releases.first()
+    snapshot = public_snapshot(conference)
+    changes = changes_between(previous.snapshot if previous else {}, snapshot)
+    return ReleasePreview(previous, snapshot, changes)
+
+
+def prefetch_changes(releases: list[Release]) -> list[Release]:
+    """Give each of ``releases`` what it announced, so ``Release.changes()`` makes no query.
+
+    ``releases`` are one conference's, newest first and consecutive, as a page of
+    ``conference.releases`` is: each is compared with the next in the list, the oldest with
+    the release before it (one query).
+    """
+    if not releases:
+        return releases
+    before = releases[-1].previous()
+    snapshots = [release.snapshot for release in releases] + [before.snapshot if before else {}]
+    for index, release in enumerate(releases):
+        release.prefetched_changes = changes_between(snapshots[index + 1], snapshots[index])
+    return releases
+
+
+@dataclass(frozen=True)
+class AnnouncedChange:
+    """A change as the change log and its feed show it: in words, linking to the session."""
+
+    change: SessionChange
+    words: str
+    url: str  # empty when the session is no longer public
+
+
+def change_log(conference: Conference, zone: datetime.tzinfo) -> list[tuple[Release, list]]:
+    """Every release of the conference, newest first, with its changes in words in ``zone``.
+
+    A fixed number of queries: the releases, and the sessions public now (those get a link,
+    under their current slug).
+    """
+    releases = prefetch_changes(list(conference.releases.all()))
+    public = conference.sessions.public().values_list("pk", "slug")
+    urls = {
+        pk: reverse_slugs("sessions:session-detail", conference_slug=conference.slug, slug=slug)
+        for pk, slug in public
+    }
+    return [
+        (
+            release,
+            [
+                AnnouncedChange(change, change.describe(zone), urls.get(change.session_id, ""))
+                for change in release.changes()
+            ],
+        )
+        for release in releases
+    ]
+
+
+def suggested_version(conference: Conference) -> str:
+    """The next free name of the form v1, v2, …: one more than the releases so far."""
+    taken = set(conference.releases.values_list("version", flat=True))
+    number = len(taken) + 1
+    while f"v{number}" in taken:
+        number += 1
+    return f"v{number}"
+
+
+def release_schedule(
+    conference: Conference,
+    *,
+    version: str,
+    comment: str,
+    user,
+    expected_digest: str | None = None,
+) -> Release:
+    """Store a release of the conference's public schedule as it is now, and announce it.
+
+    ``expected_digest``: the ``review_digest`` of what the organizer was shown; if the
+    schedule changed since, or another release was made, nothing is stored and a
+    ValidationError says so. The conference
+    row is locked meanwhile, so two organizers releasing at once get two releases one after
+    the other, each against the one before.
+    """
+    with transaction.atomic():
+        conference = Conference.objects.select_for_update().get(pk=conference.pk)
+        if not conference.is_published:
+            raise ValidationError(
+                "This conference is not published: the public sees none of its schedule yet. "
+                "Publish it first, then release.",
+                code="conference_not_published",
+            )
+        version = version.strip()
+        if conference.releases.filter(version=version).exists():
+            raise ValidationError(
+                {"version": f"There is already a release “{version}”: choose another name."},
+                code="duplicate_version",
+            )
+        snapshot = public_snapshot(conference)
+        shown = expected_digest
+        if shown is not None and review_digest(conference.releases.first(), snapshot) != shown:
+            raise ValidationError(
+                "The schedule or its releases changed while you were reviewing this release. "
+                "Look over the changes again before releasing.",
+                code="schedule_changed",
+            )
+        # Its pages and exports name the latest release, so they change with it (before
+        # released_at is read: an export newer than its release says so, see exports).
+        Conference.mark_changed(conference.pk)
+        release = Release(
+            conference=conference,
+            version=version,
+            comment=comment.strip(),
+            released_by=user if user is not None and user.is_authenticated else None,
+            released_at=timezone.now(),
+            snapshot=snapshot,
+        )
+        release.full_clean()
+        release.save()
+        transaction.on_commit(lambda: schedule_released.send(sender=Release, release=release))
+    return release
