@@ -5,10 +5,12 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBadRequest, QueryDict
 from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.views import View
+from django.views.decorators.cache import cache_control
 from django.views.generic import DetailView, TemplateView
 
 from conference.uploads import serve_upload
@@ -17,7 +19,12 @@ from sessions.exports import build_calendar, build_frab_data, build_frab_xml, ca
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session
 from sessions.personal import SaveTogglesMixin
-from sessions.timetable import build_grid, group_by_day_and_slot
+from sessions.timetable import (
+    GRID_MOST_COLUMNS,
+    GRID_MOST_ROWS,
+    build_grid,
+    group_by_day_and_slot,
+)
 
 
 def active_filter_chips(filterset: SessionFilter, query: QueryDict) -> list[tuple[str, str]]:
@@ -81,7 +88,7 @@ class SessionListMixin(SaveTogglesMixin, ConferencePageMixin):
 
 class ScheduleView(SessionListMixin, TemplateView):
     template_name = "sessions/schedule.html"
-    extra_context = {"nav": "schedule"}
+    extra_context = {"nav": "schedule", "time_zone_at_top": True}
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -93,7 +100,7 @@ class ScheduleGridView(SessionListMixin, TemplateView):
     """One day at a time: the chosen ?day=, else the first day that has sessions."""
 
     template_name = "sessions/schedule_grid.html"
-    extra_context = {"nav": "grid"}
+    extra_context = {"nav": "grid", "time_zone_at_top": True}
 
     def sessions_shown(self, filterset) -> list[Session]:
         """The chosen day's sessions; without a ?day=, the first day's, loading no other day."""
@@ -113,6 +120,17 @@ class ScheduleGridView(SessionListMixin, TemplateView):
         rooms = list(self.conference.rooms.all())
         context.update(day=self.day, grid=build_grid(context["sessions"], rooms))
         return context
+
+
+@cache_control(max_age=24 * 60 * 60, public=True)
+def grid_rows_css(request, conference_slug):
+    """The grid's columns, rows and spans as classes; the same for every conference."""
+    return TemplateResponse(
+        request,
+        "sessions/grid_rows.css",
+        {"columns": range(1, GRID_MOST_COLUMNS + 1), "rows": range(1, GRID_MOST_ROWS + 1)},
+        content_type="text/css; charset=utf-8",
+    )
 
 
 class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePageMixin, DetailView):
