@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.views import View
 from django.views.decorators.cache import cache_control
@@ -27,13 +28,18 @@ from sessions.timetable import (
 )
 
 
-def active_filter_chips(filterset: SessionFilter, query: QueryDict) -> list[tuple[str, str]]:
-    """(label, link without it) for each valid filter value in use, so each can be removed alone."""
+def active_filter_chips(
+    filterset: SessionFilter, query: QueryDict, navigation: tuple[str, ...] = ()
+) -> list[tuple[str, str]]:
+    """(label, link without it) for each valid filter value in use, so each can be removed alone;
+    none for the ``navigation`` parameters (the grid's day: its tabs show it)."""
     if not filterset.is_bound:
         return []
     filterset.errors  # noqa: B018 -- validates the form, filling cleaned_data for the valid fields
     chips = []
     for name, value in filterset.form.cleaned_data.items():
+        if name in navigation:
+            continue
         field = filterset.form.fields[name]
         for item in value if isinstance(value, QuerySet | list) else [value]:
             if item in (None, ""):
@@ -57,6 +63,8 @@ class SessionListMixin(SaveTogglesMixin, ConferencePageMixin):
     """Filtered, loaded sessions of the conference, shared by the list and the grid."""
 
     query_parameters = ("tz", *SessionFilter.base_filters)
+    # Parameters that choose what to look at rather than narrow it: not offered as filters to clear.
+    navigation_parameters: tuple[str, ...] = ("tz",)
 
     def get_filterset(self):
         queryset = (
@@ -80,8 +88,18 @@ class SessionListMixin(SaveTogglesMixin, ConferencePageMixin):
         return super().get_context_data(
             filterset=filterset,
             sessions=sessions,
-            filter_chips=active_filter_chips(filterset, self.page_query),
-            filters_in_use=bool(self.page_query.keys() - {"tz"}),
+            filter_chips=active_filter_chips(
+                filterset, self.page_query, navigation=self.navigation_parameters
+            ),
+            filters_in_use=bool(self.page_query.keys() - set(self.navigation_parameters)),
+            clear_filters_url="?"
+            + urlencode(
+                {
+                    name: self.page_query[name]
+                    for name in self.navigation_parameters
+                    if name in self.page_query
+                }
+            ),
             **kwargs,
         )
 
@@ -101,6 +119,7 @@ class ScheduleGridView(SessionListMixin, TemplateView):
 
     template_name = "sessions/schedule_grid.html"
     extra_context = {"nav": "grid", "time_zone_at_top": True}
+    navigation_parameters = ("tz", "day")
 
     def sessions_shown(self, filterset) -> list[Session]:
         """The chosen day's sessions; without a ?day=, the first day's, loading no other day."""
