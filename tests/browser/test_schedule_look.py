@@ -49,7 +49,7 @@ def test_the_first_phone_screen_shows_at_least_four_whole_sessions(open_page):
 
 
 def test_the_phone_header_is_one_row_with_the_links_behind_menu(open_page):
-    page = open_page(SCHEDULE, PHONE)
+    page = open_page(SCHEDULE, PHONE, java_script_enabled=False)  # a <details>: no script needed
     header = page.locator(".site-header")
     assert header.bounding_box()["height"] < 50
     expect(page.get_by_role("link", name="Speakers")).to_be_hidden()
@@ -59,7 +59,7 @@ def test_the_phone_header_is_one_row_with_the_links_behind_menu(open_page):
 
 
 def test_the_phone_filters_wait_behind_one_button(open_page):
-    page = open_page(SCHEDULE, PHONE)
+    page = open_page(SCHEDULE, PHONE, java_script_enabled=False)
     expect(page.get_by_label("Security & Privacy")).to_be_hidden()
     page.get_by_text("Filters", exact=True).click()
     expect(page.get_by_label("Security & Privacy")).to_be_visible()
