@@ -119,6 +119,11 @@ class Conference(models.Model):
     def get_absolute_url(self):
         return reverse("conference:conference-detail", kwargs={"conference_slug": self.slug})
 
+    @cached_property
+    def schedule_url(self) -> str:
+        """The schedule list's address; cards link their track to it, so it is worked out once."""
+        return reverse("sessions:schedule", kwargs={"conference_slug": self.slug})
+
     def natural_key(self):
         return (self.slug,)
 

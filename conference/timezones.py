@@ -128,23 +128,46 @@ def sorted_zones() -> tuple[str, ...]:
     return tuple(sorted(known_zones()))
 
 
-def zones_conference_first(conference_zone: str) -> list[str]:
-    return [conference_zone, *(name for name in sorted_zones() if name != conference_zone)]
+# The picker lists zones under these regions (plus UTC); the rest of the database is old aliases
+# (W-SU, Zulu, ROC, US/Eastern, Etc/GMT+5, localtime): still accepted in ?tz= and cookies.
+PICKER_REGIONS = (
+    "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific",
+)  # fmt: skip
+
+
+@cache
+def zones_by_region() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(region, its zones) in alphabetical order, for the picker's groups."""
+    regions: dict[str, list[str]] = {region: [] for region in PICKER_REGIONS}
+    for name in sorted_zones():
+        region = name.split("/", 1)[0]
+        if region in regions and "/" in name:
+            regions[region].append(name)
+    return tuple((region, tuple(names)) for region, names in regions.items())
 
 
 @lru_cache(maxsize=512)
 def time_zone_options(conference_zone: str, selected: str) -> str:
-    """The ~600 <option>s of the zone picker, rendered once per (conference zone, choice).
+    """The zone picker's <option>s, rendered once per (conference zone, choice).
 
+    The conference's zone first (the visitor's device zone joins it there, from site.js), then
+    UTC and every zone grouped by region. A chosen zone outside the list (an old alias kept in a
+    cookie) is listed first, so the picker shows what is in force.
     Speed: rendering them takes 1.7 ms, 5 % of a session page.
     """
     from django.template import engines
     from django.utils.safestring import mark_safe
 
+    listed = {zone for _, zones in zones_by_region() for zone in zones} | {"UTC"}
     options = engines["jinja2"].get_template("includes/time_zone_options.html").template
     return mark_safe(  # Jinja2 autoescapes; zone names are IANA identifiers anyway
         options.render(
-            zones=zones_conference_first(conference_zone),
+            first=[
+                zone
+                for zone in dict.fromkeys([selected, conference_zone])
+                if zone == conference_zone or zone not in listed
+            ],
+            regions=zones_by_region(),
             selected=selected,
             conference_zone=conference_zone,
         )

@@ -234,7 +234,11 @@ class SessionQuerySet(VersionedQuerySet):
         return (
             self.defer("guid", "description", "created_at", "updated_at")
             # A card only says whether slides are attached: no attachment rows, one query less.
-            .annotate(attachments_exist=Exists(Attachment.objects.filter(session=OuterRef("pk"))))
+            .annotate(
+                attachments_exist=Exists(
+                    Attachment.objects.available().filter(session=OuterRef("pk"))
+                )
+            )
             .prefetch_related(
                 "conference", "room", "track", ordered_speakers_prefetch(speakers=card_speakers)
             )
@@ -694,10 +698,11 @@ class Session(KeepsFormerSlugs, Versioned):
 
     @property
     def has_attachments(self) -> bool:
-        """Whether slides or material are attached; ``for_cards()`` answers it in its query."""
+        """Whether slides or material can be had: a file or a link, not a title announced alone.
+        ``for_cards()`` answers it in its query."""
         if hasattr(self, "attachments_exist"):
             return self.attachments_exist
-        return bool(self.attachment_list)
+        return any(attachment.is_available for attachment in self.attachment_list)
 
     @property
     def attachment_list(self) -> list["Attachment"]:
@@ -813,6 +818,12 @@ class ImportedValues(models.Model):
         return f"Imported values of {self.session or self.speaker}"
 
 
+class AttachmentQuerySet(models.QuerySet):
+    def available(self):
+        """Attachments attendees can open: with a file or a URL, not only announced by title."""
+        return self.exclude(file="", url="")
+
+
 class Attachment(models.Model):
     """Slides and other material: an uploaded file or a link.
 
@@ -830,6 +841,8 @@ class Attachment(models.Model):
     url = models.URLField("URL", blank=True, max_length=500)
     position = models.PositiveSmallIntegerField(default=0)
 
+    objects = AttachmentQuerySet.as_manager()
+
     class Meta:
         ordering = ["position", "pk"]
         constraints = [
@@ -842,6 +855,11 @@ class Attachment(models.Model):
 
     def __str__(self):
         return self.title
+
+    @property
+    def is_available(self) -> bool:
+        """Whether it can be opened (AttachmentQuerySet.available(), for one loaded row)."""
+        return bool(self.file or self.url)
 
     @property
     def href(self) -> str:

@@ -37,58 +37,90 @@ def group_by_day_and_slot(sessions: list[Session]) -> list[Day]:
     return days
 
 
-@dataclass
-class GridCell:
-    session: Session | None = None
-    rows: int = 1
+# The grid's resolution: one row per 5 minutes, so a block's height is proportional to its length.
+GRID_MINUTES = 5
+GRID_SLOT = datetime.timedelta(minutes=GRID_MINUTES)
+QUARTER_HOUR = datetime.timedelta(minutes=15)
+# The most rows and columns the grid stylesheet (sessions/grid_rows.css) places: 25 hours, the
+# longest day, and a time column plus the whole venue plus 38 rooms.
+GRID_MOST_ROWS = 25 * 60 // GRID_MINUTES
+GRID_MOST_COLUMNS = 40
 
 
 @dataclass
-class GridRow:
+class GridBlock:
+    """A session in the grid: its column (the time column is 1), first row and rows spanned."""
+
+    session: Session
+    column: int
+    row: int
+    span: int
+
+
+@dataclass
+class GridTime:
+    """A start time, its row, and the blocks starting then (left to right)."""
+
     starts_at: datetime.datetime
-    cells: list[GridCell] = field(default_factory=list)
+    row: int
+    blocks: list[GridBlock] = field(default_factory=list)
 
 
 @dataclass
 class Grid:
     columns: list[Room | None]
-    rows: list[GridRow]
+    times: list[GridTime]
+    rows: int
+
+    @property
+    def headings(self) -> list[tuple[int, Room | None]]:
+        """(grid column, room) of each room heading: the time column is column 1."""
+        return [(index + 2, room) for index, room in enumerate(self.columns)]
+
+
+def grid_row(instant: datetime.datetime, origin: datetime.datetime) -> int:
+    """The 5-minute row an instant falls on, counted from 1 at ``origin`` (rounded to the nearest)."""
+    return round((instant - origin) / GRID_SLOT) + 1
 
 
 def build_grid(sessions: list[Session], rooms: list[Room]) -> Grid:
-    """A table with rooms as columns and time as rows; a session spans the rows of its duration.
+    """One day as rooms × 5-minute rows; each session a block as tall as it is long.
 
-    Rows run between consecutive start or end instants, so any slot length lays out exactly.
-    Sessions without a room (venue-wide breaks) get a first column of their own when present.
+    Rows count real time from the first start (rounded down to the quarter hour), so a 20-minute talk
+    is twice as tall as a 10-minute one, and a gap in the day is a gap on screen. Sessions
+    without a room (venue-wide breaks) get a first column of their own when present.
     Overlapping sessions in one room cannot exist (the model forbids it) except cancelled
     ones; those are skipped here and still shown in the list view.
     """
     columns: list[Room | None] = list(rooms)
     if any(session.room_id is None for session in sessions):
         columns.insert(0, None)
-    column_of = {room.pk if room else None: index for index, room in enumerate(columns)}
-    instants = sorted(
-        {session.starts_at for session in sessions} | {session.ends_at for session in sessions}
-    )
-    row_of = {instant: index for index, instant in enumerate(instants)}
-    rows = [GridRow(starts_at=instant) for instant in instants[:-1]]
-    placed: dict[tuple[int, int], GridCell] = {}
-    covered: set[tuple[int, int]] = set()
+    if not sessions:
+        return Grid(columns=columns, times=[], rows=0)
+    column_of = {room.pk if room else None: index + 2 for index, room in enumerate(columns)}
+    first = min(session.starts_at for session in sessions)
+    # Row 1 starts on the quarter hour, so the grid's quarter-hour lines fall on the clock's.
+    origin = first - (first - first.replace(minute=0, second=0, microsecond=0)) % QUARTER_HOUR
+    times: dict[datetime.datetime, GridTime] = {}
+    taken: dict[int, set[int]] = {}
+    last_row = 1
     for session in sessions:
         column = column_of.get(session.room_id)
-        first, last = row_of[session.starts_at], row_of[session.ends_at]
-        span = {(row, column) for row in range(first, last)}
-        if column is None or span & covered:
+        if column is None:
             continue
-        placed[(first, column)] = GridCell(session=session, rows=last - first)
-        covered |= span
-    for index, row in enumerate(rows):
-        for column in range(len(columns)):
-            if (index, column) in placed:
-                row.cells.append(placed[(index, column)])
-            elif (index, column) not in covered:
-                row.cells.append(GridCell())
-    return Grid(columns=columns, rows=rows)
+        row = grid_row(session.starts_at, origin)
+        span = max(grid_row(session.ends_at, origin) - row, 1)
+        cells = set(range(row, row + span))
+        if cells & taken.setdefault(column, set()):
+            continue
+        taken[column] |= cells
+        slot = times.setdefault(session.starts_at, GridTime(starts_at=session.starts_at, row=row))
+        slot.blocks.append(GridBlock(session=session, column=column, row=row, span=span))
+        last_row = max(last_row, row + span - 1)
+    ordered = sorted(times.values(), key=lambda time: time.starts_at)
+    for time in ordered:
+        time.blocks.sort(key=lambda block: block.column)
+    return Grid(columns=columns, times=ordered, rows=last_row)
 
 
 def mark_clashes(sessions: list[Session]) -> None:

@@ -7,6 +7,7 @@ app_name = "sessions"
 urlpatterns = [
     path("schedule/", views.ScheduleView.as_view(), name="schedule"),
     path("schedule/grid/", views.ScheduleGridView.as_view(), name="schedule-grid"),
+    path("schedule/grid/rows.css", views.grid_rows_css, name="schedule-grid-rows"),
     path("now/", now.NowView.as_view(), name="now"),
     path("now/<slug:room_slug>/", now.DoorSignView.as_view(), name="door-sign"),
     path("changes/", views.ChangeLogView.as_view(), name="changes"),

@@ -5,10 +5,13 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBadRequest, QueryDict
 from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.views import View
+from django.views.decorators.cache import cache_control
 from django.views.generic import DetailView, TemplateView
 
 from conference.uploads import serve_upload
@@ -18,16 +21,26 @@ from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session
 from sessions.personal import SaveTogglesMixin
 from sessions.releases import change_log
-from sessions.timetable import build_grid, group_by_day_and_slot
+from sessions.timetable import (
+    GRID_MOST_COLUMNS,
+    GRID_MOST_ROWS,
+    build_grid,
+    group_by_day_and_slot,
+)
 
 
-def active_filter_chips(filterset: SessionFilter, query: QueryDict) -> list[tuple[str, str]]:
-    """(label, link without it) for each valid filter value in use, so each can be removed alone."""
+def active_filter_chips(
+    filterset: SessionFilter, query: QueryDict, navigation: tuple[str, ...] = ()
+) -> list[tuple[str, str]]:
+    """(label, link without it) for each valid filter value in use, so each can be removed alone;
+    none for the ``navigation`` parameters (the grid's day: its tabs show it)."""
     if not filterset.is_bound:
         return []
     filterset.errors  # noqa: B018 -- validates the form, filling cleaned_data for the valid fields
     chips = []
     for name, value in filterset.form.cleaned_data.items():
+        if name in navigation:
+            continue
         field = filterset.form.fields[name]
         for item in value if isinstance(value, QuerySet | list) else [value]:
             if item in (None, ""):
@@ -51,6 +64,8 @@ class SessionListMixin(SaveTogglesMixin, ConferencePageMixin):
     """Filtered, loaded sessions of the conference, shared by the list and the grid."""
 
     query_parameters = ("tz", *SessionFilter.base_filters)
+    # Parameters that choose what to look at rather than narrow it: not offered as filters to clear.
+    navigation_parameters: tuple[str, ...] = ("tz",)
 
     def get_filterset(self):
         queryset = (
@@ -74,15 +89,25 @@ class SessionListMixin(SaveTogglesMixin, ConferencePageMixin):
         return super().get_context_data(
             filterset=filterset,
             sessions=sessions,
-            filter_chips=active_filter_chips(filterset, self.page_query),
-            filters_in_use=bool(self.page_query.keys() - {"tz"}),
+            filter_chips=active_filter_chips(
+                filterset, self.page_query, navigation=self.navigation_parameters
+            ),
+            filters_in_use=bool(self.page_query.keys() - set(self.navigation_parameters)),
+            clear_filters_url="?"
+            + urlencode(
+                {
+                    name: self.page_query[name]
+                    for name in self.navigation_parameters
+                    if name in self.page_query
+                }
+            ),
             **kwargs,
         )
 
 
 class ScheduleView(SessionListMixin, TemplateView):
     template_name = "sessions/schedule.html"
-    extra_context = {"nav": "schedule"}
+    extra_context = {"nav": "schedule", "time_zone_at_top": True}
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -94,7 +119,8 @@ class ScheduleGridView(SessionListMixin, TemplateView):
     """One day at a time: the chosen ?day=, else the first day that has sessions."""
 
     template_name = "sessions/schedule_grid.html"
-    extra_context = {"nav": "grid"}
+    extra_context = {"nav": "grid", "time_zone_at_top": True}
+    navigation_parameters = ("tz", "day")
 
     def sessions_shown(self, filterset) -> list[Session]:
         """The chosen day's sessions; without a ?day=, the first day's, loading no other day."""
@@ -114,6 +140,17 @@ class ScheduleGridView(SessionListMixin, TemplateView):
         rooms = list(self.conference.rooms.all())
         context.update(day=self.day, grid=build_grid(context["sessions"], rooms))
         return context
+
+
+@cache_control(max_age=24 * 60 * 60, public=True)
+def grid_rows_css(request, conference_slug):
+    """The grid's columns, rows and spans as classes; the same for every conference."""
+    return TemplateResponse(
+        request,
+        "sessions/grid_rows.css",
+        {"columns": range(1, GRID_MOST_COLUMNS + 1), "rows": range(1, GRID_MOST_ROWS + 1)},
+        content_type="text/css; charset=utf-8",
+    )
 
 
 class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePageMixin, DetailView):

@@ -2,30 +2,26 @@
 (function () {
   "use strict";
 
-  // Offer the browser's own time zone first in the zone picker, and apply a choice at once.
+  // Move the device's own time zone up, second in the zone picker after the conference's. The
+  // choice applies on the form's button, never on change: arrowing through the list must not
+  // reload the page (WCAG 3.2.2).
   function enhanceTimeZoneForm(form) {
     var select = form.querySelector("select[name=tz]");
     if (!select) return;
-    var browserZone;
+    var deviceZone;
     try {
-      browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      deviceZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     } catch (error) {
-      browserZone = null;
+      deviceZone = null;
     }
-    if (browserZone && browserZone !== form.dataset.conferenceZone) {
-      var existing = Array.prototype.find.call(select.options, function (option) {
-        return option.value === browserZone;
-      });
-      if (existing) {
-        var mine = existing.cloneNode(true);
-        mine.selected = false;
-        mine.textContent = browserZone + " (your device)";
-        select.insertBefore(mine, select.options[1] || null);
-      }
-    }
-    select.addEventListener("change", function () {
-      form.submit();
+    if (!deviceZone || deviceZone === form.dataset.conferenceZone) return;
+    var existing = Array.prototype.find.call(select.options, function (option) {
+      return option.value === deviceZone;
     });
+    if (existing) {
+      existing.textContent = deviceZone + " (your device)";
+      select.insertBefore(existing, select.options[0].nextSibling);
+    }
   }
 
   // A Copy button beside a text field (data-copy: the field's id; data-copy-status: where to say

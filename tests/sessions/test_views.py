@@ -65,15 +65,18 @@ def test_schedule_card_shows_what_the_seed_shows(client, conference):
         audience_level=Session.AudienceLevel.INTERMEDIATE,
         speakers=[speaker],
     )
-    Attachment.objects.create(session=session, title="slides")
+    Attachment.objects.create(session=session, title="slides", url="https://example.org/s.pdf")
     html = client.get(schedule_url(conference)).content.decode()
     assert "Lightning Talk: Live Migration</a>" in html
     assert ">Mike Krom</a>, ACF Cybersolutions" in html
     assert ">10:35</time>–<time" in html
     assert ">10:45 CEST</time>" in html
     assert '<span class="room">Central Room</span>' in html
-    assert '<span class="track track-security-privacy">Security &amp; Privacy</span>' in html
-    assert "Audience level: Intermediate" in html
+    assert (
+        '<a class="track track-security-privacy" href="/pycon/schedule/?track=security-privacy">'
+        "Security &amp; Privacy</a>"
+    ) in html
+    assert "Audience level: </span>Intermediate" in html
     assert "Slides attached" in html
 
 
@@ -91,6 +94,71 @@ def test_schedule_marks_only_sessions_that_have_slides(client, conference):
     }
     assert "Slides attached" in cards["With slides"]
     assert "Slides attached" not in cards["Without slides"]
+
+
+@pytest.mark.parametrize("view", ["sessions:schedule", "sessions:schedule-grid"])
+def test_a_card_says_slides_attached_only_when_a_file_or_link_is_there(client, conference, view):
+    announced = make_session(
+        conference, title="Announced", slug="announced", room=make_room(conference)
+    )
+    Attachment.objects.create(session=announced, title="Slides to come")
+    html = client.get(schedule_url(conference, view)).content.decode()
+    assert "Announced</a>" in html
+    assert "Slides attached" not in html
+
+
+def test_a_session_page_says_slides_attached_on_parallel_cards_only_when_there(client, conference):
+    mine = make_session(conference, title="Mine", slug="mine", room=make_room(conference))
+    announced = make_session(
+        conference, title="Announced", slug="announced", room=make_room(conference)
+    )
+    Attachment.objects.create(session=announced, title="Slides to come")
+    with_file = make_session(
+        conference, title="Uploaded", slug="uploaded", room=make_room(conference)
+    )
+    Attachment.objects.create(session=with_file, title="Deck", url="https://example.org/deck.pdf")
+    html = client.get(mine.get_absolute_url()).content.decode()
+    cards = dict(
+        re.findall(
+            r'<article id="session-(\w+)" class="session(?: [^"]*)?">(.*?)</article>', html, re.S
+        )
+    )
+    assert "Slides attached" not in cards["announced"]
+    assert "Slides attached" in cards["uploaded"]
+
+
+def test_cards_on_a_session_page_name_the_day_of_parallel_sessions(client, conference):
+    mine = make_session(conference, title="Mine", slug="mine", room=make_room(conference))
+    make_session(conference, title="Parallel", slug="parallel", room=make_room(conference))
+    html = client.get(mine.get_absolute_url()).content.decode()
+    assert '<span class="time">Wed 8 Apr, <time' in html
+
+
+def test_cards_on_a_speaker_page_name_the_day(client, conference):
+    speaker = make_speaker(conference, name="Ada", slug="ada")
+    make_session(conference, title="Day one", starts_at=paris(7, 10), speakers=[speaker])
+    make_session(conference, title="Day two", starts_at=paris(8, 10), speakers=[speaker])
+    html = client.get(speaker.get_absolute_url()).content.decode()
+    assert re.findall(r'<span class="time">(\w+ \d+ \w+), <time', html) == [
+        "Tue 7 Apr",
+        "Wed 8 Apr",
+    ]
+
+
+@pytest.mark.parametrize("view", ["sessions:schedule", "sessions:schedule-grid"])
+def test_cards_under_a_day_heading_do_not_repeat_the_day(client, conference, view):
+    make_session(conference, room=make_room(conference))
+    html = client.get(schedule_url(conference, view)).content.decode()
+    assert '<span class="time"><time' in html
+    assert "Wed 8 Apr" not in html
+
+
+def test_a_card_links_its_track_to_the_schedule_filtered_by_it(client, conference):
+    make_session(conference, track=make_track(conference, name="Compilers", slug="compilers"))
+    response = client.get(schedule_url(conference), {"track": "compilers"})
+    html = response.content.decode()
+    assert 'href="/pycon/schedule/?track=compilers"' in html
+    assert len(response.context["sessions"]) == 1
 
 
 def test_schedule_shows_breaks_as_breaks_without_a_link(client, conference):
@@ -260,9 +328,38 @@ def test_schedule_lists_the_conference_zone_first_in_the_zone_picker(client, con
     start = html.index('<select id="tz-select"')
     picker = html[start : html.index("</select>", start)]
     choices = re.findall(r'<option value="([^"]+)"', picker)
-    assert choices[0] == "Europe/Paris"
+    assert choices[:2] == ["Europe/Paris", "UTC"]
     assert "America/New_York" in choices
-    assert len(choices) == len(set(choices)) > 400
+    assert len(choices) == len(set(choices)) > 300
+    assert re.findall(r'<optgroup label="([^"]+)"', picker) == [
+        "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific",
+    ]  # fmt: skip
+
+
+def test_the_zone_picker_leaves_out_old_aliases(client, conference):
+    html = client.get(schedule_url(conference)).content.decode()
+    start = html.index('<select id="tz-select"')
+    choices = re.findall(r'<option value="([^"]+)"', html[start : html.index("</select>", start)])
+    assert {"W-SU", "Zulu", "ROC", "localtime", "US/Eastern", "Etc/GMT+5"}.isdisjoint(choices)
+
+
+def test_an_old_alias_still_works_and_shows_as_chosen(client, conference):
+    make_session(conference, starts_at=paris(8, 10, 35))
+    html = client.get(schedule_url(conference), {"tz": "US/Eastern"}).content.decode()
+    assert ">04:35 EDT</time>" in html
+    assert '<option value="US/Eastern" selected>US/Eastern</option>' in html
+
+
+@pytest.mark.parametrize("view", ["sessions:schedule", "sessions:schedule-grid"])
+def test_schedule_pages_have_the_zone_picker_at_the_top_only(client, conference, view):
+    html = client.get(schedule_url(conference, view)).content.decode()
+    assert html.count('id="tz-select"') == 1
+    assert html.index('id="tz-select"') < html.index("<footer")
+
+
+def test_other_conference_pages_keep_the_zone_picker_in_the_footer(client, conference):
+    html = client.get(conference.get_absolute_url()).content.decode()
+    assert html.index('id="tz-select"') > html.index("<footer")
 
 
 def test_schedule_shows_the_right_times_on_the_night_clocks_go_back(client):
@@ -308,29 +405,68 @@ def test_schedule_query_count_does_not_grow(
     assert len(response.context["sessions"]) == count
 
 
-def test_grid_puts_rooms_in_columns_and_spans_long_sessions(client, conference):
+def blocks(grid):
+    return [
+        (block.session.title, block.column, block.row, block.span)
+        for time in grid.times
+        for block in time.blocks
+    ]
+
+
+def test_grid_puts_rooms_in_columns_and_sessions_in_rows_of_five_minutes(client, conference):
     hall, side = (
         make_room(conference, name="Hall", position=0),
         make_room(conference, name="Side", position=1),
     )
     make_session(conference, title="Long", room=hall, starts_at=paris(8, 10), ends_at=paris(8, 11))
     make_session(
-        conference, title="First", room=side, starts_at=paris(8, 10), ends_at=paris(8, 10, 30)
+        conference, title="First", room=side, starts_at=paris(8, 10), ends_at=paris(8, 10, 10)
     )
     make_session(
-        conference, title="Second", room=side, starts_at=paris(8, 10, 30), ends_at=paris(8, 11)
+        conference, title="Second", room=side, starts_at=paris(8, 10, 30), ends_at=paris(8, 10, 50)
     )
     response = client.get(schedule_url(conference, "sessions:schedule-grid"))
     grid = response.context["grid"]
     assert [room.name for room in grid.columns] == ["Hall", "Side"]
-    assert [
-        [(cell.session.title if cell.session else None, cell.rows) for cell in row.cells]
-        for row in grid.rows
-    ] == [
-        [("Long", 2), ("First", 1)],
-        [("Second", 1)],
+    # Column 1 is the time; a 20-minute session spans twice the rows of a 10-minute one.
+    assert blocks(grid) == [("Long", 2, 1, 12), ("First", 3, 1, 2), ("Second", 3, 7, 4)]
+    assert grid.rows == 12
+    html = response.content.decode()
+    assert '<div class="tgrid-block c3 r7 s4">' in html
+    assert '<h3 class="tgrid-time c1 r7">' in html
+
+
+def test_grid_rows_start_on_the_quarter_hour_before_the_first_session(client, conference):
+    make_session(
+        conference, room=make_room(conference), starts_at=paris(8, 10, 35), ends_at=paris(8, 10, 45)
+    )
+    grid = client.get(schedule_url(conference, "sessions:schedule-grid")).context["grid"]
+    assert [(time.row, time.blocks[0].span) for time in grid.times] == [(2, 2)]  # from 10:30
+
+
+def test_grid_has_a_time_heading_only_where_sessions_start(client, conference):
+    room = make_room(conference)
+    make_session(conference, room=room, starts_at=paris(8, 9), ends_at=paris(8, 9, 30))
+    make_session(conference, room=room, starts_at=paris(8, 14), ends_at=paris(8, 14, 30))
+    response = client.get(schedule_url(conference, "sessions:schedule-grid"))
+    assert re.findall(
+        r'class="tgrid-time[^"]*"><time[^>]*>([^<]+)<', response.content.decode()
+    ) == [
+        "09:00",
+        "14:00",
     ]
-    assert '<td rowspan="2" class="grid-session">' in response.content.decode()
+
+
+def test_grid_rows_stylesheet_places_every_row_of_the_longest_day(client, conference):
+    response = client.get(
+        reverse("sessions:schedule-grid-rows", kwargs={"conference_slug": "pycon"})
+    )
+    css = response.content.decode()
+    assert response["Content-Type"] == "text/css; charset=utf-8"
+    assert ".c5{grid-column:5}" in css
+    assert ".r300{grid-row-start:300}" in css
+    assert ".s300{grid-row-end:span 300}" in css
+    assert "public" in response["Cache-Control"]
 
 
 def test_grid_shows_the_first_day_with_sessions_unless_a_day_is_chosen(client, conference):
@@ -339,14 +475,18 @@ def test_grid_shows_the_first_day_with_sessions_unless_a_day_is_chosen(client, c
     first = client.get(schedule_url(conference, "sessions:schedule-grid"))
     chosen = client.get(schedule_url(conference, "sessions:schedule-grid"), {"day": "2026-04-08"})
     assert first.context["day"] == datetime.date(2026, 4, 7)
-    shown = [
-        cell.session.title
-        for row in first.context["grid"].rows
-        for cell in row.cells
-        if cell.session
-    ]
-    assert shown == ["Day one"]
+    assert [title for title, *_ in blocks(first.context["grid"])] == ["Day one"]
     assert chosen.context["day"] == datetime.date(2026, 4, 8)
+
+
+def test_grid_day_tabs_are_not_offered_as_a_filter_to_clear(client, conference):
+    track = make_track(conference, name="Machine learning", slug="ml")
+    make_session(conference, room=make_room(conference), track=track)
+    response = client.get(
+        schedule_url(conference, "sessions:schedule-grid"), {"day": "2026-04-08", "track": "ml"}
+    )
+    assert [label for label, _ in response.context["filter_chips"]] == ["Track: Machine learning"]
+    assert 'href="?day=2026-04-08">Clear all filters</a>' in response.content.decode()
 
 
 def test_grid_gives_venue_wide_breaks_their_own_column(client, conference):

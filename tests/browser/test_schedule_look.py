@@ -1,0 +1,191 @@
+"""How the schedule looks and fits: density, the proportional grid, sticky headings, phones."""
+
+import datetime
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conference.models import Conference, Room
+from tests.builders import make_session
+
+SCHEDULE = "/pytorch-eu-2026/schedule/"
+GRID = "/pytorch-eu-2026/schedule/grid/?day=2026-04-08"
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+# The cards whose whole box lies inside the first screen.
+CARDS_IN_FIRST_SCREEN = """() => [...document.querySelectorAll('article.session')].filter(card => {
+  const box = card.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight;
+}).length"""
+
+
+@pytest.fixture
+def open_page(browser, live_server, demo_conference):
+    contexts = []
+
+    def open_page(path, viewport, **options):
+        context = browser.new_context(viewport=viewport, timezone_id="Europe/Paris", **options)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(live_server.url + path)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def test_the_first_desktop_screen_shows_at_least_eight_whole_sessions(open_page):
+    page = open_page(SCHEDULE, DESKTOP)
+    assert page.evaluate(CARDS_IN_FIRST_SCREEN) >= 8
+
+
+def test_the_first_phone_screen_shows_at_least_four_whole_sessions(open_page):
+    page = open_page(SCHEDULE, PHONE)
+    assert page.evaluate(CARDS_IN_FIRST_SCREEN) >= 4
+
+
+def test_the_phone_header_is_one_row_with_the_links_behind_menu(open_page):
+    page = open_page(SCHEDULE, PHONE, java_script_enabled=False)  # a <details>: no script needed
+    header = page.locator(".site-header")
+    assert header.bounding_box()["height"] < 50
+    expect(page.get_by_role("link", name="Speakers")).to_be_hidden()
+    page.get_by_text("Menu", exact=True).click()
+    expect(page.get_by_role("link", name="Speakers")).to_be_visible()
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+
+
+def test_the_phone_filters_wait_behind_one_button(open_page):
+    page = open_page(SCHEDULE, PHONE, java_script_enabled=False)
+    expect(page.get_by_label("Security & Privacy")).to_be_hidden()
+    page.get_by_text("Filters", exact=True).click()
+    expect(page.get_by_label("Security & Privacy")).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        SCHEDULE,
+        GRID,
+        "/pytorch-eu-2026/sessions/live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds/",
+        "/pytorch-eu-2026/speakers/",
+        "/pytorch-eu-2026/speakers/bin-bao/",
+        "/pytorch-eu-2026/my-schedule/",
+    ],
+)
+def test_no_page_scrolls_sideways_on_a_phone(open_page, path):
+    page = open_page(path, PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_grid_blocks_are_as_tall_as_their_sessions_are_long(open_page):
+    conference = Conference.objects.get(slug="pytorch-eu-2026")
+    paris = conference.tz
+    make_session(
+        conference,
+        title="Twenty minutes",
+        slug="twenty-minutes",
+        room=Room.objects.get(conference=conference, slug="junior-stage"),
+        starts_at=datetime.datetime(2026, 4, 8, 17, 0, tzinfo=paris),
+        ends_at=datetime.datetime(2026, 4, 8, 17, 20, tzinfo=paris),
+    )
+    page = open_page(GRID, DESKTOP)
+    twenty = page.locator(".tgrid-block:has(#session-twenty-minutes)").bounding_box()["height"]
+    ten = page.locator(
+        ".tgrid-block:has(#session-live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds)"
+    ).bounding_box()["height"]
+    assert abs(twenty - 2 * ten) <= 2
+
+
+def test_the_demo_day_grid_fits_in_about_two_desktop_screens(open_page):
+    page = open_page(GRID, DESKTOP)
+    assert page.locator(".tgrid").bounding_box()["height"] <= 2 * DESKTOP["height"]
+
+
+def test_grid_room_names_stay_on_top_while_scrolling(open_page):
+    page = open_page(GRID, DESKTOP)
+    page.mouse.wheel(0, 1000)
+    page.wait_for_function("window.scrollY >= 900")
+    head = page.locator(".tgrid-head").bounding_box()
+    assert head["y"] == pytest.approx(0, abs=1)
+    expect(page.locator(".tgrid-head")).to_contain_text("Founders Cafe")
+
+
+def test_schedule_day_heading_stays_on_top_while_scrolling(open_page):
+    page = open_page(SCHEDULE, DESKTOP)
+    page.mouse.wheel(0, 1500)
+    page.wait_for_function("window.scrollY >= 1400")
+    heading = page.get_by_role("heading", name="Wednesday 8 April 2026")
+    assert heading.bounding_box()["y"] == pytest.approx(0, abs=1)
+
+
+def test_a_phone_grid_has_no_empty_time_headings(open_page):
+    page = open_page(GRID, PHONE)
+    times = page.locator(".tgrid-time")
+    assert times.count() > 0
+    for heading in times.all():
+        following = heading.evaluate("node => node.nextElementSibling.className")
+        assert "tgrid-block" in following
+
+
+def test_arrowing_through_the_zone_picker_does_not_reload_the_page(open_page):
+    page = open_page(SCHEDULE, DESKTOP)
+    picker = page.get_by_label("Times shown in")
+    picker.focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowDown")
+    page.wait_for_timeout(300)
+    assert page.url.endswith(SCHEDULE)
+    expect(picker).to_be_focused()
+    page.get_by_role("button", name="Show times").click()
+    expect(page).to_have_url(re.compile(r"[?&]tz="))
+
+
+def test_the_zone_picker_offers_the_device_zone_after_the_conference_zone(
+    browser, live_server, demo_conference
+):
+    context = browser.new_context(timezone_id="Asia/Tokyo")
+    page = context.new_page()
+    page.goto(live_server.url + SCHEDULE)
+    options = page.locator("#tz-select option").all_inner_texts()
+    assert options[:2] == ["Europe/Paris (conference)", "Asia/Tokyo (your device)"]
+    context.close()
+
+
+LIVE_MIGRATION_CARD = "#session-live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
+SAVE_LOOK = """button => {
+  const style = getComputedStyle(button);
+  return [Math.round(button.getBoundingClientRect().height), style.borderTopStyle,
+          style.borderTopWidth, style.backgroundColor, style.color, style.textDecorationLine];
+}"""
+
+
+def log_in(page, django_user_model):
+    django_user_model.objects.create_user("attendee", password="a long passphrase 42")
+    page.goto(page.url.split("/pytorch-eu-2026/")[0] + "/accounts/login/?next=" + SCHEDULE)
+    page.get_by_label("Username").fill("attendee")
+    page.get_by_label("Password").fill("a long passphrase 42")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**" + SCHEDULE, wait_until="load")
+
+
+def test_the_save_control_looks_the_same_logged_in_or_out(open_page, django_user_model):
+    page = open_page(SCHEDULE, DESKTOP)
+    logged_out = page.locator(f"{LIVE_MIGRATION_CARD} .save-button").evaluate(SAVE_LOOK)
+    log_in(page, django_user_model)
+    logged_in = page.locator(f"{LIVE_MIGRATION_CARD} .save-button").evaluate(SAVE_LOOK)
+    assert logged_in == logged_out
+
+
+def test_a_saved_session_stands_out_in_the_list(open_page, django_user_model):
+    page = open_page(SCHEDULE, DESKTOP)
+    log_in(page, django_user_model)
+    card = page.locator(LIVE_MIGRATION_CARD)
+    background = "card => getComputedStyle(card).backgroundColor"
+    unsaved = card.evaluate(background)
+    card.get_by_role("button", name="Save", exact=False).click()
+    expect(card.get_by_role("button", pressed=True)).to_be_visible()
+    assert card.evaluate(background) != unsaved
