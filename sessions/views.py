@@ -12,7 +12,12 @@ from django.views import View
 from django.views.generic import DetailView, TemplateView
 
 from conference.uploads import serve_upload
-from conference.views import ConferenceMixin, ConferencePageMixin, FollowsFormerSlugsMixin
+from conference.views import (
+    ConferenceMixin,
+    ConferencePageMixin,
+    DropsEmptyParametersMixin,
+    FollowsFormerSlugsMixin,
+)
 from sessions.exports import build_calendar, build_frab_data, build_frab_xml, calendar_links
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session
@@ -46,10 +51,12 @@ def active_filter_chips(filterset: SessionFilter, query: QueryDict) -> list[tupl
     return chips
 
 
-class SessionListMixin(SaveTogglesMixin, ConferencePageMixin):
+class SessionListMixin(DropsEmptyParametersMixin, SaveTogglesMixin, ConferencePageMixin):
     """Filtered, loaded sessions of the conference, shared by the list and the grid."""
 
     query_parameters = ("tz", *SessionFilter.base_filters)
+    # Parameters that choose what is shown without narrowing a search: no "N sessions match".
+    not_narrowing = ("tz",)
 
     def get_filterset(self):
         queryset = (
@@ -75,6 +82,7 @@ class SessionListMixin(SaveTogglesMixin, ConferencePageMixin):
             sessions=sessions,
             filter_chips=active_filter_chips(filterset, self.page_query),
             filters_in_use=bool(self.page_query.keys() - {"tz"}),
+            match_count=len(sessions) if self.page_query.keys() - {*self.not_narrowing} else None,
             **kwargs,
         )
 
@@ -94,6 +102,7 @@ class ScheduleGridView(SessionListMixin, TemplateView):
 
     template_name = "sessions/schedule_grid.html"
     extra_context = {"nav": "grid"}
+    not_narrowing = ("tz", "day")
 
     def sessions_shown(self, filterset) -> list[Session]:
         """The chosen day's sessions; without a ?day=, the first day's, loading no other day."""
@@ -112,6 +121,8 @@ class ScheduleGridView(SessionListMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         rooms = list(self.conference.rooms.all())
         context.update(day=self.day, grid=build_grid(context["sessions"], rooms))
+        # Tabs only for days with sessions the visitor may see, whatever the other filters.
+        context["day_tabs"] = context["filterset"].queryset.start_days(self.conference)
         return context
 
 
