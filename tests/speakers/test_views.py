@@ -72,7 +72,8 @@ def test_speaker_list_shows_each_speakers_sessions(client, conference):
         "First",
         "Second",
     ]
-    assert '<p class="affiliation">Engineer, Engines</p>' in html
+    assert '<p class="speaker-role">Engineer</p>' in html
+    assert '<p class="speaker-company">Engines</p>' in html
 
 
 def test_speaker_page_shows_bio_links_and_sessions(client, conference):
