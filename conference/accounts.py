@@ -87,6 +87,7 @@ class AccountView(LoginRequiredMixin, AccountPageMixin, TemplateView):
     """The visitor's account: who they are, their password, and their settings."""
 
     template_name = "registration/account.html"
+    extra_context = {"nav": "account"}
 
 
 class LoginView(AccountPageMixin, auth_views.LoginView):

@@ -1,5 +1,7 @@
 """Account pages keep the conference's navigation and footer; sign-up ends with a welcome."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -130,3 +132,10 @@ def test_password_change_done_leads_back_to_the_account(client, attendee):
         follow=True,
     )
     assert '<a href="/accounts/">Back to your account</a>' in response.content.decode()
+
+
+def test_the_headers_account_link_marks_the_account_page_as_current(client, attendee):
+    make_conference()
+    client.force_login(attendee)
+    html = client.get("/accounts/").content.decode()
+    assert re.search(r'<a href="/accounts/\?next=[^"]*" aria-current="page">Account</a>', html)
