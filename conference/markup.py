@@ -19,7 +19,7 @@ _converters = threading.local()
 # A list item as people type it: a Markdown marker, or the bullet character that text pasted from
 # Sched, Word or a web page carries ("•", "◦", "▪"). Ordered lists may only start at 1 here, as in
 # CommonMark, so a year or a figure opening a line ("2026. was…") stays text.
-LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+•◦▪‣]|1[.)])[ \t]+\S")
+LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+•◦▪‣]|1\.)[ \t]+\S")
 BULLET_CHARACTER = re.compile(r"^( {0,3})[•◦▪‣](?=[ \t])")
 
 
