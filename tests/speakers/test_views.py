@@ -141,3 +141,8 @@ def test_a_renamed_speaker_redirects_their_old_address_permanently(client):
     response = client.get("/pycon/speakers/ada/")
     assert response.status_code == 301
     assert response["Location"] == "/pycon/speakers/ada-lovelace/"
+
+
+def test_speaker_search_submitted_empty_redirects_to_the_bare_list(client, conference):
+    response = client.get(speaker_list_url(conference), {"q": ""})
+    assert (response.status_code, response["Location"]) == (302, speaker_list_url(conference))
