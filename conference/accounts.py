@@ -1,17 +1,25 @@
-"""Sign-up, account settings, the mailed links (verify, unsubscribe) and the URL set of Django's
-own auth views, in the site's templates."""
+"""Sign-up, the account page and settings, the mailed links (verify, unsubscribe) and the URL
+set of Django's own auth views, in the site's templates.
+
+Account pages live outside any conference's URLs, yet wear the header and footer of the
+conference the visitor came from (``account_conference``), so they never feel like another site.
+"""
+
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db import transaction
+from django.http import QueryDict
 from django.shortcuts import redirect, render
-from django.urls import path, reverse_lazy
+from django.urls import Resolver404, path, resolve, reverse_lazy
+from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
-from django.views.generic import FormView
+from django.views.generic import FormView, TemplateView
 
 from conference import mail
 from conference.forms import (
@@ -22,11 +30,54 @@ from conference.forms import (
     SetPasswordForm,
     SignupForm,
 )
-from conference.models import AccountEmail
+from conference.models import AccountEmail, Conference
 from conference.views import safe_next
 
 
-class SignupView(FormView):
+def account_conference(request) -> Conference | None:
+    """The conference of the page named by ?next= (where the visitor came from), else the only
+    one published; None when neither names one."""
+    conferences = Conference.objects.visible_to(request.user)
+    next_path = urlsplit(safe_next(request, "")).path
+    try:
+        slug = resolve(next_path).kwargs.get("conference_slug") if next_path else None
+    except Resolver404:
+        slug = None
+    if slug:
+        conference = conferences.filter(slug=slug).first()
+        if conference is not None:
+            return conference
+    published = list(Conference.objects.published()[:2])
+    return published[0] if len(published) == 1 else None
+
+
+def account_context(request) -> dict:
+    """What registration/base_account.html reads: the conference whose navigation and footer an
+    account page wears, and where its links lead back to."""
+    conference = account_conference(request)
+    home = conference.get_absolute_url() if conference else "/"
+    context = {
+        "conference": conference,
+        "next": request.GET.get("next", ""),
+        # The header's links lead back where the visitor came from, not to this page.
+        "next_url": safe_next(request, home),
+    }
+    if conference is not None:
+        if not request.chosen_time_zone:
+            timezone.activate(conference.tz)
+        # What the conference's footer reads: the time zone picker keeps no other parameter.
+        context.update(page_query=QueryDict(), display_zone=timezone.get_current_timezone_name())
+    return context
+
+
+class AccountPageMixin:
+    """An account page in the navigation and footer of its conference (registration/base_account.html)."""
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(**{**account_context(self.request), **kwargs})
+
+
+class SignupView(AccountPageMixin, FormView):
     template_name = "registration/signup.html"
     form_class = SignupForm
 
@@ -34,13 +85,22 @@ class SignupView(FormView):
         user = form.save()
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
         queue_verification_mail(user)
+        messages.success(
+            self.request,
+            f"Welcome, {user.get_username()}! Your account is ready: "
+            "press Save on any session to add it to your schedule.",
+        )
         return super().form_valid(form)
 
     def get_success_url(self):
         return safe_next(self.request, "/")
 
-    def get_context_data(self, **kwargs):
-        return super().get_context_data(next=self.request.GET.get("next", ""), **kwargs)
+
+class AccountView(LoginRequiredMixin, AccountPageMixin, TemplateView):
+    """The visitor's account: who they are, their password, and their settings."""
+
+    template_name = "registration/account.html"
+    extra_context = {"nav": "account"}
 
 
 def queue_verification_mail(user) -> None:
@@ -48,7 +108,7 @@ def queue_verification_mail(user) -> None:
     transaction.on_commit(lambda: mail.send_verification_mail.enqueue(user.pk))
 
 
-class AccountSettingsView(LoginRequiredMixin, FormView):
+class AccountSettingsView(LoginRequiredMixin, AccountPageMixin, FormView):
     template_name = "registration/account_settings.html"
     form_class = AccountSettingsForm
     success_url = reverse_lazy("account-settings")
@@ -90,8 +150,10 @@ class SendVerificationView(LoginRequiredMixin, View):
 def verify_email(request, token):
     account_email = mail.verify_email(token)
     if account_email is None:
-        return render(request, "registration/verify_email_invalid.html", status=400)
-    context = {"address": account_email.verified_address}
+        return render(
+            request, "registration/verify_email_invalid.html", account_context(request), status=400
+        )
+    context = {**account_context(request), "address": account_email.verified_address}
     return render(request, "registration/verify_email_done.html", context)
 
 
@@ -108,18 +170,40 @@ class UnsubscribeView(View):
     def get(self, request, token):
         if mail.read_unsubscribe_token(token) is None:
             return self.invalid()
-        return render(request, "registration/unsubscribe.html", {"done": False})
+        return render(
+            request, "registration/unsubscribe.html", {**account_context(request), "done": False}
+        )
 
     def post(self, request, token):
         if not mail.unsubscribe(token):
             return self.invalid()
-        return render(request, "registration/unsubscribe.html", {"done": True})
+        return render(
+            request, "registration/unsubscribe.html", {**account_context(request), "done": True}
+        )
 
     def invalid(self):
-        return render(self.request, "registration/unsubscribe_invalid.html", status=400)
+        return render(
+            self.request,
+            "registration/unsubscribe_invalid.html",
+            account_context(self.request),
+            status=400,
+        )
 
 
-class PasswordResetView(auth_views.PasswordResetView):
+class LoginView(AccountPageMixin, auth_views.LoginView):
+    authentication_form = LoginForm
+
+
+class PasswordChangeView(AccountPageMixin, auth_views.PasswordChangeView):
+    form_class = PasswordChangeForm
+    success_url = reverse_lazy("password_change_done")
+
+
+class PasswordChangeDoneView(AccountPageMixin, auth_views.PasswordChangeDoneView):
+    pass
+
+
+class PasswordResetView(AccountPageMixin, auth_views.PasswordResetView):
     """Django's view; its form counts requests per client, so it is given the request."""
 
     form_class = PasswordResetForm
@@ -134,48 +218,39 @@ class PasswordResetView(auth_views.PasswordResetView):
         return response
 
 
+class PasswordResetDoneView(AccountPageMixin, auth_views.PasswordResetDoneView):
+    pass
+
+
+class PasswordResetConfirmView(AccountPageMixin, auth_views.PasswordResetConfirmView):
+    form_class = SetPasswordForm
+
+
+class PasswordResetCompleteView(AccountPageMixin, auth_views.PasswordResetCompleteView):
+    pass
+
+
 urlpatterns = [
+    path("", AccountView.as_view(), name="account"),
     path("signup/", SignupView.as_view(), name="signup"),
     path("settings/", AccountSettingsView.as_view(), name="account-settings"),
     path("settings/verify/", SendVerificationView.as_view(), name="send-verification"),
     path("verify/<str:token>/", verify_email, name="verify-email"),
     path("unsubscribe/<str:token>/", UnsubscribeView.as_view(), name="unsubscribe"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(authentication_form=LoginForm),
-        name="login",
-    ),
+    path("login/", LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path(
-        "password/change/",
-        auth_views.PasswordChangeView.as_view(
-            form_class=PasswordChangeForm, success_url=reverse_lazy("password_change_done")
-        ),
-        name="password_change",
-    ),
-    path(
-        "password/change/done/",
-        auth_views.PasswordChangeDoneView.as_view(),
-        name="password_change_done",
-    ),
-    path(
-        "password/reset/",
-        PasswordResetView.as_view(),
-        name="password_reset",
-    ),
-    path(
-        "password/reset/sent/",
-        auth_views.PasswordResetDoneView.as_view(),
-        name="password_reset_done",
-    ),
+    path("password/change/", PasswordChangeView.as_view(), name="password_change"),
+    path("password/change/done/", PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("password/reset/", PasswordResetView.as_view(), name="password_reset"),
+    path("password/reset/sent/", PasswordResetDoneView.as_view(), name="password_reset_done"),
     path(
         "password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(form_class=SetPasswordForm),
+        PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
     path(
         "password/reset/done/",
-        auth_views.PasswordResetCompleteView.as_view(),
+        PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
 ]

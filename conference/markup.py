@@ -1,5 +1,6 @@
 """Markdown written by organizers and speakers, rendered to a safe allow-list of HTML."""
 
+import re
 import threading
 
 import markdown as markdown_lib
@@ -15,6 +16,12 @@ ALLOWED_URL_SCHEMES = {"http", "https", "mailto"}
 
 _converters = threading.local()
 
+# A list item as people type it: a Markdown marker, or the bullet character that text pasted from
+# Sched, Word or a web page carries ("•", "◦", "▪"). Ordered lists may only start at 1 here, as in
+# CommonMark, so a year or a figure opening a line ("2026. was…") stays text.
+LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+•◦▪‣]|1\.)[ \t]+\S")
+BULLET_CHARACTER = re.compile(r"^( {0,3})[•◦▪‣](?=[ \t])")
+
 
 def markdown_converter() -> markdown_lib.Markdown:
     """This thread's converter: building one (parser, extensions) took half of each conversion.
@@ -26,9 +33,32 @@ def markdown_converter() -> markdown_lib.Markdown:
     return _converters.markdown
 
 
+def separate_lists(text: str) -> str:
+    """The text with its list items as Markdown lists.
+
+    Python-Markdown starts a list only after a blank line, unlike CommonMark and unlike what
+    people type: "What you will learn:" then "• …" lines ran together into one paragraph. A blank
+    line goes before a list that follows a paragraph line, and "•" bullets become "-" items.
+    """
+    lines = []
+    in_paragraph = in_list = False
+    for line in text.splitlines():
+        if not line.strip():
+            in_paragraph = in_list = False
+        elif LIST_ITEM.match(line):
+            if in_paragraph and not in_list:
+                lines.append("")
+            line = BULLET_CHARACTER.sub(r"\1-", line)
+            in_list = True
+        else:
+            in_paragraph = True  # a paragraph, or a line continuing the list item above
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def render_markdown(text: str) -> str:
     """Markdown to HTML with only harmless tags, attributes and link schemes left."""
-    html = markdown_converter().reset().convert(text or "")
+    html = markdown_converter().reset().convert(separate_lists(text or ""))
     return nh3.clean(
         html,
         tags=ALLOWED_TAGS,

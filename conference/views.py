@@ -1,4 +1,6 @@
-from django.http import Http404, HttpResponsePermanentRedirect
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpResponsePermanentRedirect, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
@@ -45,6 +47,24 @@ class ConferenceMixin:
 
 class ConferencePageMixin(SharedPageMixin, ConferenceMixin):
     """A public page of a conference, cached and shared (conference.page_cache)."""
+
+
+class DropsEmptyParametersMixin:
+    """A search or filter page whose address carries no empty parameters.
+
+    A GET form submits its empty fields too (``?q=&kind=&level=``); the page answers with a
+    redirect to its address without them, so links people share and bookmark say only what
+    they chose, and a page has one address however it was reached. Works without JavaScript.
+    """
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.method in ("GET", "HEAD"):
+            pairs = [(name, value) for name, values in request.GET.lists() for value in values]
+            kept = [(name, value) for name, value in pairs if value.strip()]
+            if len(kept) < len(pairs):
+                query = urlencode(kept)
+                return HttpResponseRedirect(f"{request.path}?{query}" if query else request.path)
+        return super().dispatch(request, *args, **kwargs)
 
 
 class FollowsFormerSlugsMixin:

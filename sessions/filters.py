@@ -61,7 +61,7 @@ class SessionFilter(django_filters.FilterSet):
         label="Search",
         max_length=200,
         widget=forms.TextInput(
-            attrs={"type": "search", "placeholder": "Title, description, speaker, company"}
+            attrs={"type": "search", "placeholder": "Title, speaker, company, track, type"}
         ),
     )
 
@@ -87,12 +87,13 @@ class SessionFilter(django_filters.FilterSet):
         # whose sessions are all drafts must be as unknown as a slug that names nobody: same
         # 400, same message, and no chip with their name.
         self.filters["speaker"].queryset = conference.speakers.giving(self.queryset)
-        self.filters["day"].extra["widget"] = forms.Select(
-            choices=[
-                ("", "All dates"),
-                *((day.isoformat(), date_format(day, "l j F")) for day in conference.days),
-            ]
-        )
+        # Offered: the days with sessions on offer, looked up only when the form is drawn (the
+        # API and exports never draw it). Any day of the conference is still accepted.
+        self.filters["day"].extra["widget"] = forms.Select(choices=self.day_choices)
+
+    def day_choices(self) -> list[tuple[str, str]]:
+        days = self.queryset.start_days(self.conference)
+        return [("", "All dates"), *((day.isoformat(), date_format(day, "l j F")) for day in days)]
 
     def filter_day(self, queryset, name, value):
         if not self.conference.starts_on <= value <= self.conference.ends_on:

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models, transaction
 from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q
+from django.db.models.functions import TruncDate
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -146,13 +147,30 @@ class SessionQuerySet(VersionedQuerySet):
         start, end = conference.day_bounds(day)
         return self.filter(starts_at__gte=start, starts_at__lt=end)
 
-    def search(self, text: str):
-        """Sessions whose title, description, speaker name or company contains ``text``."""
-        by_speaker = SessionSpeaker.objects.filter(session=OuterRef("pk")).filter(
-            Q(speaker__name__icontains=text) | Q(speaker__company__icontains=text)
+    def start_days(self, conference: Conference) -> list[datetime.date]:
+        """The days, as the conference's clocks count them, on which any of these starts."""
+        starts = self.exclude(starts_at=None).annotate(
+            start_day=TruncDate("starts_at", tzinfo=conference.tz)
         )
+        return list(starts.order_by("start_day").values_list("start_day", flat=True).distinct())
+
+    def search(self, text: str):
+        """Sessions whose title, description, type, track, or a speaker's name, role or company
+        contains ``text``. The type is matched by the name pages show ("Lightning Talk")."""
+        by_speaker = SessionSpeaker.objects.filter(session=OuterRef("pk")).filter(
+            Q(speaker__name__icontains=text)
+            | Q(speaker__role__icontains=text)
+            | Q(speaker__company__icontains=text)
+        )
+        kinds = [
+            kind for kind, label in Session.Kind.choices if text.casefold() in label.casefold()
+        ]
         return self.filter(
-            Q(title__icontains=text) | Q(description__icontains=text) | Exists(by_speaker)
+            Q(title__icontains=text)
+            | Q(description__icontains=text)
+            | Q(kind__in=kinds)
+            | Q(track__name__icontains=text)
+            | Exists(by_speaker)
         )
 
     def with_speaker(self, speaker: Speaker):

@@ -15,7 +15,12 @@ from django.views.decorators.cache import cache_control
 from django.views.generic import DetailView, TemplateView
 
 from conference.uploads import serve_upload
-from conference.views import ConferenceMixin, ConferencePageMixin, FollowsFormerSlugsMixin
+from conference.views import (
+    ConferenceMixin,
+    ConferencePageMixin,
+    DropsEmptyParametersMixin,
+    FollowsFormerSlugsMixin,
+)
 from sessions.exports import build_calendar, build_frab_data, build_frab_xml, calendar_links
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session
@@ -60,7 +65,7 @@ def active_filter_chips(
     return chips
 
 
-class SessionListMixin(SaveTogglesMixin, ConferencePageMixin):
+class SessionListMixin(DropsEmptyParametersMixin, SaveTogglesMixin, ConferencePageMixin):
     """Filtered, loaded sessions of the conference, shared by the list and the grid."""
 
     query_parameters = ("tz", *SessionFilter.base_filters)
@@ -101,6 +106,9 @@ class SessionListMixin(SaveTogglesMixin, ConferencePageMixin):
                     if name in self.page_query
                 }
             ),
+            match_count=len(sessions)
+            if self.page_query.keys() - set(self.navigation_parameters)
+            else None,
             **kwargs,
         )
 
@@ -139,6 +147,8 @@ class ScheduleGridView(SessionListMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         rooms = list(self.conference.rooms.all())
         context.update(day=self.day, grid=build_grid(context["sessions"], rooms))
+        # Tabs only for days with sessions the visitor may see, whatever the other filters.
+        context["day_tabs"] = context["filterset"].queryset.start_days(self.conference)
         return context
 
 

@@ -1,5 +1,6 @@
 import datetime
 import uuid
+import zlib
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -58,6 +59,11 @@ class SpeakerQuerySet(VersionedQuerySet):
             | models.Q(company__icontains=text)
             | models.Q(role__icontains=text)
         )
+
+
+# Colours for speakers without a photo: .avatar-0 … .avatar-7 in static/css/site.css, each dark
+# enough for white initials (at least 4.5:1, tests/speakers/test_avatars.py).
+AVATAR_COLOURS = 8
 
 
 def new_guid() -> str:
@@ -186,6 +192,23 @@ class Speaker(KeepsFormerSlugs, Versioned):
     def mail_address(self) -> str:
         """Where changes to their sessions are mailed (see ``SpeakerQuerySet.mailable``)."""
         return self.email or (self.user.email if self.user_id else "")
+
+    @property
+    def initials(self) -> str:
+        """The first letters of the first and last words of the name: “Jan van Lunteren” is JL."""
+        letters = [next((c for c in word if c.isalnum()), "") for word in self.name.split()]
+        letters = [letter for letter in letters if letter]
+        if not letters:
+            return "?"
+        return (letters[0] + letters[-1] if len(letters) > 1 else letters[0]).upper()
+
+    @property
+    def avatar_class(self) -> str:
+        """One of the avatar colours, always the same for a name (CRC-32: stable everywhere).
+
+        A class, not a style attribute: the Content-Security-Policy forbids inline styles.
+        """
+        return f"avatar-{zlib.crc32(self.name.casefold().encode()) % AVATAR_COLOURS}"
 
     @property
     def affiliation(self) -> str:

@@ -5,7 +5,11 @@ from django.views import View
 from django.views.generic import DetailView, ListView
 
 from conference.uploads import serve_upload
-from conference.views import ConferencePageMixin, FollowsFormerSlugsMixin
+from conference.views import (
+    ConferencePageMixin,
+    DropsEmptyParametersMixin,
+    FollowsFormerSlugsMixin,
+)
 from sessions.personal import SaveTogglesMixin
 from speakers.forms import SpeakerSearchForm
 
@@ -20,7 +24,7 @@ class SpeakerSessionsMixin(ConferencePageMixin):
         return self.conference.speakers.giving(self.visible_sessions())
 
 
-class SpeakerListView(SpeakerSessionsMixin, ListView):
+class SpeakerListView(DropsEmptyParametersMixin, SpeakerSessionsMixin, ListView):
     """Alphabetical, searchable with ?q=."""
 
     template_name = "speakers/speaker_list.html"

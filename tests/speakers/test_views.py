@@ -72,7 +72,8 @@ def test_speaker_list_shows_each_speakers_sessions(client, conference):
         "First",
         "Second",
     ]
-    assert '<p class="affiliation">Engineer, Engines</p>' in html
+    assert '<p class="speaker-role">Engineer</p>' in html
+    assert '<p class="speaker-company">Engines</p>' in html
 
 
 def test_speaker_page_shows_bio_links_and_sessions(client, conference):
@@ -140,3 +141,8 @@ def test_a_renamed_speaker_redirects_their_old_address_permanently(client):
     response = client.get("/pycon/speakers/ada/")
     assert response.status_code == 301
     assert response["Location"] == "/pycon/speakers/ada-lovelace/"
+
+
+def test_speaker_search_submitted_empty_redirects_to_the_bare_list(client, conference):
+    response = client.get(speaker_list_url(conference), {"q": ""})
+    assert (response.status_code, response["Location"]) == (302, speaker_list_url(conference))
