@@ -31,6 +31,19 @@ class SignupView(FormView):
         return super().get_context_data(next=self.request.GET.get("next", ""), **kwargs)
 
 
+class LogoutView(auth_views.LogoutView):
+    """Django's view; the browser also drops what it cached of the visitor's pages.
+
+    The service worker forgets its copies itself when it sees the log-out (conference/
+    service_worker.js); this covers the browser's own HTTP cache (the back button).
+    """
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        response.headers["Clear-Site-Data"] = '"cache"'
+        return response
+
+
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's view; its form counts requests per client, so it is given the request."""
 
@@ -53,7 +66,7 @@ urlpatterns = [
         auth_views.LoginView.as_view(authentication_form=LoginForm),
         name="login",
     ),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", LogoutView.as_view(), name="logout"),
     path(
         "password/change/",
         auth_views.PasswordChangeView.as_view(
