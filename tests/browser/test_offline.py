@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from conference.models import Conference
 from sessions.models import SavedSession, Session
+from tests.browser.axe import axe_violations
 
 PASSWORD = "a long passphrase 42"
 SCHEDULE = "/pytorch-eu-2026/schedule/"
@@ -48,7 +49,9 @@ def is_kept(page, path):
     )
 
 
-def test_schedule_and_my_schedule_open_offline_with_the_time_they_were_fetched(page, attendee):
+def test_schedule_and_my_schedule_open_offline_with_the_time_they_were_fetched(
+    page, attendee, axe_source
+):
     _, session = attendee
     log_in(page)
     visit(page, SCHEDULE)
@@ -68,9 +71,10 @@ def test_schedule_and_my_schedule_open_offline_with_the_time_they_were_fetched(p
     expect(page.get_by_role("status").filter(has_text="Offline")).to_have_text(OFFLINE_NOTICE)
     expect(page.locator("article.session")).to_have_count(1)
     expect(page.locator("article.session")).to_contain_text(session.title)
+    assert axe_violations(page, axe_source) == ""
 
 
-def test_saving_offline_says_it_needs_a_connection_and_keeps_the_focus(page, attendee):
+def test_saving_offline_says_it_needs_a_connection_and_keeps_the_focus(page, attendee, axe_source):
     log_in(page)
     visit(page, SCHEDULE)
     button = page.locator("form.save-toggle button[aria-pressed=false]").first
@@ -84,6 +88,7 @@ def test_saving_offline_says_it_needs_a_connection_and_keeps_the_focus(page, att
     )
     expect(button).to_be_focused()
     expect(button).to_have_attribute("aria-pressed", "false")
+    assert axe_violations(page, axe_source) == ""
 
     page.context.set_offline(False)
     page.keyboard.press("Enter")
