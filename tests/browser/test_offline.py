@@ -74,6 +74,25 @@ def test_schedule_and_my_schedule_open_offline_with_the_time_they_were_fetched(
     assert axe_violations(page, axe_source) == ""
 
 
+def test_the_grid_a_session_and_the_speakers_open_offline_once_visited(page, attendee):
+    _, session = attendee
+    pages = {
+        "/pytorch-eu-2026/schedule/grid/": "Schedule grid",
+        session.get_absolute_url(): session.title,
+        "/pytorch-eu-2026/speakers/": "Speakers",
+    }
+    for path in pages:
+        visit(page, path)
+
+    page.context.set_offline(True)
+    for path, heading in pages.items():
+        page.goto(page.base_url + path)
+        expect(page.locator("#offline-notice")).to_have_text(OFFLINE_NOTICE)
+        expect(page.locator("h1")).to_contain_text(heading)
+    with pytest.raises(PlaywrightError, match="net::ERR_"):
+        page.goto(page.base_url + "/pytorch-eu-2026/now/")  # never visited
+
+
 def test_saving_offline_says_it_needs_a_connection_and_keeps_the_focus(page, attendee, axe_source):
     log_in(page)
     visit(page, SCHEDULE)
