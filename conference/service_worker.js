@@ -70,12 +70,24 @@ async function keep(cacheName, address, response) {
   await cache.put(address, copy);
 }
 
+// A page asks us every time (a 304 when unchanged): the browser's own cache would otherwise
+// answer for a while without asking, offline too, and the notice would not say it is a copy.
+// Redirects go back to the browser, as for any navigation.
+function fetchPage(request) {
+  return fetch(request.url, {
+    cache: "no-cache",
+    credentials: "same-origin",
+    redirect: "manual",
+    referrer: request.referrer,
+  });
+}
+
 async function networkFirst(event, isPage) {
   const request = event.request;
   const address = withoutFragment(request.url);
   let response;
   try {
-    response = await fetch(request);
+    response = await (isPage ? fetchPage(request) : fetch(request));
   } catch (error) {
     const copy = await caches.match(address, { cacheName: PAGES, ignoreVary: true });
     if (!copy) throw error;
