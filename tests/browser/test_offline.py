@@ -122,6 +122,18 @@ def test_saving_offline_says_it_needs_a_connection_and_keeps_the_focus(page, att
     expect(form.get_by_role("alert")).to_have_count(0)
 
 
+def test_a_refused_save_says_why_beside_the_button(page, attendee):
+    log_in(page)
+    visit(page, SCHEDULE)
+    form = page.locator("form.save-toggle").filter(has=page.locator("[aria-pressed=false]")).first
+    slug = form.get_attribute("action").split("/")[-3]
+    Session.objects.filter(slug=slug).update(status=Session.Status.CANCELLED)
+
+    form.get_by_role("button").click()
+    expect(form.get_by_role("alert")).to_have_text("Only published sessions can be saved.")
+    expect(form.get_by_role("button")).to_be_focused()
+
+
 def test_logging_out_forgets_the_kept_personal_pages(page, attendee):
     log_in(page)
     visit(page, MY_SCHEDULE)
