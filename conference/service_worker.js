@@ -17,6 +17,8 @@ const HASHED = /\.[0-9a-f]{12}\.[A-Za-z0-9]+$/;
 const answeredFromCopy = new Map();
 // Pages this worker fetched, and the keeping of their copy, for the page's question to wait on.
 const fetching = new Map();
+// Redirects being learnt (keepRedirect): the page they lead to waits for them too.
+const keepingRedirects = new Set();
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -91,10 +93,15 @@ async function networkFirst(event, isPage) {
   } catch (error) {
     const copy = await caches.match(address, { cacheName: PAGES, ignoreVary: true });
     if (!copy) throw error;
-    if (isPage) answeredFromCopy.set(address, copy.headers.get(FETCHED_AT));
+    if (isPage && copy.headers.has(FETCHED_AT)) answeredFromCopy.set(address, copy.headers.get(FETCHED_AT));
     return copy;
   }
-  if (worthKeeping(response, isPage)) {
+  if (isPage && response.type === "opaqueredirect") {
+    const kept = keepRedirect(address).catch(() => undefined);
+    keepingRedirects.add(kept);
+    kept.then(() => keepingRedirects.delete(kept));
+    event.waitUntil(kept);
+  } else if (worthKeeping(response, isPage)) {
     const kept = keep(PAGES, address, response.clone()).catch(() => undefined);
     if (isPage) fetching.set(address, kept);
     event.waitUntil(kept);
@@ -102,6 +109,18 @@ async function networkFirst(event, isPage) {
     fetching.set(address, Promise.resolve());
   }
   return response;
+}
+
+// A redirect is handed to the browser unread (so the address bar shows where it leads); to open
+// offline too (the app starts at "/", which leads to the only conference), ask again following
+// it, and keep the redirect when it leads to a page we keep.
+async function keepRedirect(address) {
+  const response = await fetch(address, { cache: "no-cache", credentials: "same-origin" });
+  if (response.body) response.body.cancel();
+  if (response.ok && response.redirected && keepable(new URL(response.url))) {
+    const cache = await caches.open(PAGES);
+    await cache.put(address, Response.redirect(response.url, 302));
+  }
 }
 
 async function cacheFirst(request) {
@@ -158,7 +177,7 @@ async function answerPageShown(data, port) {
     }
     fetching.delete(address);
   }
-  await Promise.all((data.resources || []).map(keepResource));
+  await Promise.all([...keepingRedirects, ...(data.resources || []).map(keepResource)]);
   port.postMessage({ fromCopy: fetchedAt !== undefined, fetchedAt: fetchedAt || null });
 }
 

@@ -150,6 +150,17 @@ def test_logging_out_forgets_the_kept_personal_pages(page, attendee):
         page.goto(page.base_url + MY_SCHEDULE)
 
 
+def test_the_app_opens_offline_at_its_start_address(page):
+    visit(page, "/")  # the only conference: / leads to its home page
+    assert page.url == page.base_url + "/pytorch-eu-2026/"
+    visit(page, "/")  # now through the worker, which learns where / leads
+
+    page.context.set_offline(True)
+    page.goto(page.base_url + "/")
+    assert page.url == page.base_url + "/pytorch-eu-2026/"
+    expect(page.locator("#offline-notice")).to_have_text(OFFLINE_NOTICE)
+
+
 def test_the_worker_controls_the_whole_site_and_the_manifest_is_linked(page):
     visit(page, "/pytorch-eu-2026/")
     scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
