@@ -8,6 +8,7 @@ each test's transaction is rolled back.
 """
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import override_settings
 from pytest_django.live_server_helper import LiveServer
@@ -44,8 +45,11 @@ MODES = [
     for scheme in ("light", "dark")
     for screen in ("desktop", "phone")
 ]
-pytestmark = pytest.mark.django_db
 SCREENS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+# Each test in a transaction of its own; the module's data is committed before them (site).
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +59,6 @@ def site(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         call_command("loaddata", "pytorch-eu-2026", verbosity=0)
         make_conference(slug="pycon-2027", name="PyCon 2027")
-        from django.contrib.auth import get_user_model
-
         attendee = get_user_model().objects.create_user("attendee", password=PASSWORD)
         sessions = list(Session.objects.public().filter(conference__slug="pytorch-eu-2026"))
         sessions.sort(key=lambda session: (session.starts_at, session.pk))
