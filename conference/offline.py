@@ -13,6 +13,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
@@ -43,6 +44,8 @@ def worker_script() -> str:
         "neverKept": ["/admin/", "/api/", "/accounts/"],
         # Posting to these changes who is logged in: the copies of the last visitor's pages go.
         "forgetPagesOn": [reverse("login"), reverse("logout"), reverse("signup")],
+        # Shown offline for a page that was never kept; kept with the static files.
+        "offlinePage": reverse("offline"),
     }
     fingerprint = json.dumps([settings.RELEASE, config, source])
     config["version"] = hashlib.sha256(fingerprint.encode()).hexdigest()[:12]
@@ -84,5 +87,12 @@ def web_manifest(request):
         "icons": icons,
     }
     response = JsonResponse(manifest, content_type="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+def offline_page(request):
+    response = render(request, "conference/offline.html")
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -22,7 +22,13 @@ const keepingRedirects = new Set();
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches.open(STATIC).then((cache) => cache.addAll(CONFIG.precache)).then(() => self.skipWaiting())
+    caches
+      .open(STATIC)
+      .then((cache) =>
+        // The offline page without cookies: it outlives logging out, so it must name nobody.
+        cache.addAll([...CONFIG.precache, new Request(CONFIG.offlinePage, { credentials: "omit" })])
+      )
+      .then(() => self.skipWaiting())
   );
 });
 
@@ -92,6 +98,10 @@ async function networkFirst(event, isPage) {
     response = await (isPage ? fetchPage(request) : fetch(request));
   } catch (error) {
     const copy = await caches.match(address, { cacheName: PAGES, ignoreVary: true });
+    if (!copy && isPage) {
+      const offline = await caches.match(CONFIG.offlinePage, { cacheName: STATIC });
+      if (offline) return offline;
+    }
     if (!copy) throw error;
     if (isPage && copy.headers.has(FETCHED_AT)) answeredFromCopy.set(address, copy.headers.get(FETCHED_AT));
     return copy;

@@ -19,6 +19,7 @@ urlpatterns = [
     # At the root, so the worker's scope is the whole site (conference/offline.py).
     path("service-worker.js", offline.service_worker, name="service-worker"),
     path("manifest.webmanifest", offline.web_manifest, name="web-manifest"),
+    path("offline/", offline.offline_page, name="offline"),
     path("accounts/", include("conference.accounts")),
     path("api/", include("conference.api_urls")),
     path("", views.ConferenceListView.as_view(), name="conference-list"),

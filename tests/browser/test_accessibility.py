@@ -38,6 +38,7 @@ PAGES = [
     "password reset",
     "password change",
     "not found",
+    "offline",
 ]
 MODES = [
     (account, scheme, screen)
@@ -83,6 +84,7 @@ def site(django_db_setup, django_db_blocker):
             "password reset": "/accounts/password/reset/",
             "password change": "/accounts/password/change/",
             "not found": f"{CONFERENCE}/no-such-page/",
+            "offline": "/offline/",
         }
         cookie_sessions = override_settings(
             SESSION_ENGINE="django.contrib.sessions.backends.signed_cookies"

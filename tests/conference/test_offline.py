@@ -31,6 +31,7 @@ def test_the_service_worker_is_javascript_for_the_whole_site_checked_at_each_vis
     config = worker_config(response)
     assert config["neverKept"] == ["/admin/", "/api/", "/accounts/"]
     assert config["forgetPagesOn"] == ["/accounts/login/", "/accounts/logout/", "/accounts/signup/"]
+    assert config["offlinePage"] == "/offline/"
 
 
 def test_the_service_worker_knows_the_hashed_static_names_of_production(
@@ -102,3 +103,11 @@ def test_logging_out_tells_the_browser_to_drop_its_cached_pages(client, django_u
     response = client.post("/accounts/logout/")
     assert response["Clear-Site-Data"] == '"cache"'
     assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_the_offline_page_says_the_page_was_not_kept(client):
+    response = client.get("/offline/")
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "no-cache"
+    assert "<h1>You are offline</h1>" in response.content.decode()
