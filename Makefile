@@ -61,9 +61,15 @@ serve: $(VENV)/.installed
 		--workers $$(( $$(nproc) * 2 + 1 )) --bind 127.0.0.1:$(PORT) \
 		--access-logfile - --graceful-timeout 20
 
+# Development JavaScript tools (axe-core for the accessibility tests), exactly as package-lock.json
+# pins them; installed again whenever the lock file changes. The site itself serves no npm code.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
 # The suite runs with production settings (debug off, .env.local ignored): they need a secret key.
 test: export DJANGO_SECRET_KEY ?= test-only-secret-key
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev node_modules/.installed
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
@@ -86,4 +92,4 @@ load: $(VENV)/.installed-dev
 	$(BIN)/python bench/load.py $(LOAD_ARGS)
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
+	rm -rf $(VENV) node_modules staticfiles .pytest_cache .ruff_cache

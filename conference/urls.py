@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from conference import views
+from conference import offline, views
 
 conference_patterns = (
     [
@@ -16,6 +16,10 @@ conference_patterns = (
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # At the root, so the worker's scope is the whole site (conference/offline.py).
+    path("service-worker.js", offline.service_worker, name="service-worker"),
+    path("manifest.webmanifest", offline.web_manifest, name="web-manifest"),
+    path("offline/", offline.offline_page, name="offline"),
     path("accounts/", include("conference.accounts")),
     path("api/", include("conference.api_urls")),
     path("", views.ConferenceListView.as_view(), name="conference-list"),

@@ -60,8 +60,10 @@ class SaveSessionView(PublicSessionMixin, View):
             try:
                 SavedSession.objects.add(request.user, session)
             except ValidationError as error:
-                if request.htmx:
-                    return HttpResponseBadRequest(" ".join(error.messages))
+                if request.htmx:  # plain text: static/js/offline.js shows it beside the button
+                    return HttpResponseBadRequest(
+                        " ".join(error.messages), content_type="text/plain; charset=utf-8"
+                    )
                 messages.error(request, " ".join(error.messages))
                 return redirect(back)
         if request.htmx:  # the button swaps in place, and keeps the focus (its id)

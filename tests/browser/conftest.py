@@ -9,6 +9,8 @@ import shutil
 import pytest
 from django.core.management import call_command
 
+from tests.browser.axe import AXE
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -45,6 +47,16 @@ def browser():
         browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def axe_source():
+    if not AXE.is_file():
+        message = "node_modules/axe-core is missing (make test runs npm ci)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{message}: the accessibility tests must run in CI.")
+        pytest.skip(f"{message}; accessibility tests skipped.")
+    return AXE.read_text()
 
 
 @pytest.fixture

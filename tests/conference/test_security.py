@@ -28,8 +28,11 @@ def test_html_responses_carry_the_security_headers(client, path):
 
 
 def test_deploy_check_passes_with_the_documented_production_settings():
+    # Without the browser tests' DJANGO_ALLOW_ASYNC_UNSAFE (tests/browser/conftest.py), which
+    # the deploy check rightly refuses: it is set for the session once a browser test has run.
+    inherited = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env = {
-        **os.environ,
+        **inherited,
         "DJANGO_DEBUG": "0",
         "DJANGO_HTTPS": "1",
         "DJANGO_BEHIND_PROXY": "1",

@@ -198,6 +198,17 @@ def test_a_refused_save_says_why_on_the_page_it_returns_to(attendee_client, atte
     assert saved_titles(attendee) == []
 
 
+def test_a_refused_htmx_save_answers_plain_text_shown_beside_the_button(
+    attendee_client, attendee, conference
+):
+    session = make_session(conference, title="Talk", status=Session.Status.CANCELLED)
+    response = attendee_client.post(save_url(session), {"action": "save"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert response.content.decode() == "Only published sessions can be saved."
+    assert saved_titles(attendee) == []
+
+
 def test_saving_needs_a_known_action(attendee_client, conference):
     response = attendee_client.post(save_url(make_session(conference)), {"action": "explode"})
     assert response.status_code == 400

@@ -1,0 +1,98 @@
+"""The installable web app: its manifest and the service worker that keeps visited pages for
+when the venue's network fails (conference/service_worker.js, README "At the venue / offline").
+
+The worker is served from the site's root, not from /static/, so that its scope covers every
+page; it is given the static files' current URLs (hashed in production) and a version that
+changes with each release, so a deploy replaces what browsers keep.
+"""
+
+import functools
+import hashlib
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+THEME_COLOUR = "#1b1f24"  # the header's ink (static/css/site.css --ink)
+WORKER_SOURCE = Path(__file__).with_name("service_worker.js")
+
+# What every page loads: kept when the worker installs, so the first page visited opens offline
+# with its styles even though it was fetched before the worker ran.
+PRECACHED_STATIC = [
+    "css/site.css",
+    "css/print.css",
+    "js/site.js",
+    "js/offline.js",
+    "django_htmx/htmx-2.min.js",
+    "icons/icon-192.png",
+]
+
+
+@functools.cache
+def worker_script() -> str:
+    source = WORKER_SOURCE.read_text()
+    precache = [static(name) for name in PRECACHED_STATIC]
+    config = {
+        "precache": precache,
+        "staticPrefix": settings.STATIC_URL,
+        # Never kept: organizers' pages, the API, and the account pages (forms with CSRF tokens).
+        "neverKept": ["/admin/", "/api/", "/accounts/"],
+        # Posting to these changes who is logged in: the copies of the last visitor's pages go.
+        "forgetPagesOn": [reverse("login"), reverse("logout"), reverse("signup")],
+        # Shown offline for a page that was never kept; kept with the static files.
+        "offlinePage": reverse("offline"),
+    }
+    fingerprint = json.dumps([settings.RELEASE, config, source])
+    config["version"] = hashlib.sha256(fingerprint.encode()).hexdigest()[:12]
+    return f"const CONFIG = {json.dumps(config, indent=2)};\n\n{source}"
+
+
+@require_safe
+def service_worker(request):
+    response = HttpResponse(worker_script(), content_type="text/javascript; charset=utf-8")
+    # Browsers check the worker for updates at each visit; no-cache makes that check reach us,
+    # so a new release's worker (and version) is found at once.
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_safe
+def web_manifest(request):
+    icons = [
+        {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        {
+            "src": static("icons/icon-maskable-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+    ]
+    manifest = {
+        "name": "Conference schedule",
+        "short_name": "Schedule",
+        "description": "The schedule, the speakers and your own schedule, also offline.",
+        "id": "/",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": THEME_COLOUR,
+        "background_color": "#ffffff",
+        "icons": icons,
+    }
+    response = JsonResponse(manifest, content_type="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+def offline_page(request):
+    response = render(request, "conference/offline.html")
+    response.headers["Cache-Control"] = "no-cache"
+    return response

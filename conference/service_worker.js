@@ -1,0 +1,212 @@
+// The site's service worker, served from /service-worker.js by conference/offline.py, which puts
+// CONFIG above this line: the static files to keep at once, the paths never kept, the log in and
+// out addresses, and the version (one per release and set of static files).
+//
+// Pages: network first, and the last copy when the network fails, so pages visited open at the
+// venue without a connection. Hashed static files never change: cache first. Only GET is ever
+// answered from the cache; POSTs, the admin, the API and the account pages always go to us.
+"use strict";
+
+const PAGES = "pages-" + CONFIG.version;
+const STATIC = "static-" + CONFIG.version;
+const FETCHED_AT = "X-Offline-Fetched-At";
+// ManifestStaticFilesStorage puts 12 hex digits of the content's hash in every name.
+const HASHED = /\.[0-9a-f]{12}\.[A-Za-z0-9]+$/;
+
+// Pages answered from a copy, and when that copy was fetched, until the page asks (offline.js).
+const answeredFromCopy = new Map();
+// Pages this worker fetched, and the keeping of their copy, for the page's question to wait on.
+const fetching = new Map();
+// Redirects being learnt (keepRedirect): the page they lead to waits for them too.
+const keepingRedirects = new Set();
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(STATIC)
+      .then((cache) =>
+        // The offline page without cookies: it outlives logging out, so it must name nobody.
+        cache.addAll([...CONFIG.precache, new Request(CONFIG.offlinePage, { credentials: "omit" })])
+      )
+      .then(() => self.skipWaiting())
+  );
+});
+
+// A new version drops every older cache: a deploy replaces what browsers keep.
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(names.filter((name) => name !== PAGES && name !== STATIC).map((name) => caches.delete(name)))
+      )
+      .then(() => self.clients.claim())
+  );
+});
+
+function withoutFragment(address) {
+  const url = new URL(address);
+  url.hash = "";
+  return url.href;
+}
+
+function keepable(url) {
+  return (
+    url.origin === self.location.origin &&
+    url.pathname !== self.location.pathname &&
+    !CONFIG.neverKept.some((prefix) => url.pathname.startsWith(prefix))
+  );
+}
+
+function isHashedStatic(url) {
+  return url.pathname.startsWith(CONFIG.staticPrefix) && HASHED.test(url.pathname);
+}
+
+function worthKeeping(response, isPage) {
+  if (!response.ok || response.type !== "basic" || response.redirected) return false;
+  if (/no-store/.test(response.headers.get("Cache-Control") || "")) return false;
+  return !isPage || (response.headers.get("Content-Type") || "").startsWith("text/html");
+}
+
+// The copy carries the moment it was fetched: the offline notice says "as of HH:MM".
+async function keep(cacheName, address, response) {
+  const headers = new Headers(response.headers);
+  headers.set(FETCHED_AT, new Date().toISOString());
+  const body = await response.blob();
+  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers });
+  const cache = await caches.open(cacheName);
+  await cache.put(address, copy);
+}
+
+// A page asks us every time (a 304 when unchanged): the browser's own cache would otherwise
+// answer for a while without asking, offline too, and the notice would not say it is a copy.
+// Redirects go back to the browser, as for any navigation.
+function fetchPage(request) {
+  return fetch(request.url, {
+    cache: "no-cache",
+    credentials: "same-origin",
+    redirect: "manual",
+    referrer: request.referrer,
+  });
+}
+
+async function networkFirst(event, isPage) {
+  const request = event.request;
+  const address = withoutFragment(request.url);
+  let response;
+  try {
+    response = await (isPage ? fetchPage(request) : fetch(request));
+  } catch (error) {
+    const copy = await caches.match(address, { cacheName: PAGES, ignoreVary: true });
+    if (!copy && isPage) {
+      const offline = await caches.match(CONFIG.offlinePage, { cacheName: STATIC });
+      if (offline) return offline;
+    }
+    if (!copy) throw error;
+    if (isPage && copy.headers.has(FETCHED_AT)) answeredFromCopy.set(address, copy.headers.get(FETCHED_AT));
+    return copy;
+  }
+  if (isPage && response.type === "opaqueredirect") {
+    const kept = keepRedirect(address).catch(() => undefined);
+    keepingRedirects.add(kept);
+    kept.then(() => keepingRedirects.delete(kept));
+    event.waitUntil(kept);
+  } else if (worthKeeping(response, isPage)) {
+    const kept = keep(PAGES, address, response.clone()).catch(() => undefined);
+    if (isPage) fetching.set(address, kept);
+    event.waitUntil(kept);
+  } else if (isPage) {
+    fetching.set(address, Promise.resolve());
+  }
+  return response;
+}
+
+// A redirect is handed to the browser unread (so the address bar shows where it leads); to open
+// offline too (the app starts at "/", which leads to the only conference), ask again following
+// it, and keep the redirect when it leads to a page we keep.
+async function keepRedirect(address) {
+  const response = await fetch(address, { cache: "no-cache", credentials: "same-origin" });
+  if (response.body) response.body.cancel();
+  if (response.ok && response.redirected && keepable(new URL(response.url))) {
+    const cache = await caches.open(PAGES);
+    await cache.put(address, Response.redirect(response.url, 302));
+  }
+}
+
+async function cacheFirst(request) {
+  const cached = await caches.match(request, { cacheName: STATIC });
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (worthKeeping(response, false)) await keep(STATIC, request.url, response.clone());
+  return response;
+}
+
+async function forgetPagesThen(request) {
+  await caches.delete(PAGES);
+  return fetch(request);
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method === "POST" && CONFIG.forgetPagesOn.includes(url.pathname)) {
+    // Logging in or out: the copies hold the last visitor's pages (my schedule, Saved buttons).
+    event.respondWith(forgetPagesThen(request));
+    return;
+  }
+  if (request.method !== "GET" || !keepable(url)) return;
+  if (isHashedStatic(url)) {
+    event.respondWith(cacheFirst(request));
+  } else if (request.mode === "navigate") {
+    event.respondWith(networkFirst(event, true));
+  } else if (["style", "script", "image", "font"].includes(request.destination)) {
+    // Unhashed static files (development) and the conference's tracks.css; htmx's own requests
+    // (destination "") are left alone: they fetch parts of pages, not pages.
+    event.respondWith(networkFirst(event, false));
+  }
+});
+
+// A page, once shown, asks whether it is a copy (and from when), and makes sure that it and what
+// it loaded are kept: the first page visited was fetched before this worker ran.
+async function answerPageShown(data, port) {
+  const address = withoutFragment(data.url);
+  const fetchedAt = answeredFromCopy.get(address);
+  answeredFromCopy.delete(address);
+  const url = new URL(address);
+  if (fetchedAt === undefined && keepable(url)) {
+    if (fetching.has(address)) {
+      await fetching.get(address);
+    } else if (!(await caches.match(address, { cacheName: PAGES, ignoreVary: true }))) {
+      try {
+        const response = await fetch(address, { credentials: "same-origin" });
+        if (worthKeeping(response, true)) await keep(PAGES, address, response);
+      } catch (error) {
+        // Offline already: nothing to keep.
+      }
+    }
+    fetching.delete(address);
+  }
+  await Promise.all([...keepingRedirects, ...(data.resources || []).map(keepResource)]);
+  port.postMessage({ fromCopy: fetchedAt !== undefined, fetchedAt: fetchedAt || null });
+}
+
+async function keepResource(address) {
+  const url = new URL(address);
+  if (!keepable(url)) return;
+  const cacheName = isHashedStatic(url) ? STATIC : PAGES;
+  if (await caches.match(address, { cacheName })) return;
+  try {
+    const response = await fetch(address, { credentials: "same-origin" });
+    if (worthKeeping(response, false)) await keep(cacheName, address, response);
+  } catch (error) {
+    // Offline: kept next time.
+  }
+}
+
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "page-shown" && event.ports[0]) {
+    event.waitUntil(answerPageShown(data, event.ports[0]));
+  }
+});

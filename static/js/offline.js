@@ -1,0 +1,78 @@
+// Offline at the venue (README "At the venue / offline"): registers the service worker, says when
+// a page is the copy kept from an earlier visit, and explains a Save that could not reach us.
+// Progressive enhancement: without it, pages simply need the network, as before.
+(function () {
+  "use strict";
+
+  var clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+
+  function showOfflineNotice(fetchedAt) {
+    var notice = document.getElementById("offline-notice");
+    if (!notice) return;
+    var when = fetchedAt ? clock.format(new Date(fetchedAt)) : null;
+    notice.querySelector("p").textContent = when
+      ? "Offline: showing the schedule as of " + when + ", when this page was last loaded."
+      : "Offline: showing the schedule as this page was last loaded.";
+    notice.hidden = false;
+  }
+
+  // What this page loaded (styles, scripts, images), for the worker to keep with the page.
+  function loadedResources() {
+    return performance
+      .getEntriesByType("resource")
+      .filter(function (entry) {
+        return ["link", "script", "css", "img"].indexOf(entry.initiatorType) !== -1;
+      })
+      .map(function (entry) {
+        return entry.name;
+      });
+  }
+
+  function askWorker(registration) {
+    var channel = new MessageChannel();
+    channel.port1.onmessage = function (event) {
+      if (event.data.fromCopy) showOfflineNotice(event.data.fetchedAt);
+      // Browser tests wait for this before going offline.
+      document.documentElement.dataset.offlineReady = "true";
+    };
+    registration.active.postMessage(
+      { type: "page-shown", url: location.href, resources: loadedResources() },
+      [channel.port2]
+    );
+  }
+
+  var worker = document.querySelector('meta[name="service-worker"]');
+  if (worker && "serviceWorker" in navigator) {
+    navigator.serviceWorker.register(worker.content, { scope: "/" }).catch(function () {
+      // Not allowed here (e.g. plain http on another host): pages work online as before.
+    });
+    navigator.serviceWorker.ready.then(askWorker);
+  }
+
+  // A Save button (templates/sessions/includes/save_toggle.html) whose request failed: say so
+  // beside it. The button is left in place, so it keeps the focus and can be pressed again.
+  function sayBesideSaveButton(element, text) {
+    var form = element.closest && element.closest("form.save-toggle");
+    if (!form) return;
+    var note = form.querySelector(".save-error");
+    if (!note) {
+      note = document.createElement("span");
+      note.className = "save-error";
+      note.setAttribute("role", "alert");
+      form.appendChild(note);
+    }
+    note.textContent = text;
+  }
+
+  document.addEventListener("htmx:sendError", function (event) {
+    sayBesideSaveButton(
+      event.detail.elt,
+      "Saving needs a connection: you seem to be offline. Try again once you are back online."
+    );
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    var isMessage = xhr.status === 400 && /^text\/plain/.test(xhr.getResponseHeader("Content-Type") || "");
+    sayBesideSaveButton(event.detail.elt, isMessage ? xhr.responseText : "Could not save just now: try again.");
+  });
+})();

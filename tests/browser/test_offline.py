@@ -1,0 +1,184 @@
+import datetime
+import re
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from conference.models import Conference
+from sessions.models import SavedSession, Session
+from tests.browser.axe import axe_violations
+
+PASSWORD = "a long passphrase 42"
+SCHEDULE = "/pytorch-eu-2026/schedule/"
+MY_SCHEDULE = "/pytorch-eu-2026/my-schedule/"
+OFFLINE_NOTICE = re.compile(r"^Offline: showing the schedule as of \d\d:\d\d, when this page")
+
+
+@pytest.fixture
+def attendee(demo_conference, django_user_model):
+    user = django_user_model.objects.create_user("attendee", password=PASSWORD)
+    conference = Conference.objects.get(slug="pytorch-eu-2026")
+    session = Session.objects.public().filter(conference=conference).order_by("starts_at")[3]
+    SavedSession.objects.add(user, session)
+    return user, session
+
+
+def log_in(page):
+    page.goto(page.base_url + "/accounts/login/?next=" + SCHEDULE)
+    page.get_by_label("Username").fill("attendee")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+
+def visit(page, path):
+    """Open a page and wait until the service worker has kept it (static/js/offline.js)."""
+    page.goto(page.base_url + path)
+    expect(page.locator("html[data-offline-ready=true]")).to_be_attached()
+
+
+def is_kept(page, path):
+    return page.evaluate(
+        """async (address) => {
+            for (const name of await caches.keys()) {
+                if (await (await caches.open(name)).match(address)) return true;
+            }
+            return false;
+        }""",
+        page.base_url + path,
+    )
+
+
+def test_schedule_and_my_schedule_open_offline_with_the_time_they_were_fetched(page, attendee):
+    _, session = attendee
+    log_in(page)
+    visit(page, SCHEDULE)
+    expect(page.locator("#offline-notice")).to_be_hidden()
+    visit(page, MY_SCHEDULE)
+
+    page.context.set_offline(True)
+    page.goto(page.base_url + SCHEDULE)
+    expect(page.get_by_role("status").filter(has_text="Offline")).to_have_text(OFFLINE_NOTICE)
+    expect(page.get_by_role("heading", name="Schedule", exact=True)).to_be_visible()
+    # Styled: the stylesheet came from the worker's cache too.
+    assert page.evaluate("getComputedStyle(document.querySelector('.site-header')).color") != (
+        "rgb(0, 0, 0)"
+    )
+
+    page.goto(page.base_url + MY_SCHEDULE)
+    expect(page.get_by_role("status").filter(has_text="Offline")).to_have_text(OFFLINE_NOTICE)
+    expect(page.locator("article.session")).to_have_count(1)
+    expect(page.locator("article.session")).to_contain_text(session.title)
+
+
+def test_the_grid_a_session_and_the_speakers_open_offline_once_visited(page, attendee):
+    _, session = attendee
+    # Unchanged for a month: the browser's own cache would take the pages as fresh for days
+    # (heuristic freshness), and answer offline without the notice.
+    Conference.objects.filter(pk=session.conference_id).update(
+        changed_at=timezone.now() - datetime.timedelta(days=30)
+    )
+    pages = {
+        "/pytorch-eu-2026/schedule/grid/": "Schedule grid",
+        session.get_absolute_url(): session.title,
+        "/pytorch-eu-2026/speakers/": "Speakers",
+    }
+    for path in pages:
+        visit(page, path)
+
+    page.context.set_offline(True)
+    for path, heading in pages.items():
+        page.goto(page.base_url + path)
+        expect(page.locator("#offline-notice")).to_have_text(OFFLINE_NOTICE)
+        expect(page.locator("h1")).to_contain_text(heading)
+    page.goto(page.base_url + "/pytorch-eu-2026/now/")  # never visited
+    expect(page.get_by_role("heading", level=1)).to_have_text("You are offline")
+
+
+def test_saving_offline_says_it_needs_a_connection_and_keeps_the_focus(page, attendee, axe_source):
+    log_in(page)
+    visit(page, SCHEDULE)
+    button = page.locator("form.save-toggle button[aria-pressed=false]").first
+    button.focus()
+
+    page.context.set_offline(True)
+    page.keyboard.press("Enter")
+    form = page.locator("form.save-toggle").filter(has=page.locator(":focus"))
+    expect(form.get_by_role("alert")).to_have_text(
+        "Saving needs a connection: you seem to be offline. Try again once you are back online."
+    )
+    expect(button).to_be_focused()
+    expect(button).to_have_attribute("aria-pressed", "false")
+
+    page.context.set_offline(False)
+    page.keyboard.press("Enter")
+    expect(form.get_by_role("button", pressed=True)).to_be_focused()
+    expect(form.get_by_role("alert")).to_have_count(0)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_offline_notice_and_message_pass_axe(page, attendee, axe_source, scheme):
+    page.emulate_media(color_scheme=scheme)
+    log_in(page)
+    visit(page, SCHEDULE)
+    page.context.set_offline(True)
+    page.goto(page.base_url + SCHEDULE)
+    expect(page.locator("#offline-notice")).to_be_visible()
+    page.locator("form.save-toggle button[aria-pressed=false]").first.click()
+    expect(page.locator(".save-error")).to_be_visible()
+    assert axe_violations(page, axe_source) == ""
+
+
+def test_a_refused_save_says_why_beside_the_button(page, attendee):
+    log_in(page)
+    visit(page, SCHEDULE)
+    form = page.locator("form.save-toggle").filter(has=page.locator("[aria-pressed=false]")).first
+    slug = form.get_attribute("action").split("/")[-3]
+    Session.objects.filter(slug=slug).update(status=Session.Status.CANCELLED)
+
+    form.get_by_role("button").click()
+    expect(form.get_by_role("alert")).to_have_text("Only published sessions can be saved.")
+    expect(form.get_by_role("button")).to_be_focused()
+
+
+def test_logging_out_forgets_the_kept_personal_pages(page, attendee):
+    log_in(page)
+    visit(page, MY_SCHEDULE)
+    visit(page, SCHEDULE)
+    assert is_kept(page, MY_SCHEDULE)
+
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    assert not is_kept(page, MY_SCHEDULE)
+    assert not is_kept(page, SCHEDULE)  # it showed the visitor's Saved buttons
+
+    page.context.set_offline(True)
+    page.goto(page.base_url + MY_SCHEDULE)
+    expect(page.get_by_role("heading", level=1)).to_have_text("You are offline")
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()  # it names nobody
+
+
+def test_the_app_opens_offline_at_its_start_address(page):
+    visit(page, "/")  # the only conference: / leads to its home page
+    assert page.url == page.base_url + "/pytorch-eu-2026/"
+    visit(page, "/")  # now through the worker, which learns where / leads
+
+    page.context.set_offline(True)
+    page.goto(page.base_url + "/")
+    assert page.url == page.base_url + "/pytorch-eu-2026/"
+    expect(page.locator("#offline-notice")).to_have_text(OFFLINE_NOTICE)
+
+
+def test_the_worker_controls_the_whole_site_and_the_manifest_is_linked(page):
+    visit(page, "/pytorch-eu-2026/")
+    scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
+    assert scope == page.base_url + "/"
+    manifest = page.evaluate(
+        """async () => {
+            const link = document.querySelector('link[rel=manifest]');
+            return (await fetch(link.href)).json();
+        }"""
+    )
+    assert manifest["display"] == "standalone"
+    assert [icon["sizes"] for icon in manifest["icons"]] == ["192x192", "512x512", "512x512"]

@@ -1,0 +1,113 @@
+import json
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from conference import offline
+from tests.builders import make_conference
+
+
+@pytest.fixture
+def worker_cache_cleared():
+    offline.worker_script.cache_clear()
+    yield
+    offline.worker_script.cache_clear()
+
+
+def worker_config(response):
+    first_statement = response.content.decode().split(";\n", 1)[0]
+    return json.loads(first_statement.removeprefix("const CONFIG = "))
+
+
+def test_the_service_worker_is_javascript_for_the_whole_site_checked_at_each_visit(
+    client, worker_cache_cleared
+):
+    response = client.get("/service-worker.js")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/javascript; charset=utf-8"
+    assert response["Service-Worker-Allowed"] == "/"
+    assert response["Cache-Control"] == "no-cache"
+    config = worker_config(response)
+    assert config["neverKept"] == ["/admin/", "/api/", "/accounts/"]
+    assert config["forgetPagesOn"] == ["/accounts/login/", "/accounts/logout/", "/accounts/signup/"]
+    assert config["offlinePage"] == "/offline/"
+
+
+def test_the_service_worker_knows_the_hashed_static_names_of_production(
+    client, worker_cache_cleared, tmp_path
+):
+    storage = {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"}
+    with override_settings(STATIC_ROOT=tmp_path, STORAGES={"staticfiles": storage}):
+        call_command("collectstatic", "--no-input", verbosity=0)
+        config = worker_config(client.get("/service-worker.js"))
+    assert len(config["precache"]) == len(offline.PRECACHED_STATIC)
+    for url, name in zip(config["precache"], offline.PRECACHED_STATIC, strict=True):
+        stem, _, extension = name.rpartition(".")
+        assert url.startswith(f"/static/{stem}.")
+        assert url.endswith(f".{extension}")
+        assert (tmp_path / url.removeprefix("/static/")).is_file()
+        assert url != f"/static/{name}"
+
+
+def test_a_new_release_gets_a_new_worker_version(client, worker_cache_cleared, settings):
+    first = worker_config(client.get("/service-worker.js"))["version"]
+    offline.worker_script.cache_clear()
+    settings.RELEASE = "next-release"
+    assert worker_config(client.get("/service-worker.js"))["version"] != first
+
+
+def test_the_manifest_makes_the_site_an_installable_app(client):
+    response = client.get("/manifest.webmanifest")
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = response.json()
+    assert manifest["start_url"] == "/"
+    assert manifest["display"] == "standalone"
+    assert manifest["theme_color"] == "#1b1f24"
+    assert [(icon["sizes"], icon.get("purpose", "any")) for icon in manifest["icons"]] == [
+        ("192x192", "any"),
+        ("512x512", "any"),
+        ("512x512", "maskable"),
+    ]
+
+
+@pytest.mark.django_db
+def test_pages_link_the_manifest_and_their_policy_allows_the_worker(client):
+    make_conference(slug="pycon")
+    response = client.get("/pycon/")
+    policy = response["Content-Security-Policy"]
+    assert "worker-src 'self'" in policy
+    assert "manifest-src 'self'" in policy
+    html = response.content.decode()
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    assert '<meta name="service-worker" content="/service-worker.js">' in html
+
+
+def test_the_icons_are_the_sizes_the_manifest_says():
+    from PIL import Image
+
+    from conference.settings import BASE_DIR
+
+    for name, size in [
+        ("icon-192.png", 192),
+        ("icon-512.png", 512),
+        ("icon-maskable-512.png", 512),
+    ]:
+        with Image.open(BASE_DIR / "static" / "icons" / name) as image:
+            assert image.size == (size, size)
+
+
+@pytest.mark.django_db
+def test_logging_out_tells_the_browser_to_drop_its_cached_pages(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("ada"))
+    response = client.post("/accounts/logout/")
+    assert response["Clear-Site-Data"] == '"cache"'
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_the_offline_page_says_the_page_was_not_kept(client):
+    response = client.get("/offline/")
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "no-cache"
+    assert "<h1>You are offline</h1>" in response.content.decode()
