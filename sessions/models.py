@@ -147,12 +147,15 @@ class SessionQuerySet(VersionedQuerySet):
         return self.filter(starts_at__gte=start, starts_at__lt=end)
 
     def search(self, text: str):
-        """Sessions whose title, description, speaker name or company contains ``text``."""
+        """Sessions whose title, abstract, description, speaker name or company contains ``text``."""
         by_speaker = SessionSpeaker.objects.filter(session=OuterRef("pk")).filter(
             Q(speaker__name__icontains=text) | Q(speaker__company__icontains=text)
         )
         return self.filter(
-            Q(title__icontains=text) | Q(description__icontains=text) | Exists(by_speaker)
+            Q(title__icontains=text)
+            | Q(abstract__icontains=text)
+            | Q(description__icontains=text)
+            | Exists(by_speaker)
         )
 
     def with_speaker(self, speaker: Speaker):
@@ -220,7 +223,16 @@ class SessionQuerySet(VersionedQuerySet):
         queries: Django does not prefetch what a join has already loaded.
         """
         return self.prefetch_related(
-            "conference", "room", "track", ordered_speakers_prefetch(), attachments_prefetch()
+            "conference",
+            "room",
+            "track",
+            ordered_speakers_prefetch(),
+            attachments_prefetch(),
+            Prefetch(
+                "links",
+                queryset=SessionLink.objects.order_by("position", "pk"),
+                to_attr="prefetched_links",
+            ),
         )
 
     def for_cards(self):
@@ -232,7 +244,7 @@ class SessionQuerySet(VersionedQuerySet):
         """
         card_speakers = Speaker.objects.only("conference_id", "name", "slug", "company")
         return (
-            self.defer("guid", "description", "created_at", "updated_at")
+            self.defer("guid", "abstract", "description", "created_at", "updated_at")
             # A card only says whether slides are attached: no attachment rows, one query less.
             .annotate(attachments_exist=Exists(Attachment.objects.filter(session=OuterRef("pk"))))
             .prefetch_related(
@@ -247,7 +259,9 @@ class SessionQuerySet(VersionedQuerySet):
         or timestamps, and a fixed number of queries for any number of sessions.
         """
         planner_speakers = Speaker.objects.only("conference_id", "name")
-        return self.defer("guid", "description", "created_at", "updated_at").prefetch_related(
+        return self.defer(
+            "guid", "abstract", "description", "created_at", "updated_at"
+        ).prefetch_related(
             "conference", "room", "track", ordered_speakers_prefetch(speakers=planner_speakers)
         )
 
@@ -384,7 +398,32 @@ class Session(KeepsFormerSlugs, Versioned):
         help_text="How long it takes once placed, while it has no time. Empty: the usual length "
         "of its type (talk 30, lightning talk 10, keynote and panel 45, workshop 90, break 30).",
     )
+    subtitle = models.CharField(max_length=300, blank=True)
+    # A schedule's own words for its kind (“Ceremony”, “Live-Podcast Bühne”), shown and exported
+    # instead of the kind's label; the kind still drives lengths, prefixes and filters.
+    type_label = models.CharField(
+        "type label",
+        max_length=100,
+        blank=True,
+        help_text="Shown instead of the type's name, e.g. “Ceremony”; empty: the type's name.",
+    )
+    language = models.CharField(
+        max_length=20, blank=True, help_text="Language code of the talk, e.g. en or de."
+    )
+    abstract = models.TextField(blank=True, help_text="A short summary. Markdown.")
     description = models.TextField(blank=True, help_text="Markdown.")
+    # A speaker's wish not to be recorded or streamed: every import, export and the API carry it.
+    do_not_record = models.BooleanField(
+        "do not record", default=False, help_text="The speakers asked not to be recorded."
+    )
+    recording_license = models.CharField("recording licence", max_length=200, blank=True)
+    feedback_url = models.URLField("feedback URL", blank=True, max_length=500)
+    logo_url = models.URLField("logo URL", blank=True, max_length=500)
+    # Where the schedule it was imported from had it: its page there (the file's url), the
+    # page it came from before that (origin_url), its submission code.
+    source_url = models.URLField("source URL", blank=True, max_length=500)
+    origin_url = models.URLField("origin URL", blank=True, max_length=500)
+    code = models.CharField(max_length=16, blank=True, help_text="Submission code, e.g. pretalx's.")
     audience_level = models.CharField(
         max_length=20, choices=AudienceLevel.choices, default=AudienceLevel.ANY
     )
@@ -494,6 +533,12 @@ class Session(KeepsFormerSlugs, Versioned):
                 f"{conference} runs from {first} to {last} ({conference.time_zone}); "
                 f"this session must lie within those days."
             )
+            if conference.day_change != datetime.time.min:
+                change = conference.day_change.strftime("%H:%M")
+                errors["starts_at"] += (
+                    f" Its days change at {change}: from {change} on the first day "
+                    f"to {change} the morning after the last."
+                )
         if errors:
             raise ValidationError(errors)
         if self.status != self.Status.CANCELLED:
@@ -700,6 +745,13 @@ class Session(KeepsFormerSlugs, Versioned):
         return bool(self.attachment_list)
 
     @property
+    def link_list(self) -> list["SessionLink"]:
+        """Links in order; uses ``for_listing()``'s prefetch when present."""
+        if hasattr(self, "prefetched_links"):
+            return self.prefetched_links
+        return list(self.links.order_by("position", "pk"))
+
+    @property
     def attachment_list(self) -> list["Attachment"]:
         """Attachments in order; uses ``for_listing()``'s prefetch when present."""
         if hasattr(self, "prefetched_attachments"):
@@ -813,6 +865,34 @@ class ImportedValues(models.Model):
         return f"Imported values of {self.session or self.speaker}"
 
 
+class SessionLink(models.Model):
+    """A link about a session: its recording, a blog post, the project it presents."""
+
+    class Kind(models.TextChoices):
+        # The types of links and attachments the c3voc JSON schema names.
+        RELATED = "related", "Related"
+        SLIDES = "slides", "Slides"
+        PAPER = "paper", "Paper"
+        WEB = "web", "Web"
+        BLOG = "blog", "Blog"
+        ARTICLE = "article", "Article"
+        MEDIA = "media", "Media"
+        ACTIVITYPUB = "activitypub", "ActivityPub"
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="links")
+    title = models.CharField(max_length=300, blank=True)
+    url = models.URLField("URL", max_length=500)
+    # Free text, as schedule.xml allows; exports name it only when it is one of Kind.
+    kind = models.CharField("type", max_length=20, blank=True, help_text="For example slides.")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+
+    def __str__(self):
+        return self.title or self.url
+
+
 class Attachment(models.Model):
     """Slides and other material: an uploaded file or a link.
 
@@ -828,6 +908,7 @@ class Attachment(models.Model):
         help_text="PDF, PowerPoint, OpenDocument presentation or image; 50 MB at most.",
     )
     url = models.URLField("URL", blank=True, max_length=500)
+    kind = models.CharField("type", max_length=20, blank=True, help_text="For example slides.")
     position = models.PositiveSmallIntegerField(default=0)
 
     class Meta:

@@ -5,7 +5,6 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBadRequest, QueryDict
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.views import View
@@ -105,7 +104,7 @@ class ScheduleGridView(SessionListMixin, TemplateView):
         if first_start is None:
             self.day = self.conference.starts_on
             return []
-        self.day = timezone.localtime(first_start, self.conference.tz).date()
+        self.day = self.conference.day_of(first_start)
         return list(sessions.on_day(self.conference, self.day))
 
     def get_context_data(self, **kwargs):

@@ -44,7 +44,7 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
     prepopulated_fields = {"slug": ("name",)}
     autocomplete_fields = ["user"]
     inlines = [SpeakerLinkInline, AvailabilityInline]
-    fields = ["conference", "name", "slug", "role", "company", "bio", "photo", "user"]
+    fields = ["conference", "name", "slug", "role", "company", "bio", "photo", "avatar_url", "user"]
 
     def get_queryset(self, request):
         return (

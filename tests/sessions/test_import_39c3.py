@@ -64,7 +64,8 @@ def test_import_39c3_json_after_its_xml_twin_adds_only_what_xml_lacks(
 
     report = import_schedule(congress, reference_schedules / "39c3-himmel.schedule.json")
 
-    # XML has no room capacities and no biographies; the sessions read the same from both.
+    # XML has no room capacities or descriptions, no biographies and no avatars; the sessions
+    # read the same from both.
     assert report.created == {}
-    assert report.updated == {"room": 5, "speaker": 247}
-    assert report.unchanged == {"track": 9, "speaker": 27, "session": 186}
+    assert report.updated == {"room": 5, "speaker": 257}
+    assert report.unchanged == {"track": 9, "speaker": 17, "session": 186}
