@@ -14,6 +14,7 @@ from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import get_language_info
 
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, Room, Track
 from conference.routing import reverse_slugs
@@ -228,11 +229,7 @@ class SessionQuerySet(VersionedQuerySet):
             "track",
             ordered_speakers_prefetch(),
             attachments_prefetch(),
-            Prefetch(
-                "links",
-                queryset=SessionLink.objects.order_by("position", "pk"),
-                to_attr="prefetched_links",
-            ),
+            links_prefetch(),
         )
 
     def for_cards(self):
@@ -338,6 +335,14 @@ def attachments_prefetch(through: str = "") -> Prefetch:
         f"{through}attachments",
         queryset=Attachment.objects.order_by("position", "pk"),
         to_attr="prefetched_attachments",
+    )
+
+
+def links_prefetch(through: str = "") -> Prefetch:
+    return Prefetch(
+        f"{through}links",
+        queryset=SessionLink.objects.order_by("position", "pk"),
+        to_attr="prefetched_links",
     )
 
 
@@ -696,6 +701,19 @@ class Session(KeepsFormerSlugs, Versioned):
         return KIND_LABELS.get(self.kind, self.kind)
 
     @property
+    def type_name(self) -> str:
+        """What the session is called as a type: its own label (“Ceremony”), else its kind's."""
+        return self.type_label or self.kind_label
+
+    @property
+    def language_label(self) -> str:
+        """“German” for de: the language's English name, else the code as given."""
+        try:
+            return get_language_info(self.language.lower())["name"]
+        except KeyError:
+            return self.language
+
+    @property
     def audience_level_label(self) -> str:
         return AUDIENCE_LEVEL_LABELS.get(self.audience_level, self.audience_level)
 
@@ -953,7 +971,9 @@ class SavedSessionQuerySet(models.QuerySet):
             self.filter(session__in=Session.objects.public())
             .select_related("seen_room", "session__conference", "session__room", "session__track")
             .prefetch_related(
-                ordered_speakers_prefetch("session__"), attachments_prefetch("session__")
+                ordered_speakers_prefetch("session__"),
+                attachments_prefetch("session__"),
+                links_prefetch("session__"),
             )
             .in_schedule_order()
         )
