@@ -76,7 +76,10 @@ def conference_guid(conference: Conference) -> uuid.UUID:
 
 
 def room_guid(conference: Conference, room: Room) -> str:
-    """Rooms have no stored GUID; derived from the slugs, it is the same in every export."""
+    """The GUID a schedule file gave the room, else one derived from the slugs: the same in
+    every export."""
+    if room.guid:
+        return export_guid(room.guid)
     return str(uuid.uuid5(conference_guid(conference), f"room:{room.slug}"))
 
 

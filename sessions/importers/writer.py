@@ -249,15 +249,14 @@ class ScheduleWriter:
     def write_conference(self) -> None:
         """The file's day change, colour and logo, where the conference has none of its own.
 
-        The day change moves sessions between days, so the file's applies to a conference
-        without sessions yet, or when the organizer asks (``adopt_day_change``); before any
-        session is checked against the days.
+        The day change moves sessions between days, so the file's applies when the organizer
+        asks (``adopt_day_change``), or to a conference still changing days at midnight that
+        has no sessions yet; before any session is checked against the days.
         """
         header, conference = self.records.conference, self.conference
         values = {}
-        if header.day_change is not None and (
-            self.adopt_day_change or not conference.sessions.exists()
-        ):
+        untouched = conference.day_change == datetime.time.min and not conference.sessions.exists()
+        if header.day_change is not None and (self.adopt_day_change or untouched):
             values["day_change"] = header.day_change
         if hex_colour_or_blank(header.colour) and not conference.colour:
             values["colour"] = hex_colour_or_blank(header.colour)
