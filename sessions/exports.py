@@ -16,6 +16,7 @@ from xml.sax.saxutils import quoteattr
 
 import icalendar
 from django.utils import timezone
+from django.utils.encoding import iri_to_uri
 
 from conference.models import Conference
 from conference.timezones import clock_text
@@ -419,7 +420,21 @@ def frab_event(
 
 def reference(url: str, title: str, kind: str) -> dict:
     """A link or attachment; its type only when the JSON schema's list names it."""
-    return {"url": url, "title": title} | ({"type": kind} if kind in LINK_TYPES else {})
+    return {"url": ascii_url(url), "title": title} | ({"type": kind} if kind in LINK_TYPES else {})
+
+
+def ascii_url(url: str) -> str:
+    """``url`` as a URI, which both schemas want: an IDN host (https://zügli.app, in 39c3's
+    file) in punycode, other non-ASCII characters percent-encoded."""
+    if url.isascii():
+        return url
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        netloc = parts.netloc.replace(host, host.encode("idna").decode("ascii"))
+    except UnicodeError:
+        netloc = parts.netloc
+    return iri_to_uri(parts._replace(netloc=netloc).geturl())
 
 
 def frab_person(base_url: str, speaker: Speaker, links: list[SpeakerLink]) -> dict:
