@@ -324,4 +324,9 @@ def json_person(person: object, where: str, base_url: str) -> PersonRecord:
         # Our own exports' extra keys; the schema lets a person carry more than it names.
         role=json_value(person, "role", str, where, required=False),
         company=json_value(person, "company", str, where, required=False),
+        links=json_links(
+            json_value(person, "links", list, where, required=False) or [],
+            f"{where}: links",
+            base_url,
+        ),
     )

@@ -57,6 +57,7 @@ class PersonRecord:
     avatar_url: str | None = None
     role: str | None = None
     company: str | None = None
+    links: list["LinkRecord"] = field(default_factory=list)
 
     def __post_init__(self):
         refuse_nul(

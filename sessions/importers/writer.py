@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
@@ -36,7 +37,7 @@ from sessions.models import (
     ordered_speakers_prefetch,
     room_bookings_checked_at_end,
 )
-from speakers.models import Speaker
+from speakers.models import Speaker, SpeakerLink
 
 KINDS = ("room", "track", "speaker", "session")
 # What merge() handles beside a session's own fields: its speakers, links and URL attachments.
@@ -349,10 +350,28 @@ class ScheduleWriter:
                     from_file[name] = value
             decisions = self.merge("speaker", speaker, from_file)
             result = outcome(speaker, [decision for decision in decisions if decision.applied])
-            if self.save(speaker, person.where, result):
+            if self.save(speaker, person.where, result) and self.write_speaker_links(
+                speaker, person, is_new=result == "created"
+            ):
                 self.speakers[person.guid] = speaker
                 self.remember("speaker", speaker, from_file)
                 self.report.record("speaker", result, person.name, decisions=decisions)
+
+    def write_speaker_links(self, speaker: Speaker, person: PersonRecord, is_new: bool) -> bool:
+        """The file's links of a speaker who has none yet (the admin edits them from then on);
+        False on a problem."""
+        if not person.links or not (is_new or not speaker.links.exists()):
+            return True
+        for position, link in enumerate(person.links):
+            row = SpeakerLink(
+                speaker=speaker,
+                url=link.url,
+                title=(link.title or urlsplit(link.url).hostname or "Link")[:100],
+                position=position,
+            )
+            if not self.save(row, f"{person.where}: links[{position}]", "created"):
+                return False
+        return True
 
     def write_sessions(self) -> None:
         existing = list(

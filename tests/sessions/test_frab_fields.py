@@ -15,9 +15,10 @@ from lxml import etree
 
 from conference.models import Conference
 from sessions.exports import build_frab_data, build_frab_xml
+from sessions.frab import frab_acronym
 from sessions.importers import ScheduleImportError, import_schedule
 from sessions.models import Attachment, Session, SessionLink
-from speakers.models import Speaker
+from speakers.models import Speaker, SpeakerLink
 from tests.builders import make_conference, make_room, make_session, make_speaker, paris
 
 BASE_URL = "https://schedule.example.org"
@@ -137,12 +138,13 @@ def test_room_guid_and_conference_colour_and_logo_survive(conference, kind):
     assert (copy.colour, copy.logo_url) == ("#ee4c2c", "https://example.org/logo.svg")
 
 
-def test_room_description_speaker_avatar_role_company_and_audience_level_survive_json(
+def test_room_description_speaker_avatar_role_company_links_and_audience_level_survive_json(
     conference,
 ):
     ada = make_speaker(
         conference, name="Ada", role="Analyst", company="AE", avatar_url="https://a.example/a.png"
     )
+    SpeakerLink.objects.create(speaker=ada, title="Website", url="https://ada.example.org/")
     make_session(
         conference,
         room=make_room(conference, description="Level 2, left"),
@@ -158,6 +160,9 @@ def test_room_description_speaker_avatar_role_company_and_audience_level_survive
         "AE",
         "https://a.example/a.png",
     )
+    assert [(link.title, link.url) for link in speaker.links.all()] == [
+        ("Website", "https://ada.example.org/")
+    ]
     assert copy.rooms.get().description == "Level 2, left"
     assert copy.sessions.get().audience_level == Session.AudienceLevel.ADVANCED
 
@@ -223,13 +228,15 @@ def test_export_with_every_field_validates(conference, kind, reference_formats):
 
 
 def normalized(document: bytes, conference: Conference) -> str:
-    """The export without what must differ between two conferences: ids, slug, version."""
+    """The export without what must differ between two conferences: ids, version, and the
+    conference's slug in our own URLs and in the acronym that prefixes event slugs."""
     text = document.decode()
     text = re.sub(r'"id": \d+|id="\d+"', "id", text)
     text = re.sub(r"/attachments/\d+/", "/attachments/N/", text)
     text = re.sub(r"(\"version\": |<version>)[^<,]+", "version", text)
-    acronym = re.sub(r"[^a-z0-9_]", "_", conference.slug).ljust(4, "_")
-    return text.replace(conference.slug, "SLUG").replace(acronym, "SLUG")
+    text = text.replace(f"{BASE_URL}/{conference.slug}/", f"{BASE_URL}/SLUG/")
+    acronym = frab_acronym(conference)
+    return re.sub(rf'([">]){re.escape(acronym)}([-"<])', r"\1ACRONYM\2", text)
 
 
 @pytest.fixture
