@@ -99,20 +99,20 @@ class SessionQuerySet(VersionedQuerySet):
         """What a room's door sign lists: its own sessions and those for the whole venue."""
         return self.filter(Q(room=room) | Q(room__isnull=True))
 
-    def rest_of_day(self, moment: datetime.datetime, zone: datetime.tzinfo):
-        """Sessions not over at ``moment``, up to the end of its day in ``zone``; when none is
-        running or left that day, those of the next day that has some (a door sign read in the
-        evening shows tomorrow's)."""
+    def rest_of_day(self, moment: datetime.datetime, conference: Conference, zone: datetime.tzinfo):
+        """Sessions not over at ``moment``, up to the end of its conference day on ``zone``'s
+        clocks; when none is running or left that day, those of the next day that has some (a
+        door sign read in the evening shows tomorrow's)."""
         ahead = self.filter(ends_at__gt=moment)
         first_start = (
             ahead.scheduled().order_by("starts_at").values_list("starts_at", flat=True).first()
         )
         if first_start is None:
             return ahead.none()  # at most some cancelled ones are left
-        day = timezone.localtime(max(moment, first_start), zone).date()
-        # The next midnight on that zone's clocks, whatever the clocks did that day.
+        day = conference.day_of(max(moment, first_start), zone)
+        # The next day change on that zone's clocks, whatever the clocks did that day.
         day_end = datetime.datetime.combine(
-            day + datetime.timedelta(days=1), datetime.time.min, tzinfo=zone
+            day + datetime.timedelta(days=1), conference.day_change, tzinfo=zone
         )
         return ahead.filter(starts_at__lt=day_end)
 
