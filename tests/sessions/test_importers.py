@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from conference.models import Conference, Room, Track
 from sessions.exports import build_frab_data, build_frab_xml
 from sessions.importers import MAX_IMPORT_BYTES, ScheduleImportError, import_schedule
-from sessions.models import Session, SessionSpeaker
+from sessions.models import Attachment, Session, SessionSpeaker
 from speakers.models import Speaker
 from tests.builders import make_conference, make_room, make_session, make_speaker, paris
 
@@ -204,6 +204,15 @@ def test_import_camp2019_json_creates_everything_and_lowercases_slugs(reference_
     assert report.created == {"room": 2, "track": 7, "speaker": 90, "session": 79}
     assert Session.objects.get(guid="a0a0fcfe-b7fb-46e3-84b6-97a5406016b4").slug == (
         "10386-opening_ceremony"
+    )
+    # Links and attachments: 26 and 10 events; attachment paths resolved against its base_url.
+    assert (
+        Session.objects.filter(links__isnull=False).distinct().count(),
+        Session.objects.filter(attachments__isnull=False).distinct().count(),
+    ) == (26, 10)
+    assert all(
+        url.startswith("https://fahrplan.events.ccc.de/")
+        for url in Attachment.objects.values_list("url", flat=True)
     )
 
 
@@ -577,8 +586,7 @@ def test_reimport_applies_what_the_file_changed_since_the_last_import(conference
     session = Session.objects.get()
     assert (session.abstract, session.status) == ("New abstract.", Session.Status.CANCELLED)
     assert report.changes == [
-        "update session “First talk”: abstract Old abstract. → New abstract. "
-        "(changed in the file)",
+        "update session “First talk”: abstract Old abstract. → New abstract. (changed in the file)",
         "update session “First talk”: status draft → cancelled (changed in the file, "
         "overriding an edit made here after the last import)",
     ]
