@@ -503,3 +503,38 @@ def test_import_accepts_a_session_after_midnight_of_the_last_day(night_owls):
     import_schedule(night_owls, io.BytesIO(json.dumps(document).encode()))
 
     assert night_owls.day_of(Session.objects.get().starts_at) == datetime.date(2026, 4, 8)
+
+
+def xml_document(recording: str) -> io.BytesIO:
+    return io.BytesIO(
+        (
+            "<schedule><version>1</version><conference><acronym>test</acronym>"
+            "<time_zone_name>Europe/Paris</time_zone_name></conference>"
+            '<day index="1" date="2026-04-08" start="2026-04-08T00:00:00+02:00" '
+            'end="2026-04-09T00:00:00+02:00"><room name="Hall">'
+            f'<event guid="{GUID}" id="1"><date>2026-04-08T10:00:00+02:00</date>'
+            "<start>10:00</start><duration>00:30</duration><room>Hall</room><title>Talk</title>"
+            f"<type>Talk</type><abstract/><track/>{recording}</event>"
+            "</room></day></schedule>"
+        ).encode()
+    )
+
+
+def test_xml_recording_optout_marks_do_not_record(conference):
+    import_schedule(
+        conference, xml_document("<recording><license/><optout>true</optout></recording>")
+    )
+
+    assert Session.objects.get().do_not_record is True
+
+
+def test_xml_recording_optout_that_is_no_boolean_names_event_and_field(conference):
+    with pytest.raises(ScheduleImportError) as caught:
+        import_schedule(
+            conference, xml_document("<recording><license/><optout>maybe</optout></recording>")
+        )
+
+    assert caught.value.problems == [
+        f"Event “Talk” (guid {GUID}, line 1): recording/optout: “maybe” is not true or false."
+    ]
+    assert Session.objects.count() == 0
