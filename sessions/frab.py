@@ -145,7 +145,7 @@ def event_type(session: Session) -> str:
 
 def type_label(value: str) -> str:
     """What an event's type keeps beyond the kind it maps to: blank when the kind says it all
-    (our own exports' “Talk”, a kind's value or alias), else the file's own words."""
+    (our own exports' “Talk”, a kind's value), else the file's own words (“lecture” too)."""
     value = value.strip()
     slug = slugify(value)
     if not value or any(slug in (kind.value, slugify(kind.label)) for kind in Session.Kind):

@@ -97,8 +97,6 @@ def shown_value(value: Any, zone: zoneinfo.ZoneInfo) -> str:
     if isinstance(value, datetime.datetime):
         return f"{value.astimezone(zone):%Y-%m-%d %H:%M}"
     if isinstance(value, list):
-        return ", ".join(
-            item.name if isinstance(item, Speaker) else item[1] or item[0] for item in value
-        )
+        return ", ".join(item.name if isinstance(item, Speaker) else item[0] for item in value)
     text = " ".join(str(value).split())
     return text if len(text) <= 60 else f"{text[:59]}…"

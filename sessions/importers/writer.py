@@ -34,6 +34,8 @@ from sessions.models import (
     Session,
     SessionLink,
     SessionSpeaker,
+    attachments_prefetch,
+    links_prefetch,
     ordered_speakers_prefetch,
     room_bookings_checked_at_end,
 )
@@ -202,10 +204,10 @@ class ScheduleWriter:
         if "speakers" in from_file:
             current["speakers"] = list(instance.ordered_speakers)
         if "links" in from_file:
-            current["links"] = [link_row(link) for link in instance.links.all()]
+            current["links"] = [link_row(link) for link in instance.link_list]
         if "attachments" in from_file:
             current["attachments"] = [
-                link_row(item) for item in instance.attachment_list if not item.file
+                link_row(item) for item in instance.attachment_list if item.url
             ]
         last_import = self.last_imports.get((kind, instance.pk))
         decisions = decide(
@@ -376,7 +378,7 @@ class ScheduleWriter:
     def write_sessions(self) -> None:
         existing = list(
             self.conference.sessions.select_related("room", "track")
-            .prefetch_related(ordered_speakers_prefetch())
+            .prefetch_related(ordered_speakers_prefetch(), attachments_prefetch(), links_prefetch())
             .order_by("pk")
         )
         by_guid = guid_index(existing)
@@ -468,7 +470,7 @@ class ScheduleWriter:
                 for link in event.links
             ]
         if is_new or "attachments" in applied:
-            session.attachments.filter(file="").delete()
+            session.attachments.exclude(url="").delete()  # links, not uploads or announcements
             rows += [
                 Attachment(session=session, url=item.url, title=item.title, kind=item.kind)
                 for item in event.attachments

@@ -538,3 +538,29 @@ def test_xml_recording_optout_that_is_no_boolean_names_event_and_field(conferenc
         f"Event “Talk” (guid {GUID}, line 1): recording/optout: “maybe” is not true or false."
     ]
     assert Session.objects.count() == 0
+
+
+def test_reimport_replaces_changed_links_and_keeps_attachments_made_here(conference):
+    link = {"url": "https://v.example/1", "title": "Video", "type": "media"}
+    import_schedule(conference, event_document(links=[link], attachments=[link]))
+    session = Session.objects.get()
+    Attachment.objects.create(session=session, title="Announced", position=5)
+    Attachment.objects.create(session=session, title="Deck", file="attachments/d.pdf", position=6)
+
+    moved = {**link, "url": "https://v.example/2"}
+    report = import_schedule(conference, event_document(links=[moved], attachments=[moved]))
+
+    assert [(item.url, item.kind) for item in session.link_list] == [
+        ("https://v.example/2", "media")
+    ]
+    assert [(item.title, item.url) for item in session.attachment_list] == [
+        ("Video", "https://v.example/2"),
+        ("Announced", ""),
+        ("Deck", ""),
+    ]
+    assert report.changes == [
+        "update session “Talk”: links https://v.example/1 → https://v.example/2 "
+        "(changed in the file)",
+        "update session “Talk”: attachments https://v.example/1 → https://v.example/2 "
+        "(changed in the file)",
+    ]
