@@ -222,7 +222,7 @@ class RoomInline(VersionedInline):
     model = Room
     extra = 0
     prepopulated_fields = {"slug": ("name",)}
-    fields = ["name", "slug", "capacity", "position"]
+    fields = ["name", "slug", "capacity", "position", "description", "guid"]
 
 
 class TrackInline(VersionedInline):
@@ -251,7 +251,7 @@ class ConferenceAdmin(admin.ModelAdmin):
         (None, {"fields": ["name", "slug", "is_published"]}),
         (
             "When and where",
-            {"fields": ["starts_on", "ends_on", "time_zone", "venue", "city"]},
+            {"fields": ["starts_on", "ends_on", "day_change", "time_zone", "venue", "city"]},
         ),
         (
             "For attendees",
@@ -261,6 +261,8 @@ class ConferenceAdmin(admin.ModelAdmin):
                     "registration_url",
                     "help_url",
                     "contact_email",
+                    "colour",
+                    "logo_url",
                 ]
             },
         ),

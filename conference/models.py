@@ -80,6 +80,14 @@ class Conference(models.Model):
         validators=[validate_time_zone],
         help_text="IANA zone of the venue. Times are entered and shown in it.",
     )
+    # frab's day_change: sessions starting after midnight but before this time belong to the
+    # day before, so a night programme running to 02:00 stays on its evening's day.
+    day_change = models.TimeField(
+        "day changes at",
+        default=datetime.time(0, 0),
+        help_text="Sessions starting before this time of night count as the day before "
+        "(for example 04:00 for a programme running past midnight). 00:00: at midnight.",
+    )
     venue = models.CharField(max_length=200, blank=True)
     city = models.CharField(max_length=100, blank=True)
     description = models.TextField(blank=True, help_text="Markdown.")
@@ -88,6 +96,14 @@ class Conference(models.Model):
         "help URL", blank=True, help_text="Where attendees get help with the event."
     )
     contact_email = models.EmailField(blank=True)
+    # What schedule apps show of the conference (frab's <color primary> and <logo>).
+    colour = models.CharField(
+        max_length=7,
+        blank=True,
+        validators=[validate_hex_colour],
+        help_text="Main colour schedule apps use, #rrggbb; empty for theirs.",
+    )
+    logo_url = models.URLField("logo URL", blank=True, max_length=500)
     is_published = models.BooleanField("published", default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -143,15 +159,28 @@ class Conference(models.Model):
         return [self.starts_on + datetime.timedelta(days=offset) for offset in range(count)]
 
     def day_bounds(self, day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
-        """The start and end of a local day, in UTC: 23 or 25 hours apart on DST days.
+        """The start and end of a conference day, in UTC: from ``day_change`` on ``day`` to
+        ``day_change`` the next morning, 23 or 25 hours apart on DST days.
 
+        Every day rule (a session within the conference's days, the day tabs and filter, the
+        grid, the planner, the exports' days) reads days from here or ``day_of``.
         UTC because Python compares and subtracts two datetimes of the same zone by wall clock.
         """
-        start = datetime.datetime.combine(day, datetime.time.min, tzinfo=self.tz)
+        start = datetime.datetime.combine(day, self.day_change, tzinfo=self.tz)
         end = datetime.datetime.combine(
-            day + datetime.timedelta(days=1), datetime.time.min, tzinfo=self.tz
+            day + datetime.timedelta(days=1), self.day_change, tzinfo=self.tz
         )
         return start.astimezone(datetime.UTC), end.astimezone(datetime.UTC)
+
+    def day_of(
+        self, moment: datetime.datetime, zone: datetime.tzinfo | None = None
+    ) -> datetime.date:
+        """The conference day ``moment`` belongs to: 01:30 is the day before when days change
+        at 04:00. ``zone``: the clocks to read, when a visitor chose other than the venue's."""
+        local = timezone.localtime(moment, zone or self.tz)
+        if local.time() < self.day_change:
+            return local.date() - datetime.timedelta(days=1)
+        return local.date()
 
     @property
     def opens_at(self) -> datetime.datetime:
@@ -181,6 +210,9 @@ class Room(Versioned):
         default=0,
         help_text="Rooms are shown in this order, lowest first.",
     )
+    # The GUID a schedule file gave the room; exports publish it, else one derived from the slug.
+    guid = models.CharField("GUID", max_length=64, blank=True)
+    description = models.TextField(blank=True)
 
     objects = ConferencePartQuerySet.as_manager()
 

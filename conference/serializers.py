@@ -186,6 +186,7 @@ class ConferenceSerializer(serializers.ModelSerializer):
             "name",
             "starts_on",
             "ends_on",
+            "day_change",
             "time_zone",
             "venue",
             "city",
@@ -193,6 +194,8 @@ class ConferenceSerializer(serializers.ModelSerializer):
             "registration_url",
             "help_url",
             "contact_email",
+            "colour",
+            "logo_url",
             "is_published",
             "url",
             "rooms_url",
@@ -228,7 +231,7 @@ class RoomSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSerializ
 
     class Meta:
         model = Room
-        fields = ["id", "conference", "slug", "name", "capacity", "position"]
+        fields = ["id", "conference", "slug", "name", "capacity", "position", "description", "guid"]
 
 
 class TrackSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSerializer):

@@ -22,6 +22,7 @@ from sessions.models import (
     Attachment,
     Release,
     Session,
+    SessionLink,
     SessionSpeaker,
     StatusChange,
     ordered_speakers_prefetch,
@@ -56,7 +57,13 @@ class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
 class AttachmentInline(admin.TabularInline):
     model = Attachment
     extra = 0
-    fields = ["title", "file", "url", "position"]
+    fields = ["title", "file", "url", "kind", "position"]
+
+
+class SessionLinkInline(admin.TabularInline):
+    model = SessionLink
+    extra = 0
+    fields = ["title", "url", "kind", "position"]
 
 
 class InterestFilter(admin.SimpleListFilter):
@@ -97,22 +104,34 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
         ("track", ConferencePartListFilter),
         ("room", ConferencePartListFilter),
         "audience_level",
+        "do_not_record",
         InterestFilter,
     ]
     list_select_related = ["conference", "room", "track"]
     search_fields = ["title", "speakers__name", "speakers__company"]
     ordering = ["conference", *SCHEDULE_ORDER]
     prepopulated_fields = {"slug": ("title",)}
-    inlines = [SessionSpeakerInline, AttachmentInline]
+    inlines = [SessionSpeakerInline, AttachmentInline, SessionLinkInline]
     actions = ["publish", "unpublish", "cancel", "reinstate"]
     readonly_fields = ["created_at", "updated_at"]
     fieldsets = [
-        (None, {"fields": ["conference", "title", "slug", "kind", "status"]}),
+        (
+            None,
+            {"fields": ["conference", "title", "subtitle", "slug", "kind", "type_label", "status"]},
+        ),
         (
             "When and where",
             {"fields": ["starts_at", "duration", "ends_at", "room", "track", "planned_minutes"]},
         ),
-        ("Content", {"fields": ["description", "audience_level"]}),
+        ("Content", {"fields": ["abstract", "description", "audience_level", "language"]}),
+        ("Recording", {"fields": ["do_not_record", "recording_license"]}),
+        (
+            "Elsewhere",
+            {
+                "fields": ["feedback_url", "logo_url", "source_url", "origin_url", "code"],
+                "classes": ["collapse"],
+            },
+        ),
         ("History", {"fields": ["created_at", "updated_at"], "classes": ["collapse"]}),
     ]
 

@@ -16,11 +16,12 @@ from xml.sax.saxutils import quoteattr
 
 import icalendar
 from django.utils import timezone
+from django.utils.encoding import iri_to_uri
 
 from conference.models import Conference
 from conference.timezones import clock_text
 from sessions.frab import (
-    DAY_CHANGE,
+    GENERATOR,
     JSON_SLUG,
     SCHEMA_URL,
     TIMESLOT_DURATION,
@@ -35,10 +36,13 @@ from sessions.frab import (
     room_guid,
     venue_room_name,
 )
-from sessions.models import Session
+from sessions.models import Session, SessionLink
 from speakers.models import Speaker, SpeakerLink
 
-GENERATOR = "confsched"
+# Submission codes as the JSON schema and the XSD accept them (pretalx's six characters).
+SUBMISSION_CODE = re.compile(r"^[A-Z0-9]+$")
+XML_SUBMISSION_CODE = re.compile(r"[0-9A-Z]{6}")
+LINK_TYPES = frozenset(SessionLink.Kind.values)
 
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -166,7 +170,11 @@ def calendar_event(
     ]
     description = "\n\n".join(
         part
-        for part in (session.description.strip(), speakers_line(session.ordered_speakers))
+        for part in (
+            session.abstract.strip(),
+            session.description.strip(),
+            speakers_line(session.ordered_speakers),
+        )
         if part
     )
     if description:
@@ -267,6 +275,7 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
     room_list = [
         {"name": room.name, "slug": room.slug, "guid": room_guid(conference, room)}
         | ({"capacity": room.capacity} if room.capacity is not None else {})
+        | ({"description": room.description} if room.description else {})
         for room in rooms
     ]
     if any(session.room is None for session in sessions):
@@ -280,6 +289,17 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
         "timeslot_duration": TIMESLOT_DURATION,
         "time_zone_name": conference.time_zone,
         "url": absolute_url(base_url, conference.get_absolute_url()),
+        **({"logo": conference.logo_url} if conference.logo_url else {}),
+        **({"colors": {"primary": conference.colour.lower()}} if conference.colour else {}),
+        # The schema has no key for these; meta takes any, and our importer reads them back.
+        "meta": {
+            "day_change": conference.day_change.strftime("%H:%M"),
+            "audience_levels": {
+                export_guid(session.guid): session.audience_level
+                for session in sessions
+                if session.has_audience_level
+            },
+        },
         "tracks": [
             {"name": track.name, "color": track.colour.lower()}
             | ({"slug": track.slug} if JSON_SLUG.match(track.slug) else {})
@@ -329,11 +349,11 @@ def frab_persons(base_url: str, sessions: list[Session]) -> dict[int, dict]:
 def sessions_by_day(
     conference: Conference, sessions: list[Session]
 ) -> list[tuple[datetime.date, list[Session]]]:
-    """Each conference day with its sessions, by start and room; days change at DAY_CHANGE."""
+    """Each conference day with its sessions, by start and room; days change at the
+    conference's ``day_change``."""
     days = {day: [] for day in conference.days}
-    shift = datetime.timedelta(hours=DAY_CHANGE.hour, minutes=DAY_CHANGE.minute)
     for session in sorted(sessions, key=lambda session: (session.starts_at, session.title)):
-        day = (timezone.localtime(session.starts_at, conference.tz) - shift).date()
+        day = conference.day_of(session.starts_at)
         day = min(max(day, conference.starts_on), conference.ends_on)
         days[day].append(session)
     return list(days.items())
@@ -342,12 +362,9 @@ def sessions_by_day(
 def day_window(
     conference: Conference, day: datetime.date, sessions: list[Session]
 ) -> tuple[datetime.datetime, datetime.datetime]:
-    """DAY_CHANGE to DAY_CHANGE, widened to cover the day's sessions (only ever needed on day one,
-    whose sessions may start after midnight)."""
-    start = datetime.datetime.combine(day, DAY_CHANGE, tzinfo=conference.tz)
-    end = datetime.datetime.combine(
-        day + datetime.timedelta(days=1), DAY_CHANGE, tzinfo=conference.tz
-    )
+    """The conference day's bounds (day change to day change), widened to cover the day's
+    sessions should any lie outside them."""
+    start, end = conference.day_bounds(day)
     start = min([start, *(session.starts_at for session in sessions)])
     end = max([end, *(session.ends_at for session in sessions)])
     return start, end
@@ -372,32 +389,66 @@ def frab_event(
         "slug": frab_slug(acronym, session),
         "url": absolute_url(base_url, session.get_absolute_url()),
         "title": event_title(session),
-        "subtitle": None,
+        "subtitle": session.subtitle or None,
         "track": session.track.name if session.track else None,
         "type": event_type(session),
-        "language": None,
-        # frab's abstract is what apps show first; our one Markdown description fills it.
-        "abstract": session.description,
-        "description": None,
+        "language": session.language or None,
+        "abstract": session.abstract,
+        "description": session.description,
+        "logo": session.logo_url or None,
+        "do_not_record": session.do_not_record,
+        "recording_license": session.recording_license,
         "persons": [persons[speaker.pk] for speaker in session.ordered_speakers],
-        "links": [],
+        "links": [reference(link.url, link.title, link.kind) for link in session.link_list],
         # An attachment announced before its file arrives has no URL; the JSON schema requires
         # one, so such attachments are left out of both formats until they get a file or link.
         "attachments": [
-            {"url": absolute_url(base_url, attachment.href), "title": attachment.title}
+            reference(absolute_url(base_url, attachment.href), attachment.title, attachment.kind)
             for attachment in session.attachment_list
             if attachment.href
         ],
+    } | {
+        key: value
+        for key, value in (
+            ("code", session.code if SUBMISSION_CODE.match(session.code) else ""),
+            ("feedback_url", session.feedback_url),
+            ("origin_url", session.origin_url),
+        )
+        if value
     }
+
+
+def reference(url: str, title: str, kind: str) -> dict:
+    """A link or attachment; its type only when the JSON schema's list names it."""
+    return {"url": ascii_url(url), "title": title} | ({"type": kind} if kind in LINK_TYPES else {})
+
+
+def ascii_url(url: str) -> str:
+    """``url`` as a URI, which both schemas want: an IDN host (https://zügli.app, in 39c3's
+    file) in punycode, other non-ASCII characters percent-encoded."""
+    if url.isascii():
+        return url
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        netloc = parts.netloc.replace(host, host.encode("idna").decode("ascii"))
+    except UnicodeError:
+        netloc = parts.netloc
+    return iri_to_uri(parts._replace(netloc=netloc).geturl())
 
 
 def frab_person(base_url: str, speaker: Speaker, links: list[SpeakerLink]) -> dict:
     # guid + name + public_name without "id": only the pretalx shape of the schema's oneOf matches.
+    # A person may carry keys the schema does not name: role and company go along that way.
+    avatar = absolute_url(base_url, speaker.photo_url) if speaker.photo else speaker.avatar_url
     return {
         "guid": export_guid(speaker.guid),
         "name": speaker.name,
         "public_name": speaker.name,
+        "avatar": avatar or None,
         "biography": speaker.bio,
+        "role": speaker.role,
+        "company": speaker.company,
         "url": absolute_url(base_url, speaker.get_absolute_url()),
         "links": [{"url": link.url, "title": link.title} for link in links],
     }
@@ -451,8 +502,12 @@ def build_frab_xml(conference: Conference, sessions: Iterable[Session], *, base_
         ("timeslot_duration", "timeslot_duration"),
         ("time_zone_name", "time_zone_name"),
         ("url", "url"),
+        ("logo", "logo"),
     ):
-        lines.append(f"    <{tag}>{xml_text(data[key])}</{tag}>")
+        if key in data:
+            lines.append(f"    <{tag}>{xml_text(data[key])}</{tag}>")
+    if "colors" in data:
+        lines.append(f"    <color{xml_attributes(**data['colors'])} />")
     lines.append(f"    <base_url>{xml_text(schedule['base_url'])}</base_url>")
     for track in data["tracks"]:
         attributes = {"name": track["name"], "color": track["color"]}
@@ -477,22 +532,45 @@ def build_frab_xml(conference: Conference, sessions: Iterable[Session], *, base_
 
 
 def xml_event(event: dict) -> list[str]:
-    lines = [f"      <event{xml_attributes(guid=event['guid'], id=event['id'])}>"]
+    identity = {"guid": event["guid"], "id": event["id"]}
+    if XML_SUBMISSION_CODE.fullmatch(event.get("code", "")):
+        identity["code"] = event["code"]
+    lines = [f"      <event{xml_attributes(**identity)}>"]
     for tag in ("date", "start", "duration", "room", "slug", "url", "title", "type", "abstract"):
         lines.append(f"        <{tag}>{xml_text(event[tag])}</{tag}>")
+    for tag in ("subtitle", "language", "description", "logo", "feedback_url", "origin_url"):
+        if event.get(tag):
+            lines.append(f"        <{tag}>{xml_text(event[tag])}</{tag}>")
     lines.append(f"        <track>{xml_text(event['track'] or '')}</track>")
+    # Always written, so a do-not-record mark is never left to a reader's default.
+    optout = "true" if event["do_not_record"] else "false"
+    lines.append(
+        f"        <recording><license>{xml_text(event['recording_license'])}</license>"
+        f"<optout>{optout}</optout></recording>"
+    )
     persons = [
         f"          <person{xml_attributes(guid=person['guid'])}>{xml_text(person['name'])}</person>"
         for person in event["persons"]
     ]
-    attachments = [
-        f"          <attachment{xml_attributes(href=attachment['url'])}>"
-        f"{xml_text(attachment['title'])}</attachment>"
-        for attachment in event["attachments"]
-    ]
-    lines += xml_list("persons", persons) + xml_list("attachments", attachments)
+    links, attachments = (
+        [
+            f"          <{tag}{xml_attributes(href=item['url'], **type_of(item))}>"
+            f"{xml_text(item['title'])}</{tag}>"
+            for item in event[key]
+        ]
+        for tag, key in (("link", "links"), ("attachment", "attachments"))
+    )
+    lines += (
+        xml_list("persons", persons)
+        + xml_list("links", links)
+        + xml_list("attachments", attachments)
+    )
     lines.append("      </event>")
     return lines
+
+
+def type_of(item: dict) -> dict:
+    return {"type": item["type"]} if "type" in item else {}
 
 
 def xml_list(tag: str, children: list[str]) -> list[str]:

@@ -16,9 +16,8 @@ from conference.models import Conference, Room
 from sessions.models import Session
 
 SCHEMA_URL = "https://c3voc.de/schedule/schema.json"
-# Sessions starting before 04:00 belong to the previous day, as at frab and the CCC events: a
-# party running past midnight stays on the day it began.
-DAY_CHANGE = datetime.time(4, 0)
+# Who wrote a file, as its <generator name> says: files of ours are read back knowing it.
+GENERATOR = "confsched"
 TIMESLOT_DURATION = "00:05"
 # schedule v1 has no cancelled flag; NOTES.md suggests marking the title. The importer reads it back.
 CANCELLED_PREFIX = "Cancelled: "
@@ -30,8 +29,11 @@ VENUE_ROOM_GUID = str(uuid.uuid5(uuid.NAMESPACE_URL, "urn:confsched:room:whole-v
 FILE_KEYS = {
     "starts_at": "date",
     "ends_at": "duration",
-    "description": "abstract",
     "kind": "type",
+    "type_label": "type",
+    "logo_url": "logo",
+    "source_url": "url",
+    "avatar_url": "avatar",
     "speaker": "persons",
     "bio": "biography",
     "colour": "color",
@@ -74,7 +76,10 @@ def conference_guid(conference: Conference) -> uuid.UUID:
 
 
 def room_guid(conference: Conference, room: Room) -> str:
-    """Rooms have no stored GUID; derived from the slugs, it is the same in every export."""
+    """The GUID a schedule file gave the room, else one derived from the slugs: the same in
+    every export."""
+    if room.guid:
+        return export_guid(room.guid)
     return str(uuid.uuid5(conference_guid(conference), f"room:{room.slug}"))
 
 
@@ -134,8 +139,18 @@ def split_title(title: str) -> tuple[str, bool]:
 
 
 def event_type(session: Session) -> str:
-    """An event's type: the label of the session's kind ("Lightning Talk")."""
-    return session.kind_label
+    """An event's type: the session's own type label (“Ceremony”), else its kind's label."""
+    return session.type_label or session.kind_label
+
+
+def type_label(value: str) -> str:
+    """What an event's type keeps beyond the kind it maps to: blank when the kind says it all
+    (our own exports' “Talk”, a kind's value), else the file's own words (“lecture” too)."""
+    value = value.strip()
+    slug = slugify(value)
+    if not value or any(slug in (kind.value, slugify(kind.label)) for kind in Session.Kind):
+        return ""
+    return value
 
 
 def session_kind(value: str) -> str:

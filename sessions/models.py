@@ -10,11 +10,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models, transaction
-from django.db.models import Exists, F, Min, OuterRef, Prefetch, Q
-from django.db.models.functions import TruncDate
+from django.db.models import Count, Exists, F, Min, OuterRef, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import get_language_info
 
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, Room, Track
 from conference.routing import reverse_slugs
@@ -99,20 +99,20 @@ class SessionQuerySet(VersionedQuerySet):
         """What a room's door sign lists: its own sessions and those for the whole venue."""
         return self.filter(Q(room=room) | Q(room__isnull=True))
 
-    def rest_of_day(self, moment: datetime.datetime, zone: datetime.tzinfo):
-        """Sessions not over at ``moment``, up to the end of its day in ``zone``; when none is
-        running or left that day, those of the next day that has some (a door sign read in the
-        evening shows tomorrow's)."""
+    def rest_of_day(self, moment: datetime.datetime, conference: Conference, zone: datetime.tzinfo):
+        """Sessions not over at ``moment``, up to the end of its conference day on ``zone``'s
+        clocks; when none is running or left that day, those of the next day that has some (a
+        door sign read in the evening shows tomorrow's)."""
         ahead = self.filter(ends_at__gt=moment)
         first_start = (
             ahead.scheduled().order_by("starts_at").values_list("starts_at", flat=True).first()
         )
         if first_start is None:
             return ahead.none()  # at most some cancelled ones are left
-        day = timezone.localtime(max(moment, first_start), zone).date()
-        # The next midnight on that zone's clocks, whatever the clocks did that day.
+        day = conference.day_of(max(moment, first_start), zone)
+        # The next day change on that zone's clocks, whatever the clocks did that day.
         day_end = datetime.datetime.combine(
-            day + datetime.timedelta(days=1), datetime.time.min, tzinfo=zone
+            day + datetime.timedelta(days=1), conference.day_change, tzinfo=zone
         )
         return ahead.filter(starts_at__lt=day_end)
 
@@ -148,11 +148,16 @@ class SessionQuerySet(VersionedQuerySet):
         return self.filter(starts_at__gte=start, starts_at__lt=end)
 
     def start_days(self, conference: Conference) -> list[datetime.date]:
-        """The days, as the conference's clocks count them, on which any of these starts."""
-        starts = self.exclude(starts_at=None).annotate(
-            start_day=TruncDate("starts_at", tzinfo=conference.tz)
+        """The conference days (``Conference.day_bounds``, so past midnight counts as the evening
+        before when days change later) on which any of these starts: one query, a count per day."""
+        counts = self.aggregate(
+            **{
+                day.isoformat(): Count("pk", filter=Q(starts_at__gte=start, starts_at__lt=end))
+                for day in conference.days
+                for start, end in [conference.day_bounds(day)]
+            }
         )
-        return list(starts.order_by("start_day").values_list("start_day", flat=True).distinct())
+        return [day for day in conference.days if counts[day.isoformat()]]
 
     def search(self, text: str):
         """Sessions whose title, description, type, track, or a speaker's name, role or company
@@ -167,6 +172,7 @@ class SessionQuerySet(VersionedQuerySet):
         ]
         return self.filter(
             Q(title__icontains=text)
+            | Q(abstract__icontains=text)
             | Q(description__icontains=text)
             | Q(kind__in=kinds)
             | Q(track__name__icontains=text)
@@ -238,7 +244,12 @@ class SessionQuerySet(VersionedQuerySet):
         queries: Django does not prefetch what a join has already loaded.
         """
         return self.prefetch_related(
-            "conference", "room", "track", ordered_speakers_prefetch(), attachments_prefetch()
+            "conference",
+            "room",
+            "track",
+            ordered_speakers_prefetch(),
+            attachments_prefetch(),
+            links_prefetch(),
         )
 
     def for_cards(self):
@@ -250,7 +261,7 @@ class SessionQuerySet(VersionedQuerySet):
         """
         card_speakers = Speaker.objects.only("conference_id", "name", "slug", "company")
         return (
-            self.defer("guid", "description", "created_at", "updated_at")
+            self.defer("guid", "abstract", "description", "created_at", "updated_at")
             # A card only says whether slides are attached: no attachment rows, one query less.
             .annotate(
                 attachments_exist=Exists(
@@ -269,7 +280,9 @@ class SessionQuerySet(VersionedQuerySet):
         or timestamps, and a fixed number of queries for any number of sessions.
         """
         planner_speakers = Speaker.objects.only("conference_id", "name")
-        return self.defer("guid", "description", "created_at", "updated_at").prefetch_related(
+        return self.defer(
+            "guid", "abstract", "description", "created_at", "updated_at"
+        ).prefetch_related(
             "conference", "room", "track", ordered_speakers_prefetch(speakers=planner_speakers)
         )
 
@@ -349,6 +362,14 @@ def attachments_prefetch(through: str = "") -> Prefetch:
     )
 
 
+def links_prefetch(through: str = "") -> Prefetch:
+    return Prefetch(
+        f"{through}links",
+        queryset=SessionLink.objects.order_by("position", "pk"),
+        to_attr="prefetched_links",
+    )
+
+
 def new_guid() -> str:
     return str(uuid.uuid4())
 
@@ -406,7 +427,32 @@ class Session(KeepsFormerSlugs, Versioned):
         help_text="How long it takes once placed, while it has no time. Empty: the usual length "
         "of its type (talk 30, lightning talk 10, keynote and panel 45, workshop 90, break 30).",
     )
+    subtitle = models.CharField(max_length=300, blank=True)
+    # A schedule's own words for its kind (“Ceremony”, “Live-Podcast Bühne”), shown and exported
+    # instead of the kind's label; the kind still drives lengths, prefixes and filters.
+    type_label = models.CharField(
+        "type label",
+        max_length=100,
+        blank=True,
+        help_text="Shown instead of the type's name, e.g. “Ceremony”; empty: the type's name.",
+    )
+    language = models.CharField(
+        max_length=20, blank=True, help_text="Language code of the talk, e.g. en or de."
+    )
+    abstract = models.TextField(blank=True, help_text="A short summary. Markdown.")
     description = models.TextField(blank=True, help_text="Markdown.")
+    # A speaker's wish not to be recorded or streamed: every import, export and the API carry it.
+    do_not_record = models.BooleanField(
+        "do not record", default=False, help_text="The speakers asked not to be recorded."
+    )
+    recording_license = models.CharField("recording licence", max_length=200, blank=True)
+    feedback_url = models.URLField("feedback URL", blank=True, max_length=500)
+    logo_url = models.URLField("logo URL", blank=True, max_length=500)
+    # Where the schedule it was imported from had it: its page there (the file's url), the
+    # page it came from before that (origin_url), its submission code.
+    source_url = models.URLField("source URL", blank=True, max_length=500)
+    origin_url = models.URLField("origin URL", blank=True, max_length=500)
+    code = models.CharField(max_length=16, blank=True, help_text="Submission code, e.g. pretalx's.")
     audience_level = models.CharField(
         max_length=20, choices=AudienceLevel.choices, default=AudienceLevel.ANY
     )
@@ -516,6 +562,12 @@ class Session(KeepsFormerSlugs, Versioned):
                 f"{conference} runs from {first} to {last} ({conference.time_zone}); "
                 f"this session must lie within those days."
             )
+            if conference.day_change != datetime.time.min:
+                change = conference.day_change.strftime("%H:%M")
+                errors["starts_at"] += (
+                    f" Its days change at {change}: from {change} on the first day "
+                    f"to {change} the morning after the last."
+                )
         if errors:
             raise ValidationError(errors)
         if self.status != self.Status.CANCELLED:
@@ -673,6 +725,19 @@ class Session(KeepsFormerSlugs, Versioned):
         return KIND_LABELS.get(self.kind, self.kind)
 
     @property
+    def type_name(self) -> str:
+        """What the session is called as a type: its own label (“Ceremony”), else its kind's."""
+        return self.type_label or self.kind_label
+
+    @property
+    def language_label(self) -> str:
+        """“German” for de: the language's English name, else the code as given."""
+        try:
+            return get_language_info(self.language.lower())["name"]
+        except KeyError:
+            return self.language
+
+    @property
     def audience_level_label(self) -> str:
         return AUDIENCE_LEVEL_LABELS.get(self.audience_level, self.audience_level)
 
@@ -721,6 +786,13 @@ class Session(KeepsFormerSlugs, Versioned):
         if hasattr(self, "attachments_exist"):
             return self.attachments_exist
         return any(attachment.is_available for attachment in self.attachment_list)
+
+    @property
+    def link_list(self) -> list["SessionLink"]:
+        """Links in order; uses ``for_listing()``'s prefetch when present."""
+        if hasattr(self, "prefetched_links"):
+            return self.prefetched_links
+        return list(self.links.order_by("position", "pk"))
 
     @property
     def attachment_list(self) -> list["Attachment"]:
@@ -842,6 +914,34 @@ class AttachmentQuerySet(models.QuerySet):
         return self.exclude(file="", url="")
 
 
+class SessionLink(models.Model):
+    """A link about a session: its recording, a blog post, the project it presents."""
+
+    class Kind(models.TextChoices):
+        # The types of links and attachments the c3voc JSON schema names.
+        RELATED = "related", "Related"
+        SLIDES = "slides", "Slides"
+        PAPER = "paper", "Paper"
+        WEB = "web", "Web"
+        BLOG = "blog", "Blog"
+        ARTICLE = "article", "Article"
+        MEDIA = "media", "Media"
+        ACTIVITYPUB = "activitypub", "ActivityPub"
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="links")
+    title = models.CharField(max_length=300, blank=True)
+    url = models.URLField("URL", max_length=500)
+    # Free text, as schedule.xml allows; exports name it only when it is one of Kind.
+    kind = models.CharField("type", max_length=20, blank=True, help_text="For example slides.")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+
+    def __str__(self):
+        return self.title or self.url
+
+
 class Attachment(models.Model):
     """Slides and other material: an uploaded file or a link.
 
@@ -857,6 +957,7 @@ class Attachment(models.Model):
         help_text="PDF, PowerPoint, OpenDocument presentation or image; 50 MB at most.",
     )
     url = models.URLField("URL", blank=True, max_length=500)
+    kind = models.CharField("type", max_length=20, blank=True, help_text="For example slides.")
     position = models.PositiveSmallIntegerField(default=0)
 
     objects = AttachmentQuerySet.as_manager()
@@ -908,7 +1009,9 @@ class SavedSessionQuerySet(models.QuerySet):
             self.filter(session__in=Session.objects.public())
             .select_related("seen_room", "session__conference", "session__room", "session__track")
             .prefetch_related(
-                ordered_speakers_prefetch("session__"), attachments_prefetch("session__")
+                ordered_speakers_prefetch("session__"),
+                attachments_prefetch("session__"),
+                links_prefetch("session__"),
             )
             .in_schedule_order()
         )

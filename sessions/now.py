@@ -71,7 +71,7 @@ class DoorSignView(NowPageMixin, TemplateView):
         sessions = (
             self.visible_sessions()
             .for_door_sign(self.room)
-            .rest_of_day(self.moment, timezone.get_current_timezone())
+            .rest_of_day(self.moment, self.conference, timezone.get_current_timezone())
             .for_cards()
             .in_schedule_order()
         )

@@ -66,12 +66,14 @@ def build_planner_day(
     a start off the 5-minute grid is drawn from the row it falls in, an end past the rows drawn
     is cut there. A “Whole venue” column comes first when the day has sessions without a room.
     """
-    midnight, next_midnight = conference.day_bounds(date)
+    midnight, next_midnight = conference.day_bounds(date)  # at the day change, if not 00:00
     day_minutes = minutes_between(midnight, next_midnight)
     starts = [minutes_between(midnight, session.starts_at) for session in sessions]
     ends = [minutes_between(midnight, session.ends_at) for session in sessions]
-    first = min([DAY_DRAWN_FROM, *starts]) // 60 * 60
-    last = min(day_minutes, math.ceil(max([DAY_DRAWN_UNTIL, *ends]) / 60) * 60)
+    # The usual hours are wall-clock times; the rows count from the day change.
+    change = conference.day_change.hour * 60 + conference.day_change.minute
+    first = max(0, min([DAY_DRAWN_FROM - change, *starts])) // 60 * 60
+    last = min(day_minutes, math.ceil(max([DAY_DRAWN_UNTIL - change, *ends]) / 60) * 60)
     columns = [PlannerColumn(str(room.pk), room.name) for room in rooms]
     if any(session.room_id is None for session in sessions):
         columns.insert(0, PlannerColumn(WHOLE_VENUE, "Whole venue"))
@@ -137,7 +139,7 @@ def first_busy_day(conference: Conference) -> datetime.date:
     )
     if first_start is None:
         return conference.starts_on
-    return timezone.localtime(first_start, conference.tz).date()
+    return conference.day_of(first_start)
 
 
 def mark_sessions_beside_cancelled(sessions: list[Session]) -> None:

@@ -241,7 +241,7 @@ def answer_move(view: PlannerMixin, outcome: MoveOutcome) -> HttpResponse:
     )
     session = outcome.session
     if outcome.saved and not session.is_unscheduled:
-        day = session.local_starts_at.date()
+        day = session.conference.day_of(session.starts_at)
     else:
         day = view.chosen_day()
     return redirect(view.planner_url(day))

@@ -18,7 +18,7 @@ from conference.serializers import (
     conference_field,
     strict,
 )
-from sessions.models import Attachment, Release, Session, SessionSpeaker
+from sessions.models import Attachment, Release, Session, SessionLink, SessionSpeaker
 from sessions.releases import CHANGE_KIND_CHOICES, change_summary
 from speakers.models import Speaker
 from speakers.serializers import NULLABLE_URI, SpeakerSerializer, SpeakerSummarySerializer
@@ -34,12 +34,19 @@ class AttachmentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Attachment
-        fields = ["title", "url"]
+        fields = ["title", "url", "kind"]
         read_only_fields = fields
 
     @extend_schema_field(NULLABLE_URI)
     def get_url(self, attachment):
         return absolute_url(attachment.href)
+
+
+class SessionLinkSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SessionLink
+        fields = ["title", "url", "kind"]
+        read_only_fields = fields
 
 
 class SessionSerializer(serializers.ModelSerializer):
@@ -59,6 +66,7 @@ class SessionSerializer(serializers.ModelSerializer):
         source="ordered_speakers", many=True, read_only=True, help_text="In billing order."
     )
     attachments = AttachmentSerializer(source="attachment_list", many=True, read_only=True)
+    links = SessionLinkSerializer(source="link_list", many=True, read_only=True)
     url = serializers.SerializerMethodField(help_text="The session's page on this site.")
     created_at = UTCDateTimeField(read_only=True)
     updated_at = UTCDateTimeField(read_only=True)
@@ -71,10 +79,21 @@ class SessionSerializer(serializers.ModelSerializer):
             "conference",
             "slug",
             "title",
+            "subtitle",
             "kind",
+            "type_label",
             "status",
             "audience_level",
+            "language",
+            "abstract",
             "description",
+            "do_not_record",
+            "recording_license",
+            "feedback_url",
+            "logo_url",
+            "source_url",
+            "origin_url",
+            "code",
             "starts_at",
             "ends_at",
             "time_zone",
@@ -82,6 +101,7 @@ class SessionSerializer(serializers.ModelSerializer):
             "track",
             "speakers",
             "attachments",
+            "links",
             "url",
             "created_at",
             "updated_at",
@@ -139,10 +159,21 @@ class SessionWriteSerializer(FullCleanMixin, StrictTypesMixin, serializers.Model
             "conference",
             "slug",
             "title",
+            "subtitle",
             "kind",
+            "type_label",
             "status",
             "audience_level",
+            "language",
+            "abstract",
             "description",
+            "do_not_record",
+            "recording_license",
+            "feedback_url",
+            "logo_url",
+            "source_url",
+            "origin_url",
+            "code",
             "starts_at",
             "ends_at",
             "room",

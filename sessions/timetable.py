@@ -25,7 +25,10 @@ class Day:
 def group_by_day_and_slot(sessions: list[Session]) -> list[Day]:
     """Days, then start times, as the schedule list shows them; sessions must be ordered by start."""
     days = []
-    by_day = groupby(sessions, key=lambda session: timezone.localtime(session.starts_at).date())
+    zone = timezone.get_current_timezone()
+    by_day = groupby(
+        sessions, key=lambda session: session.conference.day_of(session.starts_at, zone)
+    )
     for date, day_sessions in by_day:
         slots = [
             TimeSlot(starts_at=starts_at, sessions=list(slot_sessions))

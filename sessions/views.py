@@ -140,7 +140,7 @@ class ScheduleGridView(SessionListMixin, TemplateView):
         if first_start is None:
             self.day = self.conference.starts_on
             return []
-        self.day = timezone.localtime(first_start, self.conference.tz).date()
+        self.day = self.conference.day_of(first_start)
         return list(sessions.on_day(self.conference, self.day))
 
     def get_context_data(self, **kwargs):

@@ -52,6 +52,7 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
         "company",
         "bio",
         "photo",
+        "avatar_url",
         "user",
         "email",
         "schedule_change_mails",

@@ -90,6 +90,10 @@ class Speaker(KeepsFormerSlugs, Versioned):
         validators=[FileKindValidator("images", max_bytes=5 * 1024 * 1024)],
         help_text="PNG, JPEG or WebP; 5 MB at most.",
     )
+    # An imported schedule's picture of the speaker, kept as the file gave it (frab's avatar).
+    avatar_url = models.URLField(
+        "avatar URL", blank=True, max_length=500, help_text="Used when there is no photo."
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

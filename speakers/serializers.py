@@ -56,6 +56,7 @@ class SpeakerSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSeria
             "company",
             "bio",
             "photo",
+            "avatar_url",
             "links",
             "url",
             "created_at",

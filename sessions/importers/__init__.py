@@ -26,18 +26,35 @@ MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
 
 def import_schedule(
-    conference: Conference, path_or_file: str | os.PathLike | IO, *, dry_run: bool = False
+    conference: Conference,
+    path_or_file: str | os.PathLike | IO,
+    *,
+    dry_run: bool = False,
+    convert_time_zone: bool = False,
+    adopt_day_change: bool = False,
 ) -> ImportReport:
     """Import schedule.xml or schedule.json into ``conference``, all or nothing.
 
     Raises ScheduleImportError naming every record that fails; with ``dry_run`` everything is
-    checked and reported, then rolled back.
+    checked and reported, then rolled back. A file for another time zone is refused unless
+    ``convert_time_zone``: then its sessions keep their instants, shown in the conference's zone.
+    The file's day change (frab's day_change, or its days' windows) becomes the conference's
+    when it has no sessions yet, or with ``adopt_day_change``.
     """
     data, name = read_input(path_or_file)
     records = parse_schedule(data, name, conference)
+    file_zone = records.conference.time_zone
+    if file_zone and file_zone != conference.time_zone and not convert_time_zone:
+        raise ScheduleImportError(
+            f"The file's time zone is {file_zone} (time_zone_name) but {conference} is in "
+            f"{conference.time_zone}, so every session would show at another hour than the "
+            f"file's. Import it into a conference in {file_zone}, or convert: each session "
+            f"keeps its moment and is shown in {conference.time_zone} "
+            "(import_schedule --convert-time-zone)."
+        )
     if records.problems:
         raise ScheduleImportError(records.problems)
-    return write_schedule(conference, records, dry_run=dry_run)
+    return write_schedule(conference, records, dry_run=dry_run, adopt_day_change=adopt_day_change)
 
 
 def read_input(path_or_file: str | os.PathLike | IO) -> tuple[bytes, str]:

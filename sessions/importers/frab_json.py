@@ -4,26 +4,45 @@ import json
 from typing import Any
 
 from conference.models import Conference
-from sessions.frab import VENUE_ROOM_GUID, person_guid, session_kind, session_slug, split_title
+from sessions.frab import (
+    GENERATOR,
+    VENUE_ROOM_GUID,
+    person_guid,
+    session_kind,
+    session_slug,
+    split_title,
+    type_label,
+)
 from sessions.importers.records import (
+    OPTIONAL_EVENT_FIELDS,
     EventRecord,
+    LinkRecord,
     PersonRecord,
     RecordError,
     RoomRecord,
     ScheduleImportError,
     ScheduleRecords,
     TrackRecord,
+    absolute_link,
+    day_change_of_windows,
     end_after,
     event_where,
-    join_text,
+    file_zone,
     parse_moment,
     read_capacity,
+    read_clock,
     read_duration,
     shown,
 )
 
 _MISSING = object()
-_JSON_TYPES = {str: "a string", int: "an integer", list: "a list", dict: "an object"}
+_JSON_TYPES = {
+    str: "a string",
+    int: "an integer",
+    list: "a list",
+    dict: "an object",
+    bool: "true or false",
+}
 
 
 def json_value(record: dict, key: str, kind: type, where: str, *, required: bool = True) -> Any:
@@ -63,9 +82,40 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
         track_list = json_value(
             conference_data, "tracks", list, "schedule.conference", required=False
         )
+        base_url = json_value(schedule, "base_url", str, "schedule", required=False) or ""
+        records = ScheduleRecords()
+        header = records.conference
+        generator = document.get("generator")
+        header.ours = isinstance(generator, dict) and generator.get("name") == GENERATOR
+        header.time_zone = (
+            json_value(
+                conference_data, "time_zone_name", str, "schedule.conference", required=False
+            )
+            or ""
+        ).strip()
+        header.logo_url = absolute_link(
+            json_value(conference_data, "logo", str, "schedule.conference", required=False) or "",
+            base_url,
+        )
+        colours = json_value(conference_data, "colors", dict, "schedule.conference", required=False)
+        header.colour = (
+            json_value(colours, "primary", str, "schedule.conference.colors", required=False)
+            if colours
+            else None
+        ) or ""
+        # Our exports keep the day change and audience levels in meta (the schema has no key).
+        meta = json_value(conference_data, "meta", dict, "schedule.conference", required=False)
+        meta = meta or {}
+        day_change = json_value(meta, "day_change", str, "schedule.conference.meta", required=False)
+        audience_levels = (
+            json_value(meta, "audience_levels", dict, "schedule.conference.meta", required=False)
+            or {}
+        )
     except RecordError as problem:
         raise ScheduleImportError(str(problem)) from None
-    records = ScheduleRecords()
+    zone = file_zone(header.time_zone, conference, "schedule.conference")
+    if day_change:
+        header.day_change = read_clock(day_change, "schedule.conference.meta", "day_change")
     declared_rooms, venue_rooms = json_rooms(room_list or [], records)
     for index, track in enumerate(track_list or []):
         where = f"schedule.conference.tracks[{index}]"
@@ -81,12 +131,24 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
         except RecordError as problem:
             records.problems.append(str(problem))
     seen: dict[str, EventRecord] = {}
+    windows = []
     for day_index, day in enumerate(days):
         day_where = f"schedule.conference.days[{day_index}]"
         try:
             if not isinstance(day, dict):
                 raise RecordError(f"{day_where}: expected an object.")
             rooms = json_value(day, "rooms", dict, day_where)
+            window = [
+                json_value(day, name, str, day_where, required=False)
+                for name in ("day_start", "day_end")
+            ]
+            if all(window):
+                windows.append(
+                    tuple(
+                        parse_moment(value, zone, day_where, name).astimezone(zone)
+                        for value, name in zip(window, ("day_start", "day_end"), strict=True)
+                    )
+                )
         except RecordError as problem:
             records.problems.append(str(problem))
             continue
@@ -110,10 +172,17 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
             for event_index, event in enumerate(events):
                 location = f"{room_where}[{event_index}]"
                 try:
-                    record = json_event(event, location, room_name, is_venue, acronym, conference)
+                    record = json_event(
+                        event, location, room_name, is_venue, acronym or "", zone, base_url
+                    )
+                    if header.ours:
+                        record.extra["source_url"] = ""
+                    level = audience_levels.get(record.guid)
+                    record.audience_level = level if isinstance(level, str) else None
                     records.add_event(record, seen)
                 except RecordError as problem:
                     records.problems.append(str(problem))
+    header.day_change = header.day_change or day_change_of_windows(windows)
     return records
 
 
@@ -136,6 +205,10 @@ def json_rooms(room_list: list, records: ScheduleRecords) -> tuple[set[str], set
                 json_value(room, "slug", str, where, required=False) or "",
                 read_capacity(room.get("capacity"), where),
                 where,
+                (json_value(room, "guid", str, where, required=False) or "").strip(),
+                # 39c3's hub writes description_en and description_de instead.
+                json_value(room, "description", str, where, required=False)
+                or json_value(room, "description_en", str, where, required=False),
             )
         except RecordError as problem:
             records.problems.append(str(problem))
@@ -147,8 +220,9 @@ def json_event(
     location: str,
     room_name: str,
     is_venue: bool,
-    acronym: str | None,
-    conference: Conference,
+    acronym: str,
+    zone,
+    base_url: str,
 ) -> EventRecord:
     if not isinstance(event, dict):
         raise RecordError(f"Event ({location}): expected an object.")
@@ -159,51 +233,76 @@ def json_event(
         guid if isinstance(guid, str) else "",
         location,
     )
+
+    def optional(key: str, kind: type = str):
+        return json_value(event, key, kind, where, required=False)
+
     guid = json_value(event, "guid", str, where).strip()
     title, cancelled = split_title(json_value(event, "title", str, where).strip())
     if not title:
         raise RecordError(f"{where}: title: missing.")
-    room = json_value(event, "room", str, where, required=False)
+    room = optional("room")
     if room is not None and room.strip() != room_name:
         raise RecordError(
             f"{where}: room: “{room}” is not the room it is listed under (“{room_name}”)."
         )
-    starts_at = parse_moment(json_value(event, "date", str, where), conference, where, "date")
-    end = json_value(event, "end", str, where, required=False)
+    starts_at = parse_moment(json_value(event, "date", str, where), zone, where, "date")
+    end = optional("end")
     if end:
-        ends_at = parse_moment(end, conference, where, "end")
+        ends_at = parse_moment(end, zone, where, "end")
     else:
         ends_at = end_after(
             starts_at, read_duration(json_value(event, "duration", str, where), where), where
         )
     persons = [
-        json_person(person, f"{where}, persons[{index}]")
-        for index, person in enumerate(
-            json_value(event, "persons", list, where, required=False) or []
-        )
+        json_person(person, f"{where}, persons[{index}]", base_url)
+        for index, person in enumerate(optional("persons", list) or [])
     ]
+    extra = {field: (optional(key) or "").strip() for field, key in OPTIONAL_EVENT_FIELDS.items()}
+    for field in ("logo_url", "source_url", "origin_url", "feedback_url"):
+        extra[field] = absolute_link(extra[field], base_url)
+    raw_type = (optional("type") or "").strip()
     return EventRecord(
         where=where,
         guid=guid,
         title=title,
-        slug=session_slug(
-            json_value(event, "slug", str, where, required=False) or "", acronym or "", title
-        ),
-        kind=session_kind(json_value(event, "type", str, where, required=False) or ""),
+        slug=session_slug(optional("slug") or "", acronym, title),
+        kind=session_kind(raw_type),
         cancelled=cancelled,
         room=None if is_venue else room_name,
-        track=(json_value(event, "track", str, where, required=False) or "").strip(),
+        track=(optional("track") or "").strip(),
         starts_at=starts_at,
         ends_at=ends_at,
-        description=join_text(
-            json_value(event, "abstract", str, where, required=False),
-            json_value(event, "description", str, where, required=False),
-        ),
+        description=(optional("description") or "").strip(),
         persons=persons,
+        type_label=type_label(raw_type),
+        do_not_record=bool(optional("do_not_record", bool)),
+        extra=extra,
+        links=json_links(optional("links", list) or [], f"{where}: links", base_url),
+        attachments=json_links(
+            optional("attachments", list) or [], f"{where}: attachments", base_url
+        ),
     )
 
 
-def json_person(person: object, where: str) -> PersonRecord:
+def json_links(items: list, where: str, base_url: str) -> list[LinkRecord]:
+    links = []
+    for index, item in enumerate(items):
+        item_where = f"{where}[{index}]"
+        if not isinstance(item, dict):
+            raise RecordError(f"{item_where}: expected an object.")
+        url = json_value(item, "url", str, item_where)
+        links.append(
+            LinkRecord(
+                absolute_link(url, base_url),
+                (json_value(item, "title", str, item_where, required=False) or "").strip(),
+                (json_value(item, "type", str, item_where, required=False) or "").strip(),
+            )
+        )
+    return links
+
+
+def json_person(person: object, where: str, base_url: str) -> PersonRecord:
     if not isinstance(person, dict):
         raise RecordError(f"{where}: expected an object.")
     name = json_value(person, "name", str, where, required=False)
@@ -215,4 +314,19 @@ def json_person(person: object, where: str) -> PersonRecord:
     guid = json_value(person, "guid", str, where, required=False) or ""
     person_id = person.get("id")
     biography = json_value(person, "biography", str, where, required=False)
-    return PersonRecord(person_guid(guid.strip(), person_id, name), name, biography, where)
+    avatar = json_value(person, "avatar", str, where, required=False)
+    return PersonRecord(
+        person_guid(guid.strip(), person_id, name),
+        name,
+        biography,
+        where,
+        avatar_url=absolute_link(avatar, base_url) if avatar is not None else None,
+        # Our own exports' extra keys; the schema lets a person carry more than it names.
+        role=json_value(person, "role", str, where, required=False),
+        company=json_value(person, "company", str, where, required=False),
+        links=json_links(
+            json_value(person, "links", list, where, required=False) or [],
+            f"{where}: links",
+            base_url,
+        ),
+    )

@@ -5,19 +5,31 @@ from typing import Any
 from xml.parsers import expat
 
 from conference.models import Conference
-from sessions.frab import VENUE_ROOM_GUID, person_guid, session_kind, session_slug, split_title
+from sessions.frab import (
+    VENUE_ROOM_GUID,
+    person_guid,
+    session_kind,
+    session_slug,
+    split_title,
+    type_label,
+)
 from sessions.importers.records import (
+    OPTIONAL_EVENT_FIELDS,
     EventRecord,
+    LinkRecord,
     PersonRecord,
     RecordError,
     RoomRecord,
     ScheduleImportError,
     ScheduleRecords,
     TrackRecord,
+    absolute_link,
+    day_change_of_windows,
     end_after,
     event_where,
-    join_text,
+    file_zone,
     parse_moment,
+    read_clock,
     read_duration,
 )
 
@@ -60,7 +72,21 @@ def parse_xml(data: bytes, conference: Conference) -> ScheduleRecords:
     if root.tag != "schedule":
         raise ScheduleImportError(f"The XML root element is <{root.tag}>, not <schedule>.")
     records = ScheduleRecords()
+    header = root.find("conference")
+    header_where = f"<conference> (line {lines[header]})" if header is not None else ""
     acronym = (root.findtext("conference/acronym") or "").strip()
+    base_url = (root.findtext("conference/base_url") or "").strip()
+    records.conference.time_zone = (root.findtext("conference/time_zone_name") or "").strip()
+    zone = file_zone(records.conference.time_zone, conference, header_where)
+    records.conference.colour = (
+        root.find("conference/color").get("primary", "")
+        if (root.find("conference/color") is not None)
+        else ""
+    )
+    records.conference.logo_url = absolute_link(root.findtext("conference/logo") or "", base_url)
+    legacy_day_change = root.findtext("conference/day_change")  # frab before the day windows
+    if legacy_day_change:
+        records.conference.day_change = read_clock(legacy_day_change, header_where, "day_change")
     for track in root.iterfind("conference/track"):
         name = (track.get("name") or "").strip()
         if name:
@@ -69,7 +95,19 @@ def parse_xml(data: bytes, conference: Conference) -> ScheduleRecords:
                 name, track.get("slug", ""), track.get("color", ""), where
             )
     seen: dict[str, EventRecord] = {}
+    windows = []
     for day in root.iterfind("day"):
+        try:
+            day_where = f"<day> (line {lines[day]})"
+            if day.get("start") and day.get("end"):
+                windows.append(
+                    tuple(
+                        parse_moment(day.get(name), zone, day_where, name).astimezone(zone)
+                        for name in ("start", "end")
+                    )
+                )
+        except RecordError as problem:
+            records.problems.append(str(problem))
         for room in day.iterfind("room"):
             room_name = (room.get("name") or "").strip()
             if not room_name:
@@ -78,13 +116,22 @@ def parse_xml(data: bytes, conference: Conference) -> ScheduleRecords:
             is_venue = room.get("guid") == VENUE_ROOM_GUID
             if not is_venue and room_name not in records.rooms:
                 where = f"Room “{room_name}” (line {lines[room]})"
-                records.rooms[room_name] = RoomRecord(room_name, where=where)
+                try:
+                    records.rooms[room_name] = RoomRecord(
+                        room_name, where=where, guid=(room.get("guid") or "").strip()
+                    )
+                except RecordError as problem:
+                    records.problems.append(str(problem))
+                    continue
             for event in room.iterfind("event"):
                 try:
-                    record = xml_event(event, lines, room_name, is_venue, acronym, conference)
+                    record = xml_event(event, lines, room_name, is_venue, acronym, zone, base_url)
+                    if records.conference.ours:
+                        record.extra["source_url"] = ""
                     records.add_event(record, seen)
                 except RecordError as problem:
                     records.problems.append(str(problem))
+    records.conference.day_change = records.conference.day_change or day_change_of_windows(windows)
     return records
 
 
@@ -94,7 +141,8 @@ def xml_event(
     room_name: str,
     is_venue: bool,
     acronym: str,
-    conference: Conference,
+    zone,
+    base_url: str,
 ) -> EventRecord:
     def text(tag: str) -> str:
         return event.findtext(tag) or ""
@@ -108,7 +156,7 @@ def xml_event(
         raise RecordError(f"{where}: title: missing.")
     if not text("date"):
         raise RecordError(f"{where}: date: missing.")
-    starts_at = parse_moment(text("date"), conference, where, "date")
+    starts_at = parse_moment(text("date"), zone, where, "date")
     if event.find("room") is not None and text("room").strip() != room_name:
         raise RecordError(
             f"{where}: room: “{text('room')}” is not the room it is listed under (“{room_name}”)."
@@ -127,17 +175,53 @@ def xml_event(
                 person_where,
             )
         )
+    extra = {
+        field: text(key).strip()
+        for field, key in OPTIONAL_EVENT_FIELDS.items()
+        if key not in ("code", "recording_license")
+    }
+    extra["code"] = (event.get("code") or "").strip()
+    extra["recording_license"] = (event.findtext("recording/license") or "").strip()
+    for field in ("logo_url", "source_url", "origin_url", "feedback_url"):
+        extra[field] = absolute_link(extra[field], base_url)
+    raw_type = text("type").strip()
     return EventRecord(
         where=where,
         guid=guid,
         title=title,
         slug=session_slug(text("slug"), acronym, title),
-        kind=session_kind(text("type")),
+        kind=session_kind(raw_type),
         cancelled=cancelled,
         room=None if is_venue else room_name,
         track=text("track").strip(),
         starts_at=starts_at,
         ends_at=end_after(starts_at, read_duration(text("duration"), where), where),
-        description=join_text(text("abstract"), text("description")),
+        description=text("description").strip(),
         persons=persons,
+        type_label=type_label(raw_type),
+        do_not_record=xml_boolean(event.findtext("recording/optout"), where, "recording/optout"),
+        extra=extra,
+        links=xml_links(event, "links/link", base_url),
+        attachments=xml_links(event, "attachments/attachment", base_url),
     )
+
+
+def xml_links(event: ET.Element, path: str, base_url: str) -> list[LinkRecord]:
+    return [
+        LinkRecord(
+            absolute_link(element.get("href") or "", base_url),
+            (element.text or "").strip(),
+            (element.get("type") or "").strip(),
+        )
+        for element in event.iterfind(path)
+    ]
+
+
+def xml_boolean(value: str | None, where: str, name: str) -> bool:
+    """xs:boolean: true, false, 1 or 0; absent is false."""
+    value = (value or "").strip()
+    if value in ("", "false", "0"):
+        return False
+    if value in ("true", "1"):
+        return True
+    raise RecordError(f"{where}: {name}: “{value[:40]}” is not true or false.")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conference.models import Room, Track
+from speakers.models import Speaker
 
 _NOT_RECORDED = object()
 
@@ -80,8 +81,8 @@ def remembered(value: Any) -> Any:
         return value.name  # how the file names them; the writer matches them by name
     if isinstance(value, datetime.datetime):
         return value.astimezone(datetime.UTC).isoformat()
-    if isinstance(value, list):  # a session's speakers, in billing order
-        return [speaker.guid for speaker in value]
+    if isinstance(value, list):  # speakers in billing order by GUID; links as [url, title, type]
+        return [item.guid if isinstance(item, Speaker) else list(item) for item in value]
     return value
 
 
@@ -96,6 +97,6 @@ def shown_value(value: Any, zone: zoneinfo.ZoneInfo) -> str:
     if isinstance(value, datetime.datetime):
         return f"{value.astimezone(zone):%Y-%m-%d %H:%M}"
     if isinstance(value, list):
-        return ", ".join(speaker.name for speaker in value)
+        return ", ".join(item.name if isinstance(item, Speaker) else item[0] for item in value)
     text = " ".join(str(value).split())
     return text if len(text) <= 60 else f"{text[:59]}…"

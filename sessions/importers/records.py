@@ -7,7 +7,10 @@ place in the file (title, guid and line or index) so that a problem points at wh
 import datetime
 import json
 import math
+import re
+import zoneinfo
 from dataclasses import dataclass, field
+from urllib.parse import urljoin, urlsplit
 
 from conference.models import Conference
 from sessions.frab import parse_duration
@@ -50,9 +53,46 @@ class PersonRecord:
     name: str
     biography: str | None
     where: str
+    # None: the file does not say (schedule.xml has no avatars, roles or companies).
+    avatar_url: str | None = None
+    role: str | None = None
+    company: str | None = None
+    links: list["LinkRecord"] = field(default_factory=list)
 
     def __post_init__(self):
-        refuse_nul(self.where, guid=self.guid, name=self.name, biography=self.biography)
+        refuse_nul(
+            self.where,
+            guid=self.guid,
+            name=self.name,
+            biography=self.biography,
+            avatar=self.avatar_url,
+            role=self.role,
+            company=self.company,
+        )
+
+
+@dataclass
+class LinkRecord:
+    """A link or attachment of an event: an absolute URL, a title and the format's type."""
+
+    url: str
+    title: str
+    kind: str
+
+
+# The event fields the model has a field for, beyond what every event must have, with the
+# file's key (JSON; XML uses the same names, the recording's inside <recording>).
+OPTIONAL_EVENT_FIELDS = {
+    "subtitle": "subtitle",
+    "language": "language",
+    "abstract": "abstract",
+    "feedback_url": "feedback_url",
+    "logo_url": "logo",
+    "source_url": "url",
+    "origin_url": "origin_url",
+    "code": "code",
+    "recording_license": "recording_license",
+}
 
 
 @dataclass
@@ -69,6 +109,13 @@ class EventRecord:
     ends_at: datetime.datetime
     description: str
     persons: list[PersonRecord]
+    type_label: str = ""
+    do_not_record: bool = False
+    # Optional texts and URLs by model field (see OPTIONAL_EVENT_FIELDS); blank when absent.
+    extra: dict[str, str] = field(default_factory=dict)
+    links: list[LinkRecord] = field(default_factory=list)
+    attachments: list[LinkRecord] = field(default_factory=list)
+    audience_level: str | None = None  # only our own JSON exports carry it
 
     def __post_init__(self):
         refuse_nul(
@@ -78,7 +125,14 @@ class EventRecord:
             slug=self.slug,
             room=self.room,
             track=self.track,
-            abstract=self.description,
+            type=self.type_label,
+            description=self.description,
+            **{OPTIONAL_EVENT_FIELDS[name]: value for name, value in self.extra.items()},
+            **{
+                f"{kind}[{index}]": f"{item.url} {item.title} {item.kind}"
+                for kind, items in (("links", self.links), ("attachments", self.attachments))
+                for index, item in enumerate(items)
+            },
         )
 
 
@@ -88,9 +142,30 @@ class RoomRecord:
     slug: str = ""
     capacity: int | None = None
     where: str = ""
+    guid: str = ""
+    description: str | None = None
 
     def __post_init__(self):
-        refuse_nul(self.where or f"Room “{shown(self.name)}”", name=self.name, slug=self.slug)
+        refuse_nul(
+            self.where or f"Room “{shown(self.name)}”",
+            name=self.name,
+            slug=self.slug,
+            guid=self.guid,
+            description=self.description,
+        )
+
+
+@dataclass
+class ConferenceRecord:
+    """What the file says of the conference itself."""
+
+    time_zone: str = ""  # its time_zone_name, an IANA name or blank
+    # Written by this software (its generator): each event's url is then a page of ours, not
+    # a source worth keeping.
+    ours: bool = False
+    day_change: datetime.time | None = None
+    colour: str = ""
+    logo_url: str = ""
 
 
 @dataclass
@@ -111,6 +186,7 @@ class ScheduleRecords:
     tracks: dict[str, TrackRecord] = field(default_factory=dict)
     events: list[EventRecord] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    conference: ConferenceRecord = field(default_factory=ConferenceRecord)
 
     def add_event(self, event: EventRecord, seen: dict[str, EventRecord]) -> None:
         if event.guid in seen:
@@ -125,15 +201,16 @@ class ScheduleRecords:
 # Fields both parsers read ---------------------------------------------------------------------
 
 
-def parse_moment(value: str, conference: Conference, where: str, name: str) -> datetime.datetime:
+def parse_moment(value: str, zone: datetime.tzinfo, where: str, name: str) -> datetime.datetime:
     try:
         moment = datetime.datetime.fromisoformat(value.strip())
     except ValueError:
         raise RecordError(
             f"{where}: {name}: “{value}” is not a date and time like 2026-04-08T10:35:00+02:00."
         ) from None
-    # The formats require an offset; a file without one means the conference's local time.
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=conference.tz)
+    # The formats require an offset; a file without one means its zone's (or the conference's)
+    # local time: ``zone``, see file_zone().
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=zone)
     try:
         moment.astimezone(datetime.UTC)  # how it is stored: 9999-12-31T23:00-02:00 is not
     except OverflowError:
@@ -189,3 +266,55 @@ def join_text(*parts: str | None) -> str:
 def event_where(title: str, guid: str, location: str) -> str:
     label = f"Event “{shown(title)}”" if title else "Event"
     return f"{label} (guid {shown(guid)}, {location})" if guid else f"{label} ({location})"
+
+
+def file_zone(name: str, conference: Conference, where: str) -> datetime.tzinfo:
+    """The zone a file's times without an offset are in: its time_zone_name, else the
+    conference's. A name that is no IANA zone is the file's error."""
+    if not name:
+        return conference.tz
+    if name not in zoneinfo.available_timezones():
+        raise ScheduleImportError(
+            f"{where}: time_zone_name: “{shown(name)[:60]}” is not an IANA time zone name "
+            "such as Europe/Berlin."
+        )
+    return zoneinfo.ZoneInfo(name)
+
+
+def read_clock(value: str, where: str, name: str) -> datetime.time:
+    """A time of day such as 04:00 (frab's day_change)."""
+    try:
+        return datetime.time.fromisoformat(value.strip())
+    except ValueError:
+        raise ScheduleImportError(
+            f"{where}: {name}: “{shown(value)[:40]}” is not a time of day like 04:00."
+        ) from None
+
+
+def day_change_of_windows(windows: list[tuple[datetime.datetime, datetime.datetime]]):
+    """The day change the day windows show: the time the days ending the next morning end at,
+    when they agree; None for files without such days (or with bogus windows, jev22)."""
+    ends = {
+        end.time()
+        for start, end in windows
+        if end.date() == start.date() + datetime.timedelta(days=1) and end.time() <= NOON
+    }
+    return ends.pop() if len(ends) == 1 else None
+
+
+NOON = datetime.time(12, 0)
+
+
+def absolute_link(url: str, base_url: str) -> str:
+    """A link as the model keeps it. Relative ones (/media/… in pretalx and frab files) are
+    resolved against the file's base_url; a bare host such as ``www.axoloti.be`` (31c3) is
+    read as the https site people typing it mean."""
+    url = url.strip()
+    if not url or urlsplit(url).scheme:
+        return url
+    if BARE_HOST.match(url):
+        return f"https://{url}"
+    return urljoin(base_url, url) if base_url else url
+
+
+BARE_HOST = re.compile(r"^[a-z0-9-]+(\.[a-z0-9-]+)+(/|$)", re.IGNORECASE)

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
@@ -28,15 +29,21 @@ from sessions.importers.records import (
     ScheduleRecords,
 )
 from sessions.models import (
+    Attachment,
     ImportedValues,
     Session,
+    SessionLink,
     SessionSpeaker,
+    attachments_prefetch,
+    links_prefetch,
     ordered_speakers_prefetch,
     room_bookings_checked_at_end,
 )
-from speakers.models import Speaker
+from speakers.models import Speaker, SpeakerLink
 
 KINDS = ("room", "track", "speaker", "session")
+# What merge() handles beside a session's own fields: its speakers, links and URL attachments.
+RELATED = ("speakers", "links", "attachments")
 
 
 @dataclass
@@ -94,7 +101,11 @@ class ImportReport:
 
 
 def write_schedule(
-    conference: Conference, records: ScheduleRecords, *, dry_run: bool = False
+    conference: Conference,
+    records: ScheduleRecords,
+    *,
+    dry_run: bool = False,
+    adopt_day_change: bool = False,
 ) -> ImportReport:
     """Write ``records`` into ``conference`` in one transaction, all or nothing.
 
@@ -105,7 +116,8 @@ def write_schedule(
     with transaction.atomic():
         # Sessions of the file may swap slots: PostgreSQL checks room bookings once all are written.
         with room_bookings_checked_at_end():
-            problems = ScheduleWriter(conference, records, report).write()
+            writer = ScheduleWriter(conference, records, report, adopt_day_change=adopt_day_change)
+            problems = writer.write()
             if problems:
                 raise ScheduleImportError(problems)  # leaving the block rolls everything back
         if dry_run:
@@ -137,8 +149,16 @@ def unique_slug(base: str, fallback: str, taken: set[str], max_length: int) -> s
 class ScheduleWriter:
     """Writes parsed records into one conference, collecting every problem instead of stopping."""
 
-    def __init__(self, conference: Conference, records: ScheduleRecords, report: ImportReport):
+    def __init__(
+        self,
+        conference: Conference,
+        records: ScheduleRecords,
+        report: ImportReport,
+        *,
+        adopt_day_change: bool = False,
+    ):
         self.conference = conference
+        self.adopt_day_change = adopt_day_change
         self.records = records
         self.report = report
         self.problems: list[str] = []
@@ -159,6 +179,7 @@ class ScheduleWriter:
                 self.last_imports["session", imported.session_id] = imported
             else:
                 self.last_imports["speaker", imported.speaker_id] = imported
+        self.write_conference()
         self.write_rooms()
         self.write_tracks()
         self.write_speakers()
@@ -176,12 +197,18 @@ class ScheduleWriter:
         """
         if instance.pk is None:
             for name, value in from_file.items():
-                if name != "speakers":
+                if name not in RELATED:
                     setattr(instance, name, value)
             return []
-        current = {name: getattr(instance, name) for name in from_file if name != "speakers"}
+        current = {name: getattr(instance, name) for name in from_file if name not in RELATED}
         if "speakers" in from_file:
             current["speakers"] = list(instance.ordered_speakers)
+        if "links" in from_file:
+            current["links"] = [link_row(link) for link in instance.link_list]
+        if "attachments" in from_file:
+            current["attachments"] = [
+                link_row(item) for item in instance.attachment_list if item.url
+            ]
         last_import = self.last_imports.get((kind, instance.pk))
         decisions = decide(
             current,
@@ -190,7 +217,7 @@ class ScheduleWriter:
             {name: field_label(type(instance), name) for name in from_file},
         )
         for decision in decisions:
-            if decision.applied and decision.field != "speakers":
+            if decision.applied and decision.field not in RELATED:
                 setattr(instance, decision.field, decision.from_file)
         return decisions
 
@@ -222,6 +249,29 @@ class ScheduleWriter:
             return False
         return True
 
+    def write_conference(self) -> None:
+        """The file's day change, colour and logo, where the conference has none of its own.
+
+        The day change moves sessions between days, so the file's applies when the organizer
+        asks (``adopt_day_change``), or to a conference still changing days at midnight that
+        has no sessions yet; before any session is checked against the days.
+        """
+        header, conference = self.records.conference, self.conference
+        values = {}
+        untouched = conference.day_change == datetime.time.min and not conference.sessions.exists()
+        if header.day_change is not None and (self.adopt_day_change or untouched):
+            values["day_change"] = header.day_change
+        if hex_colour_or_blank(header.colour) and not conference.colour:
+            values["colour"] = hex_colour_or_blank(header.colour)
+        if header.logo_url and not conference.logo_url:
+            values["logo_url"] = header.logo_url
+        fields = apply_changes(
+            conference, {name: value for name, value in values.items() if value is not None}
+        )
+        if fields and self.save(conference, "schedule.conference", "updated"):
+            names = ", ".join(field_label(Conference, name) for name in fields)
+            self.report.changes.append(f"update conference “{conference}”: {names}")
+
     def write_rooms(self) -> None:
         existing = list(self.conference.rooms.all())
         by_name = {room.name.casefold(): room for room in existing}
@@ -241,6 +291,10 @@ class ScheduleWriter:
             values = {"name": record.name}
             if record.capacity is not None:
                 values["capacity"] = record.capacity
+            if record.guid:
+                values["guid"] = record.guid
+            if record.description is not None:
+                values["description"] = record.description.strip()
             fields = apply_changes(room, values)
             result = outcome(room, fields)
             if self.save(room, f"Room “{record.name}”", result):
@@ -287,19 +341,44 @@ class ScheduleWriter:
                     slug=unique_slug(slugify(person.name), "speaker", slugs, 200),
                 )
             from_file = {"name": person.name}
-            if person.biography is not None:  # schedule.xml carries no biographies
-                from_file["bio"] = person.biography
+            # schedule.xml carries no biographies, avatars, roles or companies.
+            for name, value in (
+                ("bio", person.biography),
+                ("avatar_url", person.avatar_url),
+                ("role", person.role),
+                ("company", person.company),
+            ):
+                if value is not None:
+                    from_file[name] = value
             decisions = self.merge("speaker", speaker, from_file)
             result = outcome(speaker, [decision for decision in decisions if decision.applied])
-            if self.save(speaker, person.where, result):
+            if self.save(speaker, person.where, result) and self.write_speaker_links(
+                speaker, person, is_new=result == "created"
+            ):
                 self.speakers[person.guid] = speaker
                 self.remember("speaker", speaker, from_file)
                 self.report.record("speaker", result, person.name, decisions=decisions)
 
+    def write_speaker_links(self, speaker: Speaker, person: PersonRecord, is_new: bool) -> bool:
+        """The file's links of a speaker who has none yet (the admin edits them from then on);
+        False on a problem."""
+        if not person.links or not (is_new or not speaker.links.exists()):
+            return True
+        for position, link in enumerate(person.links):
+            row = SpeakerLink(
+                speaker=speaker,
+                url=link.url,
+                title=(link.title or urlsplit(link.url).hostname or "Link")[:100],
+                position=position,
+            )
+            if not self.save(row, f"{person.where}: links[{position}]", "created"):
+                return False
+        return True
+
     def write_sessions(self) -> None:
         existing = list(
             self.conference.sessions.select_related("room", "track")
-            .prefetch_related(ordered_speakers_prefetch())
+            .prefetch_related(ordered_speakers_prefetch(), attachments_prefetch(), links_prefetch())
             .order_by("pk")
         )
         by_guid = guid_index(existing)
@@ -340,12 +419,23 @@ class ScheduleWriter:
             "starts_at": event.starts_at,
             "ends_at": event.ends_at,
             "description": event.description,
+            "type_label": event.type_label,
+            **event.extra,
             "status": Session.Status.CANCELLED if event.cancelled else Session.Status.PUBLISHED,
             "speakers": speakers,
+            "links": [[link.url, link.title, link.kind] for link in event.links],
+            "attachments": [[item.url, item.title, item.kind] for item in event.attachments],
         }
+        if event.audience_level is not None:
+            from_file["audience_level"] = event.audience_level
         is_new = session.pk is None
         decisions = self.merge("session", session, from_file)
         applied = [decision.field for decision in decisions if decision.applied]
+        # A speaker's wish not to be recorded is never undone by a file: only an organizer
+        # clears it, here.
+        if event.do_not_record and not session.do_not_record:
+            session.do_not_record = True
+            applied.append("do_not_record")
         speakers_changed = bool(speakers) if is_new else "speakers" in applied
         if speakers_changed and not is_new:
             # Old links go first, so a speaker leaving this session cannot clash at its new time.
@@ -360,8 +450,47 @@ class ScheduleWriter:
                 link = SessionSpeaker(session=session, speaker=speaker, position=position)
                 if not self.save(link, event.where, "created"):
                     return
+        if not self.write_links(session, event, is_new, applied):
+            return
         self.remember("session", session, from_file)
         self.report.record("session", result, event.title, decisions=decisions)
+
+    def write_links(
+        self, session: Session, event: EventRecord, is_new: bool, applied: list[str]
+    ) -> bool:
+        """The file's links and URL attachments, where merge() applied them; False on a problem.
+
+        Attachments uploaded here are the organizers' and stay.
+        """
+        rows: list[models.Model] = []
+        if is_new or "links" in applied:
+            session.links.all().delete()
+            rows += [
+                SessionLink(session=session, url=link.url, title=link.title, kind=link.kind)
+                for link in event.links
+            ]
+        if is_new or "attachments" in applied:
+            session.attachments.exclude(url="").delete()  # links, not uploads or announcements
+            rows += [
+                Attachment(session=session, url=item.url, title=item.title, kind=item.kind)
+                for item in event.attachments
+            ]
+        counters: Counter = Counter()
+        for row in rows:
+            name = "links" if isinstance(row, SessionLink) else "attachments"
+            row.position = counters[name]
+            counters[name] += 1
+            if not row.title and isinstance(row, Attachment):
+                row.title = row.url.rsplit("/", 1)[-1][:200] or "Attachment"
+            index = row.position
+            if not self.save(row, f"{event.where}: {name}[{index}]", "created"):
+                return False
+        return True
+
+
+def link_row(link: "SessionLink | Attachment") -> list[str]:
+    """A link or URL attachment as a re-import compares it: [url, title, type]."""
+    return [link.url, link.title, link.kind]
 
 
 def hex_colour_or_blank(value: str) -> str:
@@ -382,8 +511,8 @@ def apply_changes(instance: models.Model, values: dict[str, Any]) -> list[str]:
 
 
 def field_label(model: type[models.Model], name: str) -> str:
-    """What the report calls a field: its verbose name (“starts”), or “speakers”."""
-    if name == "speakers":
+    """What the report calls a field: its verbose name (“starts”), or “speakers”, “links”."""
+    if name in RELATED:
         return name
     return str(model._meta.get_field(name).verbose_name)
 

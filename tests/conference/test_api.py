@@ -133,6 +133,8 @@ def test_room_detail_shows_its_fields(anonymous, conference):
         "name": "Hall A",
         "capacity": 300,
         "position": 1,
+        "description": "",
+        "guid": "",
     }
 
 
@@ -187,6 +189,8 @@ def test_staff_create_a_room_in_the_conference_of_the_url_whatever_the_body_says
         "name": "Hall A",
         "capacity": None,
         "position": 0,
+        "description": "",
+        "guid": "",
     }
 
 
@@ -206,6 +210,8 @@ def test_users_with_the_add_room_permission_create_rooms(attendee, conference):
         "name": "A",
         "capacity": 80,
         "position": 2,
+        "description": "",
+        "guid": "",
     }
 
 
@@ -244,6 +250,8 @@ def test_room_may_reuse_a_slug_of_another_conference(organizer_client, conferenc
         "name": "Hall",
         "capacity": None,
         "position": 0,
+        "description": "",
+        "guid": "",
     }
 
 
@@ -437,6 +445,8 @@ def test_token_authenticates_writes(organizer, conference):
         "name": "Hall",
         "capacity": None,
         "position": 0,
+        "description": "",
+        "guid": "",
     }
 
 

@@ -112,6 +112,8 @@ def hostile_session(admin_client, conference):
             "session_speakers-0-position": "0",
             "attachments-TOTAL_FORMS": "1",
             "attachments-INITIAL_FORMS": "0",
+            "links-TOTAL_FORMS": "0",
+            "links-INITIAL_FORMS": "0",
             "attachments-0-title": SCRIPT,
             "attachments-0-url": "https://example.org/slides.pdf",
             "attachments-0-position": "0",

@@ -56,6 +56,8 @@ def attachment_form(session, upload, title="Slides"):
         "session_speakers-INITIAL_FORMS": "0",
         "attachments-TOTAL_FORMS": "1",
         "attachments-INITIAL_FORMS": "0",
+        "links-TOTAL_FORMS": "0",
+        "links-INITIAL_FORMS": "0",
         "attachments-0-title": title,
         "attachments-0-file": upload,
         "attachments-0-position": "0",

@@ -48,6 +48,8 @@ def session_form_data(session_or_conference, **overrides):
         "session_speakers-INITIAL_FORMS": "0",
         "attachments-TOTAL_FORMS": "0",
         "attachments-INITIAL_FORMS": "0",
+        "links-TOTAL_FORMS": "0",
+        "links-INITIAL_FORMS": "0",
     }
     return {**data, **overrides}
 

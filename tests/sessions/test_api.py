@@ -105,6 +105,17 @@ def test_session_embeds_its_room_track_speakers_and_times_in_utc(anonymous, conf
         "status": "published",
         "audience_level": "advanced",
         "description": "Deep.",
+        "subtitle": "",
+        "type_label": "",
+        "language": "",
+        "abstract": "",
+        "do_not_record": False,
+        "recording_license": "",
+        "feedback_url": "",
+        "logo_url": "",
+        "source_url": "",
+        "origin_url": "",
+        "code": "",
         "starts_at": "2026-04-08T08:35:00Z",
         "ends_at": "2026-04-08T09:35:00Z",
         "time_zone": "Europe/Paris",
@@ -115,6 +126,7 @@ def test_session_embeds_its_room_track_speakers_and_times_in_utc(anonymous, conf
             {"id": ada.pk, "slug": "ada", "name": "Ada", "company": "Analytical"},
         ],
         "attachments": [],
+        "links": [],
         "url": "https://schedule.example.org/pycon/sessions/compilers/",
         "created_at": session.created_at.astimezone(datetime.UTC)
         .isoformat()
@@ -158,9 +170,10 @@ def test_attachments_link_absolutely_to_files_and_urls_and_null_when_only_announ
         {
             "title": "Slides",
             "url": f"https://schedule.example.org/pycon/sessions/talk/attachments/{slides.pk}/",
+            "kind": "",
         },
-        {"title": "Video", "url": "https://video.example/1"},
-        {"title": "Notes", "url": None},
+        {"title": "Video", "url": "https://video.example/1", "kind": ""},
+        {"title": "Notes", "url": None, "kind": ""},
     ]
 
 
@@ -212,8 +225,8 @@ def test_session_detail_ignores_list_filters(anonymous, conference):
 
 
 @pytest.mark.parametrize("n", [1, 12])
-# Counts include the speakers' conference, prefetched once for every speaker.
-@pytest.mark.parametrize(("query", "queries"), [({}, 8), ({"expand": "speakers"}, 9)])
+# Counts include the speakers' conference, prefetched once for every speaker, and the links.
+@pytest.mark.parametrize(("query", "queries"), [({}, 9), ({"expand": "speakers"}, 10)])
 def test_session_list_query_count_does_not_grow(
     anonymous, django_assert_max_num_queries, conference, n, query, queries
 ):
@@ -499,6 +512,17 @@ def keynote_answer(session: Session, **fields) -> dict:
         "status": "published",
         "audience_level": "any",
         "description": "",
+        "subtitle": "",
+        "type_label": "",
+        "language": "",
+        "abstract": "",
+        "do_not_record": False,
+        "recording_license": "",
+        "feedback_url": "",
+        "logo_url": "",
+        "source_url": "",
+        "origin_url": "",
+        "code": "",
         "starts_at": "2026-04-08T07:00:00Z",
         "ends_at": "2026-04-08T07:45:00Z",
         "time_zone": "Europe/Paris",
@@ -506,6 +530,7 @@ def keynote_answer(session: Session, **fields) -> dict:
         "track": None,
         "speakers": [],
         "attachments": [],
+        "links": [],
         "url": "https://schedule.example.org/pycon/sessions/keynote/",
         "created_at": session.created_at,
         "updated_at": session.updated_at,
@@ -985,6 +1010,6 @@ def test_my_schedule_query_count_does_not_grow(
             speakers=[make_speaker(conference), make_speaker(conference)],
         )
         SavedSession.objects.add(attendee, session)
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):  # one of them for the sessions' links
         response = my_schedule(attendee_client, conference)
     assert response.json()["count"] == n

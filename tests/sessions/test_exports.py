@@ -399,11 +399,14 @@ def test_frab_person_guids_are_the_speaker_guids(demo):
             "guid": "9d625d4f-7d2b-5624-aa96-ab88a1725ddb",
             "name": "Mike Krom",
             "public_name": "Mike Krom",
+            "avatar": None,
             "biography": (
                 "I am a software architect and lead developer of the open-source project "
                 "DigitalNomadSky. I have extensive experience with Microsoft Azure from working at "
                 "Microsoft and supporting large-scale cloud migrations."
             ),
+            "role": "Partner",
+            "company": "ACF Cybersolutions",
             "url": "https://schedule.example.org/pytorch-eu-2026/speakers/mike-krom/",
             "links": [],
         }
@@ -419,7 +422,9 @@ def test_frab_person_carries_speaker_links(with_breaks):
 def test_frab_event_describes_the_demo_session(demo):
     event = next(e for e in events_of(frab_data(demo)) if e["title"] == LIVE_MIGRATION)
 
-    assert {key: value for key, value in event.items() if key not in ("abstract", "persons")} == {
+    assert {
+        key: value for key, value in event.items() if key not in ("description", "persons")
+    } == {
         "guid": "051b5f4b-d46d-5b3e-9813-65c7da4b3d12",
         "id": Session.objects.get(guid="051b5f4b-d46d-5b3e-9813-65c7da4b3d12").pk,
         "date": "2026-04-08T10:35:00+02:00",
@@ -437,7 +442,10 @@ def test_frab_event_describes_the_demo_session(demo):
         "track": "Security & Privacy",
         "type": "Lightning Talk",
         "language": None,
-        "description": None,
+        "abstract": "",
+        "logo": None,
+        "do_not_record": False,
+        "recording_license": "",
         "links": [],
         "attachments": [],
     }
@@ -541,17 +549,28 @@ def test_frab_acronym_suits_both_schemas(demo):
     assert frab_data(demo)["schedule"]["conference"]["acronym"] == "pytorch_eu_2026"
 
 
-def test_frab_days_run_from_day_change_to_day_change(demo):
+def test_frab_days_run_from_midnight_by_default(demo):
     days = frab_data(demo)["schedule"]["conference"]["days"]
 
     assert [(day["index"], day["date"], day["day_start"], day["day_end"]) for day in days] == [
-        (1, "2026-04-07", "2026-04-07T04:00:00+02:00", "2026-04-08T04:00:00+02:00"),
-        (2, "2026-04-08", "2026-04-08T04:00:00+02:00", "2026-04-09T04:00:00+02:00"),
+        (1, "2026-04-07", "2026-04-07T00:00:00+02:00", "2026-04-08T00:00:00+02:00"),
+        (2, "2026-04-08", "2026-04-08T00:00:00+02:00", "2026-04-09T00:00:00+02:00"),
     ]
 
 
+def test_frab_days_run_from_day_change_to_day_change():
+    conference = make_conference(day_change=datetime.time(4, 0))
+    data = frab_data(conference)["schedule"]["conference"]
+
+    assert [(day["day_start"], day["day_end"]) for day in data["days"]] == [
+        ("2026-04-07T04:00:00+02:00", "2026-04-08T04:00:00+02:00"),
+        ("2026-04-08T04:00:00+02:00", "2026-04-09T04:00:00+02:00"),
+    ]
+    assert data["meta"]["day_change"] == "04:00"
+
+
 def test_frab_session_after_midnight_belongs_to_the_previous_day():
-    conference = make_conference()
+    conference = make_conference(day_change=datetime.time(4, 0))
     make_session(conference, title="Late party", starts_at=paris(8, 1), ends_at=paris(8, 3))
     days = frab_data(conference)["schedule"]["conference"]["days"]
 
@@ -562,7 +581,7 @@ def test_frab_session_after_midnight_belongs_to_the_previous_day():
 
 
 def test_frab_first_day_widens_to_cover_a_session_before_day_change():
-    conference = make_conference()
+    conference = make_conference(day_change=datetime.time(4, 0))
     make_session(conference, title="Early", starts_at=paris(7, 1), ends_at=paris(7, 2))
     first = frab_data(conference)["schedule"]["conference"]["days"][0]
 

@@ -346,6 +346,20 @@ def test_door_sign_in_the_evening_shows_the_next_day(client, clock, rooms):
     ) in text
 
 
+def test_door_sign_in_the_evening_lists_the_nights_sessions_when_days_change_later(
+    client, clock, conference, rooms
+):
+    conference.day_change = datetime.time(4, 0)
+    conference.save()
+    hall, _ = rooms
+    make_session(title="Evening", room=hall, starts_at=paris(7, 22))
+    make_session(title="Past midnight", room=hall, starts_at=paris(8, 0, 30))
+    make_session(title="Morning", room=hall, starts_at=paris(8, 9))
+    clock(paris(7, 21))
+    sign = client.get(door_sign_url(hall)).context["sign"]
+    assert [session.title for session in sign.up_next + sign.later] == ["Evening", "Past midnight"]
+
+
 def test_door_sign_after_its_last_session_says_the_conference_is_over(client, clock, rooms):
     hall, _ = rooms
     make_session(title="Closing", room=hall, starts_at=paris(8, 17))

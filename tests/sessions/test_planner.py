@@ -76,3 +76,16 @@ def test_a_session_booked_over_a_cancelled_one_is_drawn_beside_it():
     later = make_session(conference, room=room, starts_at=paris(8, 11, 45))
     build_planner_day(conference, datetime.date(2026, 4, 8), [cancelled, booked, later], [room])
     assert (booked.planner_shared, later.planner_shared) == (True, False)
+
+
+def test_with_a_later_day_change_the_nights_sessions_are_drawn_on_the_evenings_day():
+    conference = make_conference(day_change=datetime.time(4, 0))
+    room = make_room(conference)
+    night = make_session(conference, room=room, starts_at=paris(9, 1, 30), ends_at=paris(9, 2))
+    sessions = list(conference.sessions.on_day(conference, datetime.date(2026, 4, 8)))
+    day = build_planner_day(conference, datetime.date(2026, 4, 8), sessions, [room])
+    assert sessions == [night]
+    assert day.first_row_at == paris(8, 8)  # the usual hours still start at 08:00
+    assert day.labels[-1].text == "01:45"
+    drawn = sessions[0]
+    assert drawn.planner_row + drawn.planner_span - 1 == day.rows  # 01:30 to 02:00, at the end

@@ -87,6 +87,7 @@ def test_speaker_detail_shows_the_whole_speaker(anonymous, conference):
         "company": "AE",
         "bio": "Wrote programs.",
         "photo": None,
+        "avatar_url": "",
         "links": [
             {"title": "Website", "url": "https://ada.example"},
             {"title": "GitHub", "url": "https://github.com/ada"},
@@ -159,6 +160,7 @@ def ada_answer(speaker: Speaker, **fields) -> dict:
         "company": "AE",
         "bio": "",
         "photo": None,
+        "avatar_url": "",
         "links": [],
         "url": "https://schedule.example.org/pycon/speakers/ada/",
         "created_at": speaker.created_at,

@@ -29,7 +29,36 @@ class Command(BaseCommand):
             ),
         )
 
-    def handle(self, *args, file, conference, dry_run, verbosity, **options):
+        parser.add_argument(
+            "--convert-time-zone",
+            action="store_true",
+            help=(
+                "Import a file written for another time zone: each session keeps its moment "
+                "and is shown in the conference's zone. Without it such a file is refused."
+            ),
+        )
+
+        parser.add_argument(
+            "--day-change-from-file",
+            action="store_true",
+            help=(
+                "Take the file's day change (when sessions after midnight count as the day "
+                "before) even though the conference has sessions already; a conference "
+                "without sessions takes it anyway."
+            ),
+        )
+
+    def handle(
+        self,
+        *args,
+        file,
+        conference,
+        dry_run,
+        convert_time_zone,
+        day_change_from_file,
+        verbosity,
+        **options,
+    ):
         try:
             target = Conference.objects.get(slug=conference)
         except Conference.DoesNotExist:
@@ -38,7 +67,13 @@ class Command(BaseCommand):
         if not path.is_file():
             raise CommandError(f"No such file: {file}")
         try:
-            report = import_schedule(target, path, dry_run=dry_run)
+            report = import_schedule(
+                target,
+                path,
+                dry_run=dry_run,
+                convert_time_zone=convert_time_zone,
+                adopt_day_change=day_change_from_file,
+            )
         except ScheduleImportError as error:
             raise CommandError(f"{error}\nNothing was imported.") from None
         if dry_run or verbosity > 1:
