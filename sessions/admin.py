@@ -71,6 +71,19 @@ class InterestFilter(admin.SimpleListFilter):
         return queryset
 
 
+class HeldFilter(admin.SimpleListFilter):
+    title = "held for review"
+    parameter_name = "held"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Held by an import")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.exclude(held_reason="")
+        return queryset
+
+
 @admin.register(Session)
 class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     form = SessionAdminForm
@@ -95,6 +108,7 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
         ("room", ConferencePartListFilter),
         "audience_level",
         InterestFilter,
+        HeldFilter,
     ]
     list_select_related = ["conference", "room", "track"]
     search_fields = ["title", "speakers__name", "speakers__company"]
@@ -102,9 +116,9 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     prepopulated_fields = {"slug": ("title",)}
     inlines = [SessionSpeakerInline, AttachmentInline]
     actions = ["publish", "unpublish", "cancel", "reinstate"]
-    readonly_fields = ["created_at", "updated_at"]
+    readonly_fields = ["created_at", "updated_at", "held_reason"]
     fieldsets = [
-        (None, {"fields": ["conference", "title", "slug", "kind", "status"]}),
+        (None, {"fields": ["conference", "title", "slug", "kind", "status", "held_reason"]}),
         (
             "When and where",
             {"fields": ["starts_at", "duration", "ends_at", "room", "track", "planned_minutes"]},

@@ -128,7 +128,12 @@ class SessionQuerySet(VersionedQuerySet):
     def clashing_for_speaker(
         self, speaker: Speaker, starts_at, ends_at, ignoring: Collection[int] = ()
     ):
-        """Sessions that ``speaker`` already gives between these instants, but those ``ignoring``."""
+        """Sessions that ``speaker`` already gives between these instants, but those ``ignoring``.
+
+        None for an organisation or host marked as appearing in parallel sessions.
+        """
+        if speaker.appears_in_parallel:
+            return self.none()
         return (
             self.scheduled()
             .filter(speakers=speaker)
@@ -389,6 +394,14 @@ class Session(KeepsFormerSlugs, Versioned):
         max_length=20, choices=AudienceLevel.choices, default=AudienceLevel.ANY
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    # Set when an import held the session back instead of refusing the file (Session.hold());
+    # cleared once it has a time again.
+    held_reason = models.TextField(
+        "held for review",
+        blank=True,
+        help_text="Why an import left this session unscheduled: place it in the planner once "
+        "the conflict is resolved.",
+    )
     speakers = models.ManyToManyField(
         Speaker, through="SessionSpeaker", related_name="sessions", blank=True
     )
@@ -476,6 +489,7 @@ class Session(KeepsFormerSlugs, Versioned):
         if self.is_unscheduled:
             self.check_unscheduled_session()
             return
+        self.held_reason = ""  # placed: whatever held it back has been resolved
         if not (self.conference_id and self.starts_at and self.ends_at):
             return  # the missing field reports itself
         conference = self.conference
@@ -490,9 +504,10 @@ class Session(KeepsFormerSlugs, Versioned):
             first, last = (
                 date_format(day, "l j F Y") for day in (conference.starts_on, conference.ends_on)
             )
-            errors["starts_at"] = (
+            errors["starts_at"] = ValidationError(
                 f"{conference} runs from {first} to {last} ({conference.time_zone}); "
-                f"this session must lie within those days."
+                f"this session must lie within those days.",
+                code="outside_conference_days",
             )
         if errors:
             raise ValidationError(errors)
@@ -525,10 +540,10 @@ class Session(KeepsFormerSlugs, Versioned):
             self.room, self.starts_at, self.ends_at, ignoring=self.cannot_clash_with
         ).first()
         if clash:
-            raise ValidationError(
-                {"room": f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."},
-                code="room_double_booked",
-            )
+            # The code on each message (a dict's own code is dropped): importers holding
+            # conflicts tell booking clashes from other problems by it.
+            message = f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."
+            raise ValidationError({"room": ValidationError(message, code="room_double_booked")})
 
     def check_speakers_are_free(self):
         """Speakers already on this session must be free at its (possibly new) time."""
@@ -588,6 +603,19 @@ class Session(KeepsFormerSlugs, Versioned):
         if not self.is_unscheduled:
             self.planned_minutes = max(1, round(self.duration / datetime.timedelta(minutes=1)))
         self.room = self.starts_at = self.ends_at = None
+
+    def hold(self, reason: str) -> None:
+        """Take it off the schedule as a draft, saying why, for an organizer to place it.
+
+        What an import does with a session that breaks a booking rule when asked to hold
+        conflicts rather than refuse the file. Its length is kept, as unschedule() does.
+        Nothing is saved.
+        """
+        if not self.is_unscheduled:
+            self.planned_minutes = max(1, round(self.duration / datetime.timedelta(minutes=1)))
+        self.room = self.starts_at = self.ends_at = None
+        self.status = self.Status.DRAFT
+        self.held_reason = reason
 
     @property
     def cannot_clash_with(self) -> set[int]:
@@ -773,10 +801,8 @@ class SessionSpeaker(models.Model):
             .first()
         )
         if clash:
-            raise ValidationError(
-                {field: f"{self.speaker} already gives “{clash}” then ({clash.local_time_range})."},
-                code="speaker_double_booked",
-            )
+            message = f"{self.speaker} already gives “{clash}” then ({clash.local_time_range})."
+            raise ValidationError({field: ValidationError(message, code="speaker_double_booked")})
 
 
 class ImportedValues(models.Model):

@@ -44,7 +44,17 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
     prepopulated_fields = {"slug": ("name",)}
     autocomplete_fields = ["user"]
     inlines = [SpeakerLinkInline, AvailabilityInline]
-    fields = ["conference", "name", "slug", "role", "company", "bio", "photo", "user"]
+    fields = [
+        "conference",
+        "name",
+        "slug",
+        "role",
+        "company",
+        "bio",
+        "photo",
+        "user",
+        "appears_in_parallel",
+    ]
 
     def get_queryset(self, request):
         return (

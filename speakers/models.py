@@ -85,6 +85,14 @@ class Speaker(KeepsFormerSlugs, Versioned):
         related_name="speaker_profiles",
         help_text="The speaker's own account on this site, if they have one.",
     )
+    # Schedules list organisations (“Forum für Freiraum”) and hosts as speakers of several
+    # parallel sessions; only a person can be in one place at a time.
+    appears_in_parallel = models.BooleanField(
+        "organisation or host",
+        default=False,
+        help_text="An organisation or host that may be listed on sessions running at the same "
+        "time; a person may not.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

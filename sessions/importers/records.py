@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 
 from conference.models import Conference
-from sessions.frab import parse_duration
+from sessions.frab import FILE_KEYS, parse_duration
 
 
 class ScheduleImportError(ValueError):
@@ -50,6 +50,8 @@ class PersonRecord:
     name: str
     biography: str | None
     where: str
+    # Files naming speakers only by name (CSV) also match a speaker of that name made here.
+    match_name: bool = False
 
     def __post_init__(self):
         refuse_nul(self.where, guid=self.guid, name=self.name, biography=self.biography)
@@ -65,10 +67,14 @@ class EventRecord:
     cancelled: bool
     room: str | None  # None: the whole venue
     track: str
-    starts_at: datetime.datetime
-    ends_at: datetime.datetime
+    starts_at: datetime.datetime | None  # None, with ends_at: unscheduled (CSV, Sessionize)
+    ends_at: datetime.datetime | None
     description: str
     persons: list[PersonRecord]
+    # What frab files do not say; None leaves the session's value alone.
+    status: str | None = None
+    audience_level: str | None = None
+    planned_minutes: int | None = None
 
     def __post_init__(self):
         refuse_nul(
@@ -111,6 +117,8 @@ class ScheduleRecords:
     tracks: dict[str, TrackRecord] = field(default_factory=dict)
     events: list[EventRecord] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    # Our model fields as this format names them, so the writer's errors name the file's column.
+    file_keys: dict[str, str] = field(default_factory=lambda: dict(FILE_KEYS))
 
     def add_event(self, event: EventRecord, seen: dict[str, EventRecord]) -> None:
         if event.guid in seen:

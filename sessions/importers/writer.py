@@ -53,6 +53,8 @@ class ImportReport:
     changes: list[str] = field(default_factory=list)
     # The changes that overrode an edit made here: the command prints them even when not asked.
     overrides: list[str] = field(default_factory=list)
+    # Sessions left unscheduled for review (hold_conflicts), each with why.
+    held: list[str] = field(default_factory=list)
 
     def record(
         self,
@@ -89,23 +91,49 @@ class ImportReport:
                     f"; fields edited here: {self.kept[kind]} kept, "
                     f"{self.overridden[kind]} overridden by the file"
                 )
+            if kind == "session" and self.held:
+                line += f"; {len(self.held)} held for review (unscheduled, in the planner)"
             lines.append(line)
         return lines
 
+    def hold(self, label: str, reason: str) -> None:
+        self.held.append(f"hold session “{label}”: {reason}")
+
+    def as_json(self) -> dict[str, Any]:
+        """What an import page shows of it, for ScheduleImport.report: plain JSON."""
+        return {
+            "dry_run": self.dry_run,
+            "summary": self.summary(),
+            "counts": {
+                outcome: dict(getattr(self, outcome))
+                for outcome in ("created", "updated", "unchanged", "kept", "overridden")
+            },
+            "changes": self.changes,
+            "overrides": self.overrides,
+            "held": self.held,
+        }
+
 
 def write_schedule(
-    conference: Conference, records: ScheduleRecords, *, dry_run: bool = False
+    conference: Conference,
+    records: ScheduleRecords,
+    *,
+    dry_run: bool = False,
+    hold_conflicts: bool = False,
 ) -> ImportReport:
     """Write ``records`` into ``conference`` in one transaction, all or nothing.
 
     Raises ScheduleImportError naming every record that fails; with ``dry_run`` everything is
-    checked and reported, then rolled back.
+    checked and reported, then rolled back. With ``hold_conflicts`` a session that breaks only a
+    booking rule (room or speaker taken, outside the conference's days) is written unscheduled,
+    with the reason (Session.hold()), instead of failing the import.
     """
     report = ImportReport(dry_run=dry_run, zone=conference.tz)
     with transaction.atomic():
         # Sessions of the file may swap slots: PostgreSQL checks room bookings once all are written.
         with room_bookings_checked_at_end():
-            problems = ScheduleWriter(conference, records, report).write()
+            writer = ScheduleWriter(conference, records, report, hold_conflicts=hold_conflicts)
+            problems = writer.write()
             if problems:
                 raise ScheduleImportError(problems)  # leaving the block rolls everything back
         if dry_run:
@@ -113,13 +141,15 @@ def write_schedule(
     return report
 
 
-def validation_problems(where: str, error: ValidationError) -> list[str]:
+def validation_problems(
+    where: str, error: ValidationError, file_keys: dict[str, str] = FILE_KEYS
+) -> list[str]:
     if not hasattr(error, "error_dict"):
         return [f"{where}: {message}" for message in error.messages]
     return [
         f"{where}: {message}"
         if name == NON_FIELD_ERRORS
-        else f"{where}: {FILE_KEYS.get(name, name)}: {message}"
+        else f"{where}: {file_keys.get(name, name)}: {message}"
         for name, messages in error.message_dict.items()
         for message in messages
     ]
@@ -137,8 +167,16 @@ def unique_slug(base: str, fallback: str, taken: set[str], max_length: int) -> s
 class ScheduleWriter:
     """Writes parsed records into one conference, collecting every problem instead of stopping."""
 
-    def __init__(self, conference: Conference, records: ScheduleRecords, report: ImportReport):
+    def __init__(
+        self,
+        conference: Conference,
+        records: ScheduleRecords,
+        report: ImportReport,
+        *,
+        hold_conflicts: bool = False,
+    ):
         self.conference = conference
+        self.hold_conflicts = hold_conflicts
         self.records = records
         self.report = report
         self.problems: list[str] = []
@@ -182,11 +220,10 @@ class ScheduleWriter:
         current = {name: getattr(instance, name) for name in from_file if name != "speakers"}
         if "speakers" in from_file:
             current["speakers"] = list(instance.ordered_speakers)
-        last_import = self.last_imports.get((kind, instance.pk))
         decisions = decide(
             current,
             from_file,
-            last_import.values if last_import else None,
+            self.last_values(kind, instance),
             {name: field_label(type(instance), name) for name in from_file},
         )
         for decision in decisions:
@@ -278,8 +315,11 @@ class ScheduleWriter:
         for event in self.records.events:
             for person in event.persons:
                 persons.setdefault(person.guid, person)
+        by_name = {speaker.name.casefold(): speaker for speaker in existing}
         for person in persons.values():
             speaker = by_guid.get(person.guid) or by_guid.get(export_guid(person.guid))
+            if speaker is None and person.match_name:
+                speaker = by_name.get(person.name.casefold())
             if speaker is None:
                 speaker = Speaker(
                     conference=self.conference,
@@ -343,6 +383,7 @@ class ScheduleWriter:
             "status": Session.Status.CANCELLED if event.cancelled else Session.Status.PUBLISHED,
             "speakers": speakers,
         }
+        from_file |= values_beyond_frab(event)
         is_new = session.pk is None
         decisions = self.merge("session", session, from_file)
         applied = [decision.field for decision in decisions if decision.applied]
@@ -352,16 +393,126 @@ class ScheduleWriter:
             session.session_speakers.all().delete()
         result = outcome(session, applied)
         session.being_replaced = frozenset(self.being_replaced)
-        if not self.save(session, event.where, result):
+        result = self.save_session(
+            session, event, result, speakers if speakers_changed else None, applied
+        )
+        if result is None:
             return
-        self.being_replaced.discard(session.pk)  # in place again: later sessions check against it
-        if speakers_changed:
-            for position, speaker in enumerate(speakers):
-                link = SessionSpeaker(session=session, speaker=speaker, position=position)
-                if not self.save(link, event.where, "created"):
-                    return
         self.remember("session", session, from_file)
+        if result == "unchanged" and applied:  # held again, as it was: nothing was written
+            decisions = []
         self.report.record("session", result, event.title, decisions=decisions)
+
+    # Holding conflicts ---------------------------------------------------------------------
+
+    def last_values(self, kind: str, instance: Session | Speaker) -> dict[str, Any] | None:
+        """What the last import said of ``instance``, or None.
+
+        A session still held for review leaves out its slot, so the file's slot is tried again
+        (and the session placed, if the conflict has gone) rather than kept as an edit made here.
+        """
+        last_import = self.last_imports.get((kind, instance.pk))
+        if last_import is None:
+            return None
+        if kind == "session" and instance.held_reason:
+            return {k: v for k, v in last_import.values.items() if k not in HELD_FIELDS}
+        return last_import.values
+
+    def save_session(
+        self,
+        session: Session,
+        event: EventRecord,
+        result: str,
+        speakers: list[Speaker] | None,
+        applied: Sequence[str] = (),
+    ) -> str | None:
+        """Save ``session`` and, when given, its ``speakers`` (in billing order).
+
+        Returns its outcome, or None if it is refused (its problems noted). With hold_conflicts,
+        a session refused only by a booking rule is held for review instead (Session.hold()).
+        """
+        held_before, minutes_before = session.held_reason, session.planned_minutes
+        error, session_written, linked = self.try_save(session, result), False, 0
+        if error is None:
+            session_written = result != "unchanged"
+            self.being_replaced.discard(session.pk)  # in place again: later ones check against it
+            error, linked = self.try_link(session, speakers or [], 0)
+        if error is None:
+            return result
+        if not (self.hold_conflicts and is_conflict(error)):
+            self.problems.extend(validation_problems(event.where, error, self.records.file_keys))
+            return None
+        reason = " ".join(error.messages)
+        session.hold(reason)
+        self.report.hold(event.title, reason)
+        # Held again for the same reason, the file unchanged but for the slot it keeps trying:
+        # the stored session is already just this, so nothing is written.
+        if (
+            result == "updated"
+            and not session_written
+            and speakers is None
+            and held_before == reason
+            and session.planned_minutes == minutes_before
+            and set(applied) <= set(HELD_FIELDS)
+        ):
+            return "unchanged"
+        error = self.try_save(session, "created" if session.pk is None else "updated")
+        if error is None:
+            self.being_replaced.discard(session.pk)
+            error, _ = self.try_link(session, speakers or [], linked)
+        if error is not None:
+            self.problems.extend(validation_problems(event.where, error, self.records.file_keys))
+            return None
+        return result if result == "created" else "updated"
+
+    def try_save(self, instance: models.Model, result: str) -> ValidationError | None:
+        try:
+            instance.full_clean()
+            if result != "unchanged":
+                instance.save()
+        except ValidationError as error:
+            return error
+        return None
+
+    def try_link(
+        self, session: Session, speakers: list[Speaker], start: int
+    ) -> tuple[ValidationError | None, int]:
+        """Link ``speakers[start:]`` to ``session``; the first error and how many are linked."""
+        for position in range(start, len(speakers)):
+            link = SessionSpeaker(session=session, speaker=speakers[position], position=position)
+            error = self.try_save(link, "created")
+            if error is not None:
+                return error, position
+        return None, len(speakers)
+
+
+# A session refused only for these reasons can wait unscheduled: nothing about it is wrong but
+# where and when the file puts it. Any other problem (a title too long) refuses the file.
+CONFLICT_CODES = {"room_double_booked", "speaker_double_booked", "outside_conference_days"}
+# What holding a session takes away, and a re-import tries again while it is held.
+HELD_FIELDS = ("room", "starts_at", "ends_at", "status")
+
+
+def is_conflict(error: ValidationError) -> bool:
+    """Whether ``error`` is only about booking rules (CONFLICT_CODES), which holding resolves."""
+    errors = (
+        error.error_list
+        if not hasattr(error, "error_dict")
+        else [item for items in error.error_dict.values() for item in items]
+    )
+    return bool(errors) and all(item.code in CONFLICT_CODES for item in errors)
+
+
+def values_beyond_frab(event: EventRecord) -> dict[str, Any]:
+    """What CSV and Sessionize files may say of a session beyond frab's fields."""
+    values: dict[str, Any] = {}
+    if event.status is not None:
+        values["status"] = event.status
+    if event.audience_level is not None:
+        values["audience_level"] = event.audience_level
+    if event.planned_minutes is not None:
+        values["planned_minutes"] = event.planned_minutes
+    return values
 
 
 def hex_colour_or_blank(value: str) -> str:

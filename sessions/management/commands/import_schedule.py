@@ -29,7 +29,17 @@ class Command(BaseCommand):
             ),
         )
 
-    def handle(self, *args, file, conference, dry_run, verbosity, **options):
+        parser.add_argument(
+            "--hold-conflicts",
+            action="store_true",
+            help=(
+                "Import every valid record; a session that double-books a room or speaker or "
+                "falls outside the conference's days is imported unscheduled (a draft in the "
+                "planner's side list) with the reason, instead of refusing the whole file."
+            ),
+        )
+
+    def handle(self, *args, file, conference, dry_run, hold_conflicts, verbosity, **options):
         try:
             target = Conference.objects.get(slug=conference)
         except Conference.DoesNotExist:
@@ -38,7 +48,7 @@ class Command(BaseCommand):
         if not path.is_file():
             raise CommandError(f"No such file: {file}")
         try:
-            report = import_schedule(target, path, dry_run=dry_run)
+            report = import_schedule(target, path, dry_run=dry_run, hold_conflicts=hold_conflicts)
         except ScheduleImportError as error:
             raise CommandError(f"{error}\nNothing was imported.") from None
         if dry_run or verbosity > 1:
@@ -48,6 +58,8 @@ class Command(BaseCommand):
             # An organizer's edit replaced by the file's value is worth seeing unasked.
             for change in report.overrides:
                 self.stdout.write(self.style.WARNING(change))
+        for line in report.held:
+            self.stdout.write(self.style.WARNING(f"would {line}" if dry_run else line))
         for line in report.summary():
             self.stdout.write(line)
         if dry_run:
