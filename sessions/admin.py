@@ -16,6 +16,7 @@ from conference.admin import (
 )
 from conference.models import Conference
 from sessions.forms import SessionAdminForm
+from sessions.import_views import import_urls
 from sessions.models import (
     SCHEDULE_ORDER,
     Attachment,
@@ -131,16 +132,19 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
         css = {"all": ["css/admin.css"]}
 
     def get_urls(self):
-        return planner_urls(self) + super().get_urls()
+        return planner_urls(self) + import_urls(self) + super().get_urls()
 
     def changelist_view(self, request, extra_context=None):
         # Ten columns and the filters need the width of a 1,280 px screen: the app list gives it
         # up on this page (the breadcrumbs lead back to the others). Object tools: a planner
         # button per conference, for those who may move sessions.
-        planned = list(Conference.objects.all()) if self.has_change_permission(request) else []
+        conferences = list(Conference.objects.all())
+        planned = conferences if self.has_change_permission(request) else []
+        may_import = self.has_add_permission(request) and self.has_change_permission(request)
         extra_context = {
             "is_nav_sidebar_enabled": False,
             "planner_conferences": planned,
+            "import_conferences": conferences if may_import else [],
             **(extra_context or {}),
         }
         return super().changelist_view(request, extra_context)

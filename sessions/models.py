@@ -1054,3 +1054,73 @@ class CalendarFeed(models.Model):
             defaults={"selector": secrets.token_urlsafe(12), "verifier": secrets.token_urlsafe(32)},
         )
         return feed
+
+
+class ScheduleImport(models.Model):
+    """A schedule file uploaded on the admin's import page: checked (a preview), then confirmed.
+
+    Both steps run the same import (sessions/importers/runs.py), in the request for a small
+    file and in a task for a large one; the page shows where it stands and what it did.
+    """
+
+    class Status(models.TextChoices):
+        CHECKING = "checking", "Checking"
+        CHECKED = "checked", "Ready to confirm"
+        REFUSED = "refused", "Refused"
+        IMPORTING = "importing", "Importing"
+        IMPORTED = "imported", "Imported"
+        FAILED = "failed", "Not imported"
+
+    conference = models.ForeignKey(
+        Conference, on_delete=models.CASCADE, related_name="schedule_imports"
+    )
+    file_name = models.CharField(max_length=255)
+    # The file itself, kept for the confirm step: the database is the one store the site and
+    # the task worker (possibly on another server) share; imports are 20 MB at most.
+    data = models.BinaryField()
+    hold_conflicts = models.BooleanField(
+        "hold conflicts for review",
+        default=False,
+        help_text="Import every valid session; those that double-book a room or speaker or fall "
+        "outside the conference's days wait unscheduled in the planner, with the reason.",
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.CHECKING)
+    # How many sessions the file holds: above a threshold each step runs in a task.
+    session_count = models.PositiveIntegerField(default=0)
+    in_background = models.BooleanField(default=False)
+    # ImportReport.as_json() of the last step run, and why the file was refused, if it was.
+    report = models.JSONField(default=dict, blank=True)
+    problems = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    # When the step now running began, and when the last one ended.
+    step_started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.file_name} into {self.conference}"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status in (self.Status.CHECKING, self.Status.IMPORTING)
+
+    @property
+    def can_confirm(self) -> bool:
+        return self.status == self.Status.CHECKED
