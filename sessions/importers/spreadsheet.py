@@ -100,8 +100,8 @@ def parse_csv(data: bytes, conference: Conference) -> ScheduleRecords:
         columns = read_header(header)
         records = ScheduleRecords(file_keys=dict(CSV_KEYS))
         seen: dict[str, EventRecord] = {}
-        for row in reader:
-            number = reader.line_num
+        # Rows as a spreadsheet numbers them (a cell may hold line breaks): the header is 1.
+        for number, row in enumerate(reader, start=2):
             if not any(cell.strip() for cell in row):
                 continue
             try:

@@ -175,6 +175,18 @@ def test_csv_problem_names_row_and_column(row, problem):
     assert Session.objects.count() == 0
 
 
+def test_csv_rows_are_numbered_as_the_spreadsheet_shows_them(conference):
+    upload = csv_file(
+        'a,First,talk,,,,,,30,,"Two\nlines",,',
+        "b,Second,tlak,,,,,,30,,,,",
+    )
+
+    assert problems_of(conference, upload) == [
+        "Row 3 (“Second”), column kind: “tlak” is not one of keynote, talk, lightning-talk, "
+        "panel, workshop, break."
+    ]
+
+
 def test_csv_unknown_column_is_named(conference):
     problems = problems_of(conference, csv_file("Tensors,10:00", header="title,strat\n"))
 
