@@ -1,3 +1,4 @@
+import contextvars
 import datetime
 import hmac
 import secrets
@@ -128,17 +129,24 @@ class SessionQuerySet(VersionedQuerySet):
     def clashing_for_speaker(
         self, speaker: Speaker, starts_at, ends_at, ignoring: Collection[int] = ()
     ):
-        """Sessions that ``speaker`` already gives between these instants, but those ``ignoring``.
+        """Sessions that ``speaker`` already gives between these instants, but those ``ignoring``."""
+        return self.clashing_for_speakers([speaker], starts_at, ends_at, ignoring)
 
-        None for an organisation or host marked as appearing in parallel sessions.
+    def clashing_for_speakers(
+        self, speakers: Collection[Speaker], starts_at, ends_at, ignoring: Collection[int] = ()
+    ):
+        """Sessions that any of ``speakers`` already gives between these instants, but those
+        ``ignoring``; each names the clashing speaker's pk as ``clashing_speaker_id``.
+
+        An organisation or host marked as appearing in parallel sessions never clashes.
         """
-        if speaker.appears_in_parallel:
-            return self.none()
+        busy = [speaker.pk for speaker in speakers if not speaker.appears_in_parallel]
         return (
             self.scheduled()
-            .filter(speakers=speaker)
+            .filter(session_speakers__speaker__in=busy)
             .exclude(pk__in=ignoring)
             .overlapping(starts_at, ends_at)
+            .annotate(clashing_speaker_id=F("session_speakers__speaker"))
             .order_by("starts_at")
         )
 
@@ -299,8 +307,37 @@ def lock_while_saving(model: type[models.Model], pk: int) -> None:
     waits here, then sees the first's session and gets the usual clear message. Outside one
     there is nothing to hold a lock; SQLite, which serializes writers anyway, ignores it.
     """
+    if (model, pk) in _locked_in_bulk.get():
+        return  # locked already, with all its conference's rooms or speakers (locking_all())
     if transaction.get_connection().in_atomic_block:
         list(model.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True))
+
+
+# Rooms and speakers locked at once by locking_all(), which lock_while_saving() need not lock again.
+_locked_in_bulk: contextvars.ContextVar[set | frozenset] = contextvars.ContextVar(
+    "locked_in_bulk", default=frozenset()
+)
+
+
+@contextmanager
+def locking_all(conference: Conference) -> Iterator[set]:
+    """Lock every room and speaker of ``conference`` now, for a writer booking many of them.
+
+    The importer checks hundreds of bookings in one transaction: two queries here instead of
+    one lock per session and speaker. Rooms and speakers it creates meanwhile are new rows of
+    its own transaction, which no one else can book until it commits: it adds them to the set
+    this yields, ``(model, pk)`` pairs. Must run inside a transaction.
+    """
+    locked = {
+        (model, pk)
+        for model, queryset in ((Room, conference.rooms), (Speaker, conference.speakers))
+        for pk in queryset.select_for_update().values_list("pk", flat=True)
+    }
+    token = _locked_in_bulk.set(locked)
+    try:
+        yield locked
+    finally:
+        _locked_in_bulk.reset(token)
 
 
 def ordered_speakers_prefetch(through: str = "", speakers=None) -> Prefetch:
@@ -545,12 +582,30 @@ class Session(KeepsFormerSlugs, Versioned):
             message = f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."
             raise ValidationError({"room": ValidationError(message, code="room_double_booked")})
 
-    def check_speakers_are_free(self):
-        """Speakers already on this session must be free at its (possibly new) time."""
-        if self.pk is None:
-            return
-        for speaker in Speaker.objects.filter(sessions=self).distinct():
-            SessionSpeaker(session=self, speaker=speaker).check_speaker_is_free(field="starts_at")
+    def check_speakers_are_free(
+        self, speakers: list[Speaker] | None = None, field: str = "starts_at"
+    ) -> None:
+        """Its speakers, or ``speakers`` about to join it, must be free at its (possibly new) time.
+
+        One query for all of them; the error names the first clash in time.
+        """
+        if speakers is None:
+            if self.pk is None:
+                return
+            speakers = list(Speaker.objects.filter(sessions=self).distinct())
+        for speaker in speakers:
+            lock_while_saving(Speaker, speaker.pk)
+        clash = (
+            Session.objects.clashing_for_speakers(
+                speakers, self.starts_at, self.ends_at, ignoring=self.cannot_clash_with
+            )
+            .select_related("conference")
+            .first()
+        )
+        if clash:
+            speaker = next(s for s in speakers if s.pk == clash.clashing_speaker_id)
+            message = f"{speaker} already gives “{clash}” then ({clash.local_time_range})."
+            raise ValidationError({field: ValidationError(message, code="speaker_double_booked")})
 
     @property
     def is_unscheduled(self) -> bool:
@@ -791,18 +846,7 @@ class SessionSpeaker(models.Model):
             self.check_speaker_is_free(field="speaker")
 
     def check_speaker_is_free(self, field: str) -> None:
-        session = self.session
-        lock_while_saving(Speaker, self.speaker_id)
-        clash = (
-            Session.objects.clashing_for_speaker(
-                self.speaker, session.starts_at, session.ends_at, ignoring=session.cannot_clash_with
-            )
-            .select_related("conference")
-            .first()
-        )
-        if clash:
-            message = f"{self.speaker} already gives “{clash}” then ({clash.local_time_range})."
-            raise ValidationError({field: ValidationError(message, code="speaker_double_booked")})
+        self.session.check_speakers_are_free([self.speaker], field=field)
 
 
 class ImportedValues(models.Model):

@@ -200,7 +200,7 @@ def csv_event(
         guid=values["id"]
         or str(uuid.uuid5(uuid.NAMESPACE_URL, f"urn:confsched:csv-session:{title}")),
         title=title,
-        slug=slugify(values["id"]) if values["id"] else slugify(title),
+        slug=slugify(title),
         kind=kind,
         cancelled=status == Session.Status.CANCELLED,
         room=room,

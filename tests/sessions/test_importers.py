@@ -1323,3 +1323,25 @@ def test_command_hold_conflicts_prints_each_held_session(reference_schedules):
 
     assert "hold session “Fnord News Show (Stream)”: Fefe already gives" in out.getvalue()
     assert "sessions: 138 created, 0 updated, 0 unchanged; 2 held for review" in out.getvalue()
+
+
+@pytest.mark.parametrize("n", [5, 20])
+def test_import_queries_grow_by_at_most_five_a_session(
+    conference, django_assert_max_num_queries, n
+):
+    """Per session: its room's clash check, its speakers' one, and three INSERTs."""
+    events = [
+        event(
+            guid=str(uuid.UUID(int=number + 1)),
+            title=f"Talk {number}",
+            slug=f"talk-{number}",
+            date=(paris(8, 8) + datetime.timedelta(minutes=30 * number)).isoformat(),
+            persons=[{"name": f"Speaker {number}"}],
+        )
+        for number in range(n)
+    ]
+
+    with django_assert_max_num_queries(25 + 5 * n):
+        report = import_schedule(conference, json_file(*events))
+
+    assert report.created["session"] == n
