@@ -592,7 +592,7 @@ class Session(KeepsFormerSlugs, Versioned):
         if speakers is None:
             if self.pk is None:
                 return
-            speakers = list(Speaker.objects.filter(sessions=self).distinct())
+            speakers = self.ordered_speakers  # for_listing()'s prefetch when loaded with it
         for speaker in speakers:
             lock_while_saving(Speaker, speaker.pk)
         clash = (

@@ -401,6 +401,7 @@ class ScheduleWriter:
         if speakers_changed and not is_new:
             # Old links go first, so a speaker leaving this session cannot clash at its new time.
             session.session_speakers.all().delete()
+            session.prefetched_speakers = []  # what clean() checks until the new ones are linked
         result = outcome(session, applied)
         session.being_replaced = frozenset(self.being_replaced)
         result = self.save_session(
