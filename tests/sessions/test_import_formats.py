@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from sessions.importers import ScheduleImportError, import_schedule
 from sessions.importers.spreadsheet import EXAMPLE_CSV
@@ -381,3 +382,14 @@ def test_every_format_reads_the_same_session_alike():
             )
         ]
     )
+
+
+def test_command_imports_a_csv_file(conference, tmp_path):
+    table = tmp_path / "sessions.csv"
+    table.write_text(HEADER + "t1,Tensors,talk,,Hall,2026-04-08,10:00,10:30,,Grace Hopper,,,\n")
+    out = io.StringIO()
+
+    call_command("import_schedule", str(table), conference=conference.slug, stdout=out)
+
+    assert "sessions: 1 created, 0 updated, 0 unchanged" in out.getvalue()
+    assert described(conference)[0][:5] == ("Tensors", "talk", None, "Hall", "08 10:00")

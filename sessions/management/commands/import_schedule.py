@@ -8,7 +8,8 @@ from sessions.importers import ScheduleImportError, import_schedule
 
 class Command(BaseCommand):
     help = (
-        "Import a frab/c3voc schedule.xml or schedule.json into an existing conference. Rooms, "
+        "Import a frab/c3voc schedule.xml or schedule.json, Sessionize's All Data JSON or a CSV "
+        "table (docs/import.md) into an existing conference. Rooms, "
         "tracks, speakers and sessions are created or updated (matched by GUID), all or nothing; "
         "the conference's days and time zone rule what may be imported. On a re-import, fields "
         "of sessions and speakers edited here keep their values unless the file changed them "
@@ -16,7 +17,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("file", help="Path to schedule.xml or schedule.json.")
+        parser.add_argument(
+            "file", help="Path to schedule.xml, schedule.json, Sessionize JSON or a .csv table."
+        )
         parser.add_argument(
             "--conference", required=True, metavar="SLUG", help="Slug of the conference."
         )
