@@ -573,9 +573,11 @@ class Session(KeepsFormerSlugs, Versioned):
         if not self.room_id:
             return
         lock_while_saving(Room, self.room_id)
-        clash = Session.objects.clashing_in_room(
-            self.room, self.starts_at, self.ends_at, ignoring=self.cannot_clash_with
-        ).first()
+        clash = self.first_clash(
+            Session.objects.clashing_in_room(
+                self.room, self.starts_at, self.ends_at, ignoring=self.own_pk
+            )
+        )
         if clash:
             # The code on each message (a dict's own code is dropped): importers holding
             # conflicts tell booking clashes from other problems by it.
@@ -595,12 +597,10 @@ class Session(KeepsFormerSlugs, Versioned):
             speakers = self.ordered_speakers  # for_listing()'s prefetch when loaded with it
         for speaker in speakers:
             lock_while_saving(Speaker, speaker.pk)
-        clash = (
+        clash = self.first_clash(
             Session.objects.clashing_for_speakers(
-                speakers, self.starts_at, self.ends_at, ignoring=self.cannot_clash_with
-            )
-            .select_related("conference")
-            .first()
+                speakers, self.starts_at, self.ends_at, ignoring=self.own_pk
+            ).select_related("conference")
         )
         if clash:
             speaker = next(s for s in speakers if s.pk == clash.clashing_speaker_id)
@@ -673,9 +673,20 @@ class Session(KeepsFormerSlugs, Versioned):
         self.held_reason = reason
 
     @property
-    def cannot_clash_with(self) -> set[int]:
-        """The pks clash checks leave out: this session's own and those ``being_replaced``."""
-        return {pk for pk in (self.pk, *self.being_replaced) if pk is not None}
+    def own_pk(self) -> list[int]:
+        """What its clash checks leave out in SQL: itself, once saved."""
+        return [self.pk] if self.pk is not None else []
+
+    def first_clash(self, clashes: "SessionQuerySet") -> "Session | None":
+        """The first of ``clashes`` that is not ``being_replaced``.
+
+        An import rewriting a thousand sessions leaves their old slots out here, in Python:
+        a thousand pks in the SQL of every check made a re-import quadratic. The clashes of
+        one slot are a handful of rows.
+        """
+        if not self.being_replaced:
+            return clashes.first()
+        return next((clash for clash in clashes if clash.pk not in self.being_replaced), None)
 
     @property
     def local_starts_at(self) -> datetime.datetime:
