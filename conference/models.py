@@ -1,5 +1,8 @@
+import contextvars
 import datetime
 import zoneinfo
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cached_property
 
 from django.conf import settings
@@ -47,6 +50,13 @@ def time_zone_choices() -> list[tuple[str, str]]:
     return [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
 
+# While a bulk writer (the schedule importer) marks its conference changed once, at the end: a
+# list that holds True once something asked to mark it.
+_changes_marked_at_end: contextvars.ContextVar[list | None] = contextvars.ContextVar(
+    "changes_marked_at_end", default=None
+)
+
+
 class ConferenceQuerySet(models.QuerySet):
     def published(self):
         """Conferences the public may see."""
@@ -58,7 +68,11 @@ class ConferenceQuerySet(models.QuerySet):
 
     def mark_changed(self) -> None:
         """Record that something in these conferences changed, by one UPDATE (see changed_at)."""
-        self.update(changed_at=timezone.now())
+        deferred = _changes_marked_at_end.get()
+        if deferred is None:
+            self.update(changed_at=timezone.now())
+        else:
+            deferred.append(True)
 
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
@@ -148,6 +162,24 @@ class Conference(models.Model):
         """Record that something in the conference changed, by one UPDATE."""
         if conference_id is not None:
             cls.objects.filter(pk=conference_id).mark_changed()
+
+    @classmethod
+    @contextmanager
+    def changes_marked_at_end(cls, conference_id: int) -> Iterator[None]:
+        """Mark ``conference_id`` changed once, when the block ends, rather than on every write.
+
+        For a writer of thousands of rows into one conference (the importer): one UPDATE
+        instead of one per session and speaker link; none if nothing was written. Only that
+        conference may be written inside.
+        """
+        requested: list = []
+        token = _changes_marked_at_end.set(requested)
+        try:
+            yield
+        finally:
+            _changes_marked_at_end.reset(token)
+        if requested:
+            cls.mark_changed(conference_id)
 
     @cached_property
     def tz(self) -> zoneinfo.ZoneInfo:

@@ -17,6 +17,7 @@ from conference.admin import (
 )
 from conference.models import Conference
 from sessions.forms import SessionAdminForm
+from sessions.import_views import import_urls
 from sessions.models import (
     SCHEDULE_ORDER,
     Attachment,
@@ -81,6 +82,19 @@ class InterestFilter(admin.SimpleListFilter):
         return queryset
 
 
+class HeldFilter(admin.SimpleListFilter):
+    title = "held for review"
+    parameter_name = "held"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Held by an import")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.exclude(held_reason="")
+        return queryset
+
+
 @admin.register(Session)
 class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     form = SessionAdminForm
@@ -106,6 +120,7 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
         "audience_level",
         "do_not_record",
         InterestFilter,
+        HeldFilter,
     ]
     list_select_related = ["conference", "room", "track"]
     search_fields = ["title", "speakers__name", "speakers__company"]
@@ -113,11 +128,22 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     prepopulated_fields = {"slug": ("title",)}
     inlines = [SessionSpeakerInline, AttachmentInline, SessionLinkInline]
     actions = ["publish", "unpublish", "cancel", "reinstate"]
-    readonly_fields = ["created_at", "updated_at"]
+    readonly_fields = ["created_at", "updated_at", "held_reason"]
     fieldsets = [
         (
             None,
-            {"fields": ["conference", "title", "subtitle", "slug", "kind", "type_label", "status"]},
+            {
+                "fields": [
+                    "conference",
+                    "title",
+                    "subtitle",
+                    "slug",
+                    "kind",
+                    "type_label",
+                    "status",
+                    "held_reason",
+                ]
+            },
         ),
         (
             "When and where",
@@ -139,16 +165,19 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
         css = {"all": ["css/admin.css"]}
 
     def get_urls(self):
-        return planner_urls(self) + release_urls(self) + super().get_urls()
+        return planner_urls(self) + release_urls(self) + import_urls(self) + super().get_urls()
 
     def changelist_view(self, request, extra_context=None):
         # Ten columns and the filters need the width of a 1,280 px screen: the app list gives it
         # up on this page (the breadcrumbs lead back to the others). Object tools: a planner
         # button per conference, for those who may move sessions.
-        planned = list(Conference.objects.all()) if self.has_change_permission(request) else []
+        conferences = list(Conference.objects.all())
+        planned = conferences if self.has_change_permission(request) else []
+        may_import = self.has_add_permission(request) and self.has_change_permission(request)
         extra_context = {
             "is_nav_sidebar_enabled": False,
             "planner_conferences": planned,
+            "import_conferences": conferences if may_import else [],
             **(extra_context or {}),
         }
         return super().changelist_view(request, extra_context)

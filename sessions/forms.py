@@ -9,6 +9,7 @@ from django.utils import timezone
 from conference.forms import ConferenceDateTimeField, VersionedModelForm, named_with_conference
 from conference.models import Conference
 from conference.timezones import clock_text, time_zone_note
+from sessions.importers import MAX_IMPORT_BYTES
 from sessions.models import Release, Session
 
 # What organizers pick most; any other number of minutes can be typed.
@@ -298,3 +299,29 @@ def error_messages_by_field(error: ValidationError) -> dict[str | None, list[str
             for field, messages in error.message_dict.items()
         }
     return {None: error.messages}
+
+
+class ScheduleImportForm(forms.Form):
+    """The admin's import page: a schedule file and whether to hold conflicts for review."""
+
+    file = forms.FileField(
+        help_text="frab/c3voc schedule.xml or schedule.json, Sessionize “All Data” JSON, or a "
+        "CSV table (see the example). 20 MB at most."
+    )
+    hold_conflicts = forms.BooleanField(
+        label="Hold conflicts for review",
+        required=False,
+        help_text="Import every valid session; one that double-books a room or speaker or falls "
+        "outside the conference's days waits unscheduled in the planner, with the reason. "
+        "Unticked, any such session refuses the whole file.",
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise ValidationError(
+                f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB; a schedule is "
+                "far smaller.",
+                code="too_big",
+            )
+        return upload

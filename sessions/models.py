@@ -1,3 +1,4 @@
+import contextvars
 import datetime
 import hmac
 import secrets
@@ -130,11 +131,23 @@ class SessionQuerySet(VersionedQuerySet):
         self, speaker: Speaker, starts_at, ends_at, ignoring: Collection[int] = ()
     ):
         """Sessions that ``speaker`` already gives between these instants, but those ``ignoring``."""
+        return self.clashing_for_speakers([speaker], starts_at, ends_at, ignoring)
+
+    def clashing_for_speakers(
+        self, speakers: Collection[Speaker], starts_at, ends_at, ignoring: Collection[int] = ()
+    ):
+        """Sessions that any of ``speakers`` already gives between these instants, but those
+        ``ignoring``; each names the clashing speaker's pk as ``clashing_speaker_id``.
+
+        An organisation or host marked as appearing in parallel sessions never clashes.
+        """
+        busy = [speaker.pk for speaker in speakers if not speaker.appears_in_parallel]
         return (
             self.scheduled()
-            .filter(speakers=speaker)
+            .filter(session_speakers__speaker__in=busy)
             .exclude(pk__in=ignoring)
             .overlapping(starts_at, ends_at)
+            .annotate(clashing_speaker_id=F("session_speakers__speaker"))
             .order_by("starts_at")
         )
 
@@ -329,8 +342,37 @@ def lock_while_saving(model: type[models.Model], pk: int) -> None:
     waits here, then sees the first's session and gets the usual clear message. Outside one
     there is nothing to hold a lock; SQLite, which serializes writers anyway, ignores it.
     """
+    if (model, pk) in _locked_in_bulk.get():
+        return  # locked already, with all its conference's rooms or speakers (locking_all())
     if transaction.get_connection().in_atomic_block:
         list(model.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True))
+
+
+# Rooms and speakers locked at once by locking_all(), which lock_while_saving() need not lock again.
+_locked_in_bulk: contextvars.ContextVar[set | frozenset] = contextvars.ContextVar(
+    "locked_in_bulk", default=frozenset()
+)
+
+
+@contextmanager
+def locking_all(conference: Conference) -> Iterator[set]:
+    """Lock every room and speaker of ``conference`` now, for a writer booking many of them.
+
+    The importer checks hundreds of bookings in one transaction: two queries here instead of
+    one lock per session and speaker. Rooms and speakers it creates meanwhile are new rows of
+    its own transaction, which no one else can book until it commits: it adds them to the set
+    this yields, ``(model, pk)`` pairs. Must run inside a transaction.
+    """
+    locked = {
+        (model, pk)
+        for model, queryset in ((Room, conference.rooms), (Speaker, conference.speakers))
+        for pk in queryset.select_for_update().values_list("pk", flat=True)
+    }
+    token = _locked_in_bulk.set(locked)
+    try:
+        yield locked
+    finally:
+        _locked_in_bulk.reset(token)
 
 
 def ordered_speakers_prefetch(through: str = "", speakers=None) -> Prefetch:
@@ -457,6 +499,14 @@ class Session(KeepsFormerSlugs, Versioned):
         max_length=20, choices=AudienceLevel.choices, default=AudienceLevel.ANY
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    # Set when an import held the session back instead of refusing the file (Session.hold());
+    # cleared once it has a time again.
+    held_reason = models.TextField(
+        "held for review",
+        blank=True,
+        help_text="Why an import left this session unscheduled: place it in the planner once "
+        "the conflict is resolved.",
+    )
     speakers = models.ManyToManyField(
         Speaker, through="SessionSpeaker", related_name="sessions", blank=True
     )
@@ -544,6 +594,7 @@ class Session(KeepsFormerSlugs, Versioned):
         if self.is_unscheduled:
             self.check_unscheduled_session()
             return
+        self.held_reason = ""  # placed: whatever held it back has been resolved
         if not (self.conference_id and self.starts_at and self.ends_at):
             return  # the missing field reports itself
         conference = self.conference
@@ -558,16 +609,18 @@ class Session(KeepsFormerSlugs, Versioned):
             first, last = (
                 date_format(day, "l j F Y") for day in (conference.starts_on, conference.ends_on)
             )
-            errors["starts_at"] = (
+            message = (
                 f"{conference} runs from {first} to {last} ({conference.time_zone}); "
                 f"this session must lie within those days."
             )
             if conference.day_change != datetime.time.min:
                 change = conference.day_change.strftime("%H:%M")
-                errors["starts_at"] += (
+                message += (
                     f" Its days change at {change}: from {change} on the first day "
                     f"to {change} the morning after the last."
                 )
+            # The code lets an import hold such a session for review instead of refusing the file.
+            errors["starts_at"] = ValidationError(message, code="outside_conference_days")
         if errors:
             raise ValidationError(errors)
         if self.status != self.Status.CANCELLED:
@@ -595,21 +648,39 @@ class Session(KeepsFormerSlugs, Versioned):
         if not self.room_id:
             return
         lock_while_saving(Room, self.room_id)
-        clash = Session.objects.clashing_in_room(
-            self.room, self.starts_at, self.ends_at, ignoring=self.cannot_clash_with
-        ).first()
-        if clash:
-            raise ValidationError(
-                {"room": f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."},
-                code="room_double_booked",
+        clash = self.first_clash(
+            Session.objects.clashing_in_room(
+                self.room, self.starts_at, self.ends_at, ignoring=self.own_pk
             )
+        )
+        if clash:
+            # The code on each message (a dict's own code is dropped): importers holding
+            # conflicts tell booking clashes from other problems by it.
+            message = f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."
+            raise ValidationError({"room": ValidationError(message, code="room_double_booked")})
 
-    def check_speakers_are_free(self):
-        """Speakers already on this session must be free at its (possibly new) time."""
-        if self.pk is None:
-            return
-        for speaker in Speaker.objects.filter(sessions=self).distinct():
-            SessionSpeaker(session=self, speaker=speaker).check_speaker_is_free(field="starts_at")
+    def check_speakers_are_free(
+        self, speakers: list[Speaker] | None = None, field: str = "starts_at"
+    ) -> None:
+        """Its speakers, or ``speakers`` about to join it, must be free at its (possibly new) time.
+
+        One query for all of them; the error names the first clash in time.
+        """
+        if speakers is None:
+            if self.pk is None:
+                return
+            speakers = self.ordered_speakers  # for_listing()'s prefetch when loaded with it
+        for speaker in speakers:
+            lock_while_saving(Speaker, speaker.pk)
+        clash = self.first_clash(
+            Session.objects.clashing_for_speakers(
+                speakers, self.starts_at, self.ends_at, ignoring=self.own_pk
+            ).select_related("conference")
+        )
+        if clash:
+            speaker = next(s for s in speakers if s.pk == clash.clashing_speaker_id)
+            message = f"{speaker} already gives “{clash}” then ({clash.local_time_range})."
+            raise ValidationError({field: ValidationError(message, code="speaker_double_booked")})
 
     @property
     def is_unscheduled(self) -> bool:
@@ -663,10 +734,34 @@ class Session(KeepsFormerSlugs, Versioned):
             self.planned_minutes = max(1, round(self.duration / datetime.timedelta(minutes=1)))
         self.room = self.starts_at = self.ends_at = None
 
+    def hold(self, reason: str) -> None:
+        """Take it off the schedule as a draft, saying why, for an organizer to place it.
+
+        What an import does with a session that breaks a booking rule when asked to hold
+        conflicts rather than refuse the file. Its length is kept, as unschedule() does.
+        Nothing is saved.
+        """
+        if not self.is_unscheduled:
+            self.planned_minutes = max(1, round(self.duration / datetime.timedelta(minutes=1)))
+        self.room = self.starts_at = self.ends_at = None
+        self.status = self.Status.DRAFT
+        self.held_reason = reason
+
     @property
-    def cannot_clash_with(self) -> set[int]:
-        """The pks clash checks leave out: this session's own and those ``being_replaced``."""
-        return {pk for pk in (self.pk, *self.being_replaced) if pk is not None}
+    def own_pk(self) -> list[int]:
+        """What its clash checks leave out in SQL: itself, once saved."""
+        return [self.pk] if self.pk is not None else []
+
+    def first_clash(self, clashes: "SessionQuerySet") -> "Session | None":
+        """The first of ``clashes`` that is not ``being_replaced``.
+
+        An import rewriting a thousand sessions leaves their old slots out here, in Python:
+        a thousand pks in the SQL of every check made a re-import quadratic. The clashes of
+        one slot are a handful of rows.
+        """
+        if not self.being_replaced:
+            return clashes.first()
+        return next((clash for clash in clashes if clash.pk not in self.being_replaced), None)
 
     @property
     def local_starts_at(self) -> datetime.datetime:
@@ -858,20 +953,7 @@ class SessionSpeaker(models.Model):
             self.check_speaker_is_free(field="speaker")
 
     def check_speaker_is_free(self, field: str) -> None:
-        session = self.session
-        lock_while_saving(Speaker, self.speaker_id)
-        clash = (
-            Session.objects.clashing_for_speaker(
-                self.speaker, session.starts_at, session.ends_at, ignoring=session.cannot_clash_with
-            )
-            .select_related("conference")
-            .first()
-        )
-        if clash:
-            raise ValidationError(
-                {field: f"{self.speaker} already gives “{clash}” then ({clash.local_time_range})."},
-                code="speaker_double_booked",
-            )
+        self.session.check_speakers_are_free([self.speaker], field=field)
 
 
 class ImportedValues(models.Model):
@@ -1282,3 +1364,73 @@ class ReleaseMail(models.Model):
 
     def __str__(self):
         return f"{self.release} mail to {self.user or self.speaker}"
+
+
+class ScheduleImport(models.Model):
+    """A schedule file uploaded on the admin's import page: checked (a preview), then confirmed.
+
+    Both steps run the same import (sessions/importers/runs.py), in the request for a small
+    file and in a task for a large one; the page shows where it stands and what it did.
+    """
+
+    class Status(models.TextChoices):
+        CHECKING = "checking", "Checking"
+        CHECKED = "checked", "Ready to confirm"
+        REFUSED = "refused", "Refused"
+        IMPORTING = "importing", "Importing"
+        IMPORTED = "imported", "Imported"
+        FAILED = "failed", "Not imported"
+
+    conference = models.ForeignKey(
+        Conference, on_delete=models.CASCADE, related_name="schedule_imports"
+    )
+    file_name = models.CharField(max_length=255)
+    # The file itself, kept for the confirm step: the database is the one store the site and
+    # the task worker (possibly on another server) share; imports are 20 MB at most.
+    data = models.BinaryField()
+    hold_conflicts = models.BooleanField(
+        "hold conflicts for review",
+        default=False,
+        help_text="Import every valid session; those that double-book a room or speaker or fall "
+        "outside the conference's days wait unscheduled in the planner, with the reason.",
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.CHECKING)
+    # How many sessions the file holds: above a threshold each step runs in a task.
+    session_count = models.PositiveIntegerField(default=0)
+    in_background = models.BooleanField(default=False)
+    # ImportReport.as_json() of the last step run, and why the file was refused, if it was.
+    report = models.JSONField(default=dict, blank=True)
+    problems = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    # When the step now running began, and when the last one ended.
+    step_started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.file_name} into {self.conference}"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status in (self.Status.CHECKING, self.Status.IMPORTING)
+
+    @property
+    def can_confirm(self) -> bool:
+        return self.status == self.Status.CHECKED

@@ -56,6 +56,7 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
         "user",
         "email",
         "schedule_change_mails",
+        "appears_in_parallel",
     ]
 
     def get_queryset(self, request):

@@ -114,6 +114,14 @@ class Speaker(KeepsFormerSlugs, Versioned):
         default=True,
         help_text="Turned off when the speaker unsubscribes from a schedule-change mail.",
     )
+    # Schedules list organisations (“Forum für Freiraum”) and hosts as speakers of several
+    # parallel sessions; only a person can be in one place at a time.
+    appears_in_parallel = models.BooleanField(
+        "organisation or host",
+        default=False,
+        help_text="An organisation or host that may be listed on sessions running at the same "
+        "time; a person may not.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -1,15 +1,18 @@
-"""Import a frab/c3voc schedule.xml or schedule.json into an existing conference.
+"""Import a schedule file into an existing conference: frab/c3voc schedule.xml or
+schedule.json, Sessionize's “All Data” JSON, or a CSV table (docs/import.md).
 
 Parsing turns the file into plain records, naming each by title, guid and line (XML) or index
 (JSON). Writing then creates or updates rooms, tracks, speakers and sessions, matched by GUID
 (sessions, speakers) or name/slug (rooms, tracks), each through ``full_clean()``, all in one
 transaction: any problem and nothing is written.
 
-records.py holds the records and the error; frab_xml.py and frab_json.py parse; writer.py writes,
+records.py holds the records and the error; frab_xml.py, frab_json.py, sessionize.py and
+spreadsheet.py (CSV) parse; writer.py writes,
 keeping edits made here since the last import unless the file changed that field (merge.py).
 """
 
 import codecs
+import json
 import os
 from pathlib import Path
 from typing import IO
@@ -18,6 +21,8 @@ from conference.models import Conference
 from sessions.importers.frab_json import parse_json
 from sessions.importers.frab_xml import parse_xml
 from sessions.importers.records import ScheduleImportError, ScheduleRecords
+from sessions.importers.sessionize import is_sessionize, parse_sessionize
+from sessions.importers.spreadsheet import parse_csv
 from sessions.importers.writer import ImportReport, write_schedule
 
 __all__ = ["MAX_IMPORT_BYTES", "ImportReport", "ScheduleImportError", "import_schedule"]
@@ -32,6 +37,7 @@ def import_schedule(
     dry_run: bool = False,
     convert_time_zone: bool = False,
     adopt_day_change: bool = False,
+    hold_conflicts: bool = False,
 ) -> ImportReport:
     """Import schedule.xml or schedule.json into ``conference``, all or nothing.
 
@@ -39,7 +45,8 @@ def import_schedule(
     checked and reported, then rolled back. A file for another time zone is refused unless
     ``convert_time_zone``: then its sessions keep their instants, shown in the conference's zone.
     The file's day change (frab's day_change, or its days' windows) becomes the conference's
-    when it has no sessions yet, or with ``adopt_day_change``.
+    when it has no sessions yet, or with ``adopt_day_change``. With ``hold_conflicts``, sessions that break only a
+    booking rule are imported unscheduled, with the reason, for an organizer to place.
     """
     data, name = read_input(path_or_file)
     records = parse_schedule(data, name, conference)
@@ -54,7 +61,13 @@ def import_schedule(
         )
     if records.problems:
         raise ScheduleImportError(records.problems)
-    return write_schedule(conference, records, dry_run=dry_run, adopt_day_change=adopt_day_change)
+    return write_schedule(
+        conference,
+        records,
+        dry_run=dry_run,
+        adopt_day_change=adopt_day_change,
+        hold_conflicts=hold_conflicts,
+    )
 
 
 def read_input(path_or_file: str | os.PathLike | IO) -> tuple[bytes, str]:
@@ -78,14 +91,32 @@ def read_input(path_or_file: str | os.PathLike | IO) -> tuple[bytes, str]:
 
 
 def parse_schedule(data: bytes, name: str, conference: Conference) -> ScheduleRecords:
+    """Records from any format we read: frab XML or JSON, Sessionize JSON, or a CSV table."""
     first = first_character(data)
+    if name.lower().endswith(".csv"):
+        return parse_csv(data, conference)
     if first == "<" or (not first and name.endswith(".xml")):
         return parse_xml(data, conference)
     if first in ("{", "[") or (not first and name.endswith(".json")):
+        document = sessionize_document(data)
+        if document is not None:
+            return parse_sessionize(document, conference)
         return parse_json(data, conference)
+    if b"title" in data.split(b"\n", 1)[0].lower():  # a CSV table saved without .csv
+        return parse_csv(data, conference)
     raise ScheduleImportError(
-        "The file is neither schedule.xml nor schedule.json: it starts with neither “<” nor “{”."
+        "The file is neither schedule.xml nor JSON (frab or Sessionize): it starts with neither "
+        "“<” nor “{”; nor is it a CSV table, whose first row names a “title” column."
     )
+
+
+def sessionize_document(data: bytes) -> dict | None:
+    """The document if it is Sessionize's “All Data”; None otherwise (parse_json explains)."""
+    try:
+        document = json.loads(data)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return document if is_sessionize(document) else None
 
 
 def first_character(data: bytes) -> str:

@@ -29,6 +29,7 @@ from sessions.importers.records import (
     event_where,
     file_zone,
     parse_moment,
+    picture_or_page_link,
     read_capacity,
     read_clock,
     read_duration,
@@ -260,7 +261,7 @@ def json_event(
     ]
     extra = {field: (optional(key) or "").strip() for field, key in OPTIONAL_EVENT_FIELDS.items()}
     for field in ("logo_url", "source_url", "origin_url", "feedback_url"):
-        extra[field] = absolute_link(extra[field], base_url)
+        extra[field] = picture_or_page_link(extra[field], base_url)
     raw_type = (optional("type") or "").strip()
     return EventRecord(
         where=where,

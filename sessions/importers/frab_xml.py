@@ -29,6 +29,7 @@ from sessions.importers.records import (
     event_where,
     file_zone,
     parse_moment,
+    picture_or_page_link,
     read_clock,
     read_duration,
 )
@@ -183,7 +184,7 @@ def xml_event(
     extra["code"] = (event.get("code") or "").strip()
     extra["recording_license"] = (event.findtext("recording/license") or "").strip()
     for field in ("logo_url", "source_url", "origin_url", "feedback_url"):
-        extra[field] = absolute_link(extra[field], base_url)
+        extra[field] = picture_or_page_link(extra[field], base_url)
     raw_type = text("type").strip()
     return EventRecord(
         where=where,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
 from conference.models import Conference
-from sessions.frab import parse_duration
+from sessions.frab import FILE_KEYS, parse_duration
 
 
 class ScheduleImportError(ValueError):
@@ -58,6 +58,8 @@ class PersonRecord:
     role: str | None = None
     company: str | None = None
     links: list["LinkRecord"] = field(default_factory=list)
+    # Files naming speakers only by name (CSV) also match a speaker of that name made here.
+    match_name: bool = False
 
     def __post_init__(self):
         refuse_nul(
@@ -105,8 +107,8 @@ class EventRecord:
     cancelled: bool
     room: str | None  # None: the whole venue
     track: str
-    starts_at: datetime.datetime
-    ends_at: datetime.datetime
+    starts_at: datetime.datetime | None  # None, with ends_at: unscheduled (CSV, Sessionize)
+    ends_at: datetime.datetime | None
     description: str
     persons: list[PersonRecord]
     type_label: str = ""
@@ -115,7 +117,10 @@ class EventRecord:
     extra: dict[str, str] = field(default_factory=dict)
     links: list[LinkRecord] = field(default_factory=list)
     attachments: list[LinkRecord] = field(default_factory=list)
-    audience_level: str | None = None  # only our own JSON exports carry it
+    # What frab files do not say; None leaves the session's value alone.
+    status: str | None = None
+    audience_level: str | None = None
+    planned_minutes: int | None = None
 
     def __post_init__(self):
         refuse_nul(
@@ -187,6 +192,8 @@ class ScheduleRecords:
     events: list[EventRecord] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     conference: ConferenceRecord = field(default_factory=ConferenceRecord)
+    # Our model fields as this format names them, so the writer's errors name the file's column.
+    file_keys: dict[str, str] = field(default_factory=lambda: dict(FILE_KEYS))
 
     def add_event(self, event: EventRecord, seen: dict[str, EventRecord]) -> None:
         if event.guid in seen:
@@ -315,6 +322,14 @@ def absolute_link(url: str, base_url: str) -> str:
     if BARE_HOST.match(url):
         return f"https://{url}"
     return urljoin(base_url, url) if base_url else url
+
+
+def picture_or_page_link(url: str, base_url: str) -> str:
+    """``absolute_link`` for an event's logo and its pages (source, origin, feedback): a path the
+    file gives no base_url to resolve (jev22's 122 logos, /media/…) points nowhere anyone can
+    follow, so it is left out rather than refusing the whole schedule over a picture."""
+    link = absolute_link(url, base_url)
+    return "" if link.startswith("/") else link  # anything else unresolved is refused as no URL
 
 
 BARE_HOST = re.compile(r"^[a-z0-9-]+(\.[a-z0-9-]+)+(/|$)", re.IGNORECASE)

@@ -36,6 +36,7 @@ from sessions.models import (
     SessionSpeaker,
     attachments_prefetch,
     links_prefetch,
+    locking_all,
     ordered_speakers_prefetch,
     room_bookings_checked_at_end,
 )
@@ -60,6 +61,8 @@ class ImportReport:
     changes: list[str] = field(default_factory=list)
     # The changes that overrode an edit made here: the command prints them even when not asked.
     overrides: list[str] = field(default_factory=list)
+    # Sessions left unscheduled for review (hold_conflicts), each with why.
+    held: list[str] = field(default_factory=list)
 
     def record(
         self,
@@ -96,8 +99,27 @@ class ImportReport:
                     f"; fields edited here: {self.kept[kind]} kept, "
                     f"{self.overridden[kind]} overridden by the file"
                 )
+            if kind == "session" and self.held:
+                line += f"; {len(self.held)} held for review (unscheduled, in the planner)"
             lines.append(line)
         return lines
+
+    def hold(self, label: str, reason: str) -> None:
+        self.held.append(f"hold session “{label}”: {reason}")
+
+    def as_json(self) -> dict[str, Any]:
+        """What an import page shows of it, for ScheduleImport.report: plain JSON."""
+        return {
+            "dry_run": self.dry_run,
+            "summary": self.summary(),
+            "counts": {
+                outcome: dict(getattr(self, outcome))
+                for outcome in ("created", "updated", "unchanged", "kept", "overridden")
+            },
+            "changes": self.changes,
+            "overrides": self.overrides,
+            "held": self.held,
+        }
 
 
 def write_schedule(
@@ -106,17 +128,31 @@ def write_schedule(
     *,
     dry_run: bool = False,
     adopt_day_change: bool = False,
+    hold_conflicts: bool = False,
 ) -> ImportReport:
     """Write ``records`` into ``conference`` in one transaction, all or nothing.
 
     Raises ScheduleImportError naming every record that fails; with ``dry_run`` everything is
-    checked and reported, then rolled back.
+    checked and reported, then rolled back. With ``hold_conflicts`` a session that breaks only a
+    booking rule (room or speaker taken, outside the conference's days) is written unscheduled,
+    with the reason (Session.hold()), instead of failing the import.
     """
     report = ImportReport(dry_run=dry_run, zone=conference.tz)
     with transaction.atomic():
         # Sessions of the file may swap slots: PostgreSQL checks room bookings once all are written.
-        with room_bookings_checked_at_end():
-            writer = ScheduleWriter(conference, records, report, adopt_day_change=adopt_day_change)
+        with (
+            Conference.changes_marked_at_end(conference.pk),
+            room_bookings_checked_at_end(),
+            locking_all(conference) as locked,
+        ):
+            writer = ScheduleWriter(
+                conference,
+                records,
+                report,
+                adopt_day_change=adopt_day_change,
+                hold_conflicts=hold_conflicts,
+            )
+            writer.locked = locked
             problems = writer.write()
             if problems:
                 raise ScheduleImportError(problems)  # leaving the block rolls everything back
@@ -125,13 +161,15 @@ def write_schedule(
     return report
 
 
-def validation_problems(where: str, error: ValidationError) -> list[str]:
+def validation_problems(
+    where: str, error: ValidationError, file_keys: dict[str, str] = FILE_KEYS
+) -> list[str]:
     if not hasattr(error, "error_dict"):
         return [f"{where}: {message}" for message in error.messages]
     return [
         f"{where}: {message}"
         if name == NON_FIELD_ERRORS
-        else f"{where}: {FILE_KEYS.get(name, name)}: {message}"
+        else f"{where}: {file_keys.get(name, name)}: {message}"
         for name, messages in error.message_dict.items()
         for message in messages
     ]
@@ -156,9 +194,13 @@ class ScheduleWriter:
         report: ImportReport,
         *,
         adopt_day_change: bool = False,
+        hold_conflicts: bool = False,
     ):
         self.conference = conference
         self.adopt_day_change = adopt_day_change
+        self.hold_conflicts = hold_conflicts
+        # Rooms and speakers locked for this import (models.locking_all()); new ones join it.
+        self.locked: set = set()
         self.records = records
         self.report = report
         self.problems: list[str] = []
@@ -209,11 +251,10 @@ class ScheduleWriter:
             current["attachments"] = [
                 link_row(item) for item in instance.attachment_list if item.url
             ]
-        last_import = self.last_imports.get((kind, instance.pk))
         decisions = decide(
             current,
             from_file,
-            last_import.values if last_import else None,
+            self.last_values(kind, instance),
             {name: field_label(type(instance), name) for name in from_file},
         )
         for decision in decisions:
@@ -240,7 +281,7 @@ class ScheduleWriter:
     def save(self, instance: models.Model, where: str, outcome: str) -> bool:
         """Validate ``instance`` and save it if it is new or changed; False if it has problems."""
         try:
-            instance.full_clean()
+            full_clean(instance)
             if outcome != "unchanged":
                 # EditConflictError (a ValidationError) if someone saved it since the import read it.
                 instance.save()
@@ -298,6 +339,7 @@ class ScheduleWriter:
             fields = apply_changes(room, values)
             result = outcome(room, fields)
             if self.save(room, f"Room “{record.name}”", result):
+                self.locked.add((Room, room.pk))
                 self.rooms[record.name] = room
                 self.report.record("room", result, record.name, fields)
 
@@ -332,8 +374,11 @@ class ScheduleWriter:
         for event in self.records.events:
             for person in event.persons:
                 persons.setdefault(person.guid, person)
+        by_name = {speaker.name.casefold(): speaker for speaker in existing}
         for person in persons.values():
             speaker = by_guid.get(person.guid) or by_guid.get(export_guid(person.guid))
+            if speaker is None and person.match_name:
+                speaker = by_name.get(person.name.casefold())
             if speaker is None:
                 speaker = Speaker(
                     conference=self.conference,
@@ -355,6 +400,7 @@ class ScheduleWriter:
             if self.save(speaker, person.where, result) and self.write_speaker_links(
                 speaker, person, is_new=result == "created"
             ):
+                self.locked.add((Speaker, speaker.pk))
                 self.speakers[person.guid] = speaker
                 self.remember("speaker", speaker, from_file)
                 self.report.record("speaker", result, person.name, decisions=decisions)
@@ -426,8 +472,7 @@ class ScheduleWriter:
             "links": [[link.url, link.title, link.kind] for link in event.links],
             "attachments": [[item.url, item.title, item.kind] for item in event.attachments],
         }
-        if event.audience_level is not None:
-            from_file["audience_level"] = event.audience_level
+        from_file |= values_beyond_frab(event)
         is_new = session.pk is None
         decisions = self.merge("session", session, from_file)
         applied = [decision.field for decision in decisions if decision.applied]
@@ -440,19 +485,19 @@ class ScheduleWriter:
         if speakers_changed and not is_new:
             # Old links go first, so a speaker leaving this session cannot clash at its new time.
             session.session_speakers.all().delete()
+            session.prefetched_speakers = []  # what clean() checks until the new ones are linked
         result = outcome(session, applied)
         session.being_replaced = frozenset(self.being_replaced)
-        if not self.save(session, event.where, result):
+        result = self.save_session(
+            session, event, result, speakers if speakers_changed else None, applied
+        )
+        if result is None:
             return
-        self.being_replaced.discard(session.pk)  # in place again: later sessions check against it
-        if speakers_changed:
-            for position, speaker in enumerate(speakers):
-                link = SessionSpeaker(session=session, speaker=speaker, position=position)
-                if not self.save(link, event.where, "created"):
-                    return
         if not self.write_links(session, event, is_new, applied):
             return
         self.remember("session", session, from_file)
+        if result == "unchanged" and applied:  # held again, as it was: nothing was written
+            decisions = []
         self.report.record("session", result, event.title, decisions=decisions)
 
     def write_links(
@@ -464,13 +509,15 @@ class ScheduleWriter:
         """
         rows: list[models.Model] = []
         if is_new or "links" in applied:
-            session.links.all().delete()
+            if not is_new:
+                session.links.all().delete()
             rows += [
                 SessionLink(session=session, url=link.url, title=link.title, kind=link.kind)
                 for link in event.links
             ]
         if is_new or "attachments" in applied:
-            session.attachments.exclude(url="").delete()  # links, not uploads or announcements
+            if not is_new:  # links go; uploads and announced ones stay
+                session.attachments.exclude(url="").delete()
             rows += [
                 Attachment(session=session, url=item.url, title=item.title, kind=item.kind)
                 for item in event.attachments
@@ -487,10 +534,160 @@ class ScheduleWriter:
                 return False
         return True
 
+    # Holding conflicts ---------------------------------------------------------------------
+
+    def last_values(self, kind: str, instance: Session | Speaker) -> dict[str, Any] | None:
+        """What the last import said of ``instance``, or None.
+
+        A session still held for review leaves out its slot, so the file's slot is tried again
+        (and the session placed, if the conflict has gone) rather than kept as an edit made here.
+        """
+        last_import = self.last_imports.get((kind, instance.pk))
+        if last_import is None:
+            return None
+        if kind == "session" and instance.held_reason:
+            return {k: v for k, v in last_import.values.items() if k not in HELD_FIELDS}
+        return last_import.values
+
+    def save_session(
+        self,
+        session: Session,
+        event: EventRecord,
+        result: str,
+        speakers: list[Speaker] | None,
+        applied: Sequence[str] = (),
+    ) -> str | None:
+        """Save ``session`` and, when given, its ``speakers`` (in billing order).
+
+        Returns its outcome, or None if it is refused (its problems noted). With hold_conflicts,
+        a session refused only by a booking rule is held for review instead (Session.hold()).
+        """
+        held_before, minutes_before = session.held_reason, session.planned_minutes
+        error, session_written, linked = self.try_save(session, result), False, 0
+        if error is None:
+            session_written = result != "unchanged"
+            self.being_replaced.discard(session.pk)  # in place again: later ones check against it
+            error, linked = self.try_link(session, speakers or [], 0)
+        if error is None:
+            return result
+        if not (self.hold_conflicts and is_conflict(error)):
+            self.problems.extend(validation_problems(event.where, error, self.records.file_keys))
+            return None
+        reason = " ".join(error.messages)
+        session.hold(reason)
+        self.report.hold(event.title, reason)
+        # Held again for the same reason, the file unchanged but for the slot it keeps trying:
+        # the stored session is already just this, so nothing is written.
+        if (
+            result == "updated"
+            and not session_written
+            and speakers is None
+            and held_before == reason
+            and session.planned_minutes == minutes_before
+            and set(applied) <= set(HELD_FIELDS)
+        ):
+            return "unchanged"
+        error = self.try_save(session, "created" if session.pk is None else "updated")
+        if error is None:
+            self.being_replaced.discard(session.pk)
+            error, _ = self.try_link(session, speakers or [], linked)
+        if error is not None:
+            self.problems.extend(validation_problems(event.where, error, self.records.file_keys))
+            return None
+        return result if result == "created" else "updated"
+
+    def try_save(self, instance: models.Model, result: str) -> ValidationError | None:
+        try:
+            full_clean(instance)
+            if result != "unchanged":
+                instance.save()
+        except ValidationError as error:
+            return error
+        return None
+
+    def try_link(
+        self, session: Session, speakers: list[Speaker], start: int
+    ) -> tuple[ValidationError | None, int]:
+        """Link ``speakers[start:]`` to ``session``, all or none; the error and how many are linked.
+
+        The rule SessionSpeaker.clean() applies to each link, once for them all
+        (Session.check_speakers_are_free()); the links are then written in one INSERT.
+        """
+        speakers = list({speaker.pk: speaker for speaker in speakers}.values())  # each once
+        joining = speakers[start:]
+        if not joining:
+            return None, len(speakers)
+        links = [
+            SessionSpeaker(session=session, speaker=speaker, position=position)
+            for position, speaker in enumerate(speakers)
+            if position >= start
+        ]
+        try:
+            for link in links:
+                link.clean_fields(exclude=VOUCHED_FOR[SessionSpeaker])
+            if not session.is_unscheduled and not session.is_cancelled:
+                session.check_speakers_are_free(joining, field="speaker")
+        except ValidationError as error:
+            return error, start
+        SessionSpeaker.objects.bulk_create(links)
+        Conference.mark_changed(session.conference_id)  # bulk_create sends no signals
+        return None, len(speakers)
+
 
 def link_row(link: "SessionLink | Attachment") -> list[str]:
     """A link or URL attachment as a re-import compares it: [url, title, type]."""
     return [link.url, link.title, link.kind]
+
+
+# What the writer vouches for itself, so that full_clean() need not ask the database row by row
+# (each of these was a query per row: 20 ms a session): every foreign key it sets holds an object
+# it loaded from, or saved into, this conference; GUIDs and slugs are unique by its own indexes
+# (guid_index(), unique_slug()); a session lists each speaker once (try_link()). The check
+# constraints are what Session.clean() and the fields' validators already state with field
+# errors. clean() still runs every rule; the database keeps every constraint behind it.
+VOUCHED_FOR = {
+    Session: ["conference", "room", "track"],
+    Speaker: ["conference"],
+    SessionSpeaker: ["session", "speaker"],
+}
+
+
+def full_clean(instance: models.Model) -> None:
+    """``instance.full_clean()``, less the checks the writer vouches for (VOUCHED_FOR)."""
+    vouched = VOUCHED_FOR.get(type(instance))
+    if vouched is None:
+        instance.full_clean()  # rooms and tracks: a few per file
+    else:
+        instance.full_clean(exclude=vouched, validate_constraints=False)
+
+
+# A session refused only for these reasons can wait unscheduled: nothing about it is wrong but
+# where and when the file puts it. Any other problem (a title too long) refuses the file.
+CONFLICT_CODES = {"room_double_booked", "speaker_double_booked", "outside_conference_days"}
+# What holding a session takes away, and a re-import tries again while it is held.
+HELD_FIELDS = ("room", "starts_at", "ends_at", "status")
+
+
+def is_conflict(error: ValidationError) -> bool:
+    """Whether ``error`` is only about booking rules (CONFLICT_CODES), which holding resolves."""
+    errors = (
+        error.error_list
+        if not hasattr(error, "error_dict")
+        else [item for items in error.error_dict.values() for item in items]
+    )
+    return bool(errors) and all(item.code in CONFLICT_CODES for item in errors)
+
+
+def values_beyond_frab(event: EventRecord) -> dict[str, Any]:
+    """What CSV and Sessionize files may say of a session beyond frab's fields."""
+    values: dict[str, Any] = {}
+    if event.status is not None:
+        values["status"] = event.status
+    if event.audience_level is not None:
+        values["audience_level"] = event.audience_level
+    if event.planned_minutes is not None:
+        values["planned_minutes"] = event.planned_minutes
+    return values
 
 
 def hex_colour_or_blank(value: str) -> str:

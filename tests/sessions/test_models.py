@@ -128,6 +128,31 @@ def test_adding_a_busy_speaker_is_rejected_naming_the_clash():
     ]
 
 
+def test_an_organisation_marked_as_appearing_in_parallel_may_be_on_sessions_at_once():
+    conference = make_conference()
+    forum = make_speaker(conference, name="Forum für Freiraum", appears_in_parallel=True)
+    make_session(conference, title="Urban practice", speakers=[forum])
+    other = make_session(conference, title="Clothes swap", starts_at=paris(8, 10, 15))
+
+    SessionSpeaker(session=other, speaker=forum).full_clean()
+
+    assert list(Session.objects.clashing_for_speaker(forum, paris(8, 10), paris(8, 11))) == []
+
+
+def test_placing_a_held_session_clears_why_it_was_held():
+    conference = make_conference()
+    session = make_session(conference, title="Relay")
+    session.hold("Fefe already gives “Fnord News Show” then.")
+    session.full_clean()
+    session.save()
+    assert (session.status, session.starts_at, session.planned_minutes) == ("draft", None, 30)
+
+    session.place(None, paris(8, 14))
+    session.full_clean()
+
+    assert session.held_reason == ""
+
+
 def test_moving_a_session_onto_its_speakers_other_session_is_rejected():
     conference = make_conference()
     speaker = make_speaker(conference, name="Ada Lovelace")

@@ -380,6 +380,18 @@ def test_unscheduled_sessions_wait_in_the_side_list(admin_client, conference, ce
     assert "Waiting talk" in response.content.decode().split('id="planner-unscheduled"')[1]
 
 
+def test_side_list_says_why_an_import_held_a_session(admin_client, conference):
+    make_unscheduled_session(
+        conference, title="Relay", held_reason="Fefe already gives “Fnord News Show” then."
+    )
+
+    response = admin_client.get(planner_url(conference, "2026-04-08"))
+
+    side_list = response.content.decode().split('id="planner-unscheduled"')[1]
+    text = " ".join(unescape(re.sub(r"<[^>]+>", " ", side_list)).split())
+    assert "Held by an import: Fefe already gives “Fnord News Show” then." in text
+
+
 def test_side_list_filters_by_search_track_and_kind(admin_client, conference):
     track = make_track(conference, name="Security")
     make_unscheduled_session(conference, title="Fuzzing PyTorch", track=track)

@@ -8,7 +8,8 @@ from sessions.importers import ScheduleImportError, import_schedule
 
 class Command(BaseCommand):
     help = (
-        "Import a frab/c3voc schedule.xml or schedule.json into an existing conference. Rooms, "
+        "Import a frab/c3voc schedule.xml or schedule.json, Sessionize's All Data JSON or a CSV "
+        "table (docs/import.md) into an existing conference. Rooms, "
         "tracks, speakers and sessions are created or updated (matched by GUID), all or nothing; "
         "the conference's days and time zone rule what may be imported. On a re-import, fields "
         "of sessions and speakers edited here keep their values unless the file changed them "
@@ -16,7 +17,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("file", help="Path to schedule.xml or schedule.json.")
+        parser.add_argument(
+            "file", help="Path to schedule.xml, schedule.json, Sessionize JSON or a .csv table."
+        )
         parser.add_argument(
             "--conference", required=True, metavar="SLUG", help="Slug of the conference."
         )
@@ -48,6 +51,16 @@ class Command(BaseCommand):
             ),
         )
 
+        parser.add_argument(
+            "--hold-conflicts",
+            action="store_true",
+            help=(
+                "Import every valid record; a session that double-books a room or speaker or "
+                "falls outside the conference's days is imported unscheduled (a draft in the "
+                "planner's side list) with the reason, instead of refusing the whole file."
+            ),
+        )
+
     def handle(
         self,
         *args,
@@ -56,6 +69,7 @@ class Command(BaseCommand):
         dry_run,
         convert_time_zone,
         day_change_from_file,
+        hold_conflicts,
         verbosity,
         **options,
     ):
@@ -73,6 +87,7 @@ class Command(BaseCommand):
                 dry_run=dry_run,
                 convert_time_zone=convert_time_zone,
                 adopt_day_change=day_change_from_file,
+                hold_conflicts=hold_conflicts,
             )
         except ScheduleImportError as error:
             raise CommandError(f"{error}\nNothing was imported.") from None
@@ -83,6 +98,8 @@ class Command(BaseCommand):
             # An organizer's edit replaced by the file's value is worth seeing unasked.
             for change in report.overrides:
                 self.stdout.write(self.style.WARNING(change))
+        for line in report.held:
+            self.stdout.write(self.style.WARNING(f"would {line}" if dry_run else line))
         for line in report.summary():
             self.stdout.write(line)
         if dry_run:

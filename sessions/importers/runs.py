@@ -1,0 +1,114 @@
+"""The admin's import page, step by step: check a stored upload (a dry run), then import it.
+
+A ScheduleImport holds the file between the two steps. Each step runs ``import_schedule`` with
+the same rules as the command; a file of more than BACKGROUND_SESSIONS sessions runs in a task
+(sessions/importers/tasks.py) so the page answers at once and shows where the step stands.
+"""
+
+import io
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from sessions.importers import ScheduleImportError, import_schedule, parse_schedule
+from sessions.models import ScheduleImport
+
+BACKGROUND_SESSIONS = 200
+
+logger = logging.getLogger(__name__)
+
+
+def start_check(schedule_import: ScheduleImport) -> None:
+    """Count the file's sessions and check it, now or in a task; a file we cannot read is refused."""
+    try:
+        records = parse_schedule(
+            bytes(schedule_import.data), schedule_import.file_name, schedule_import.conference
+        )
+    except ScheduleImportError as error:
+        finish(schedule_import, ScheduleImport.Status.REFUSED, problems=error.problems)
+        return
+    schedule_import.session_count = len(records.events)
+    schedule_import.in_background = schedule_import.session_count > BACKGROUND_SESSIONS
+    schedule_import.status = ScheduleImport.Status.CHECKING
+    schedule_import.step_started_at = timezone.now()
+    schedule_import.save()
+    run_or_enqueue(schedule_import)
+
+
+def start_import(schedule_import: ScheduleImport, user) -> bool:
+    """Confirm a checked file: import it for real, now or in a task.
+
+    False if it was not waiting for confirmation: confirmed twice (a double click, two
+    organizers at once), only the first claims it.
+    """
+    now = timezone.now()
+    claimed = ScheduleImport.objects.filter(
+        pk=schedule_import.pk, status=ScheduleImport.Status.CHECKED
+    ).update(
+        status=ScheduleImport.Status.IMPORTING,
+        confirmed_by=user,
+        confirmed_at=now,
+        step_started_at=now,
+    )
+    if not claimed:
+        return False
+    schedule_import.refresh_from_db()
+    run_or_enqueue(schedule_import)
+    return True
+
+
+def run_or_enqueue(schedule_import: ScheduleImport) -> None:
+    if schedule_import.in_background:
+        from sessions.importers.tasks import run_schedule_import  # it imports this module
+
+        # Once the row is committed, or the worker might look for it before it exists.
+        transaction.on_commit(lambda: run_schedule_import.enqueue(schedule_import.pk))
+    else:
+        run_step(schedule_import.pk)
+
+
+def run_step(import_id: int) -> None:
+    """Run the step a ScheduleImport waits for: its check or its import."""
+    schedule_import = ScheduleImport.objects.select_related("conference").get(pk=import_id)
+    if not schedule_import.is_running:
+        return  # already done: a task delivered twice does no harm
+    checking = schedule_import.status == ScheduleImport.Status.CHECKING
+    upload = io.BytesIO(bytes(schedule_import.data))
+    upload.name = schedule_import.file_name
+    try:
+        report = import_schedule(
+            schedule_import.conference,
+            upload,
+            dry_run=checking,
+            hold_conflicts=schedule_import.hold_conflicts,
+        )
+    except ScheduleImportError as error:
+        status = ScheduleImport.Status.REFUSED if checking else ScheduleImport.Status.FAILED
+        finish(schedule_import, status, problems=error.problems)
+        return
+    except Exception:  # a bug must not leave the page waiting for ever
+        logger.exception("Schedule import %s stopped", import_id)
+        finish(
+            schedule_import,
+            ScheduleImport.Status.FAILED,
+            problems=["An unexpected error stopped this step; nothing was written."],
+        )
+        return
+    status = ScheduleImport.Status.CHECKED if checking else ScheduleImport.Status.IMPORTED
+    finish(schedule_import, status, report=report.as_json())
+
+
+def finish(
+    schedule_import: ScheduleImport,
+    status: str,
+    *,
+    problems: list[str] | None = None,
+    report: dict | None = None,
+) -> None:
+    schedule_import.status = status
+    schedule_import.problems = problems or []
+    if report is not None:
+        schedule_import.report = report
+    schedule_import.finished_at = timezone.now()
+    schedule_import.save()

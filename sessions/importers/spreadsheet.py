@@ -1,0 +1,300 @@
+"""A CSV table of sessions, one per row, into records: for organizers coming from spreadsheets.
+
+The columns are documented in docs/import.md and the example the admin's import page offers
+(EXAMPLE_CSV). Each problem names its row, as the spreadsheet numbers it, and its column.
+"""
+
+import csv
+import datetime
+import io
+import re
+import uuid
+
+from django.utils.text import slugify
+
+from conference.models import Conference
+from sessions.frab import split_title
+from sessions.importers.records import (
+    EventRecord,
+    PersonRecord,
+    RecordError,
+    RoomRecord,
+    ScheduleImportError,
+    ScheduleRecords,
+    TrackRecord,
+    shown,
+)
+from sessions.models import Session
+
+COLUMNS = (
+    "id",
+    "title",
+    "kind",
+    "track",
+    "room",
+    "date",
+    "start",
+    "end",
+    "duration",
+    "speakers",
+    "description",
+    "level",
+    "status",
+)
+# Other names spreadsheets give these columns.
+COLUMN_ALIASES = {
+    "guid": "id",
+    "type": "kind",
+    "audience level": "level",
+    "abstract": "description",
+}
+# Our model fields as the table names them, so the writer's problems name the column.
+CSV_KEYS = {
+    "guid": "id",
+    "title": "title",
+    "kind": "kind",
+    "track": "track",
+    "room": "room",
+    "starts_at": "start",
+    "ends_at": "end",
+    "description": "description",
+    "audience_level": "level",
+    "status": "status",
+    "speaker": "speakers",
+    "planned_minutes": "duration",
+    "slug": "title",
+}
+_TIME = re.compile(r"(\d{1,2})[:.h](\d{2})")
+_MINUTES = re.compile(r"\d+")
+
+EXAMPLE_CSV = """\
+id,title,kind,track,room,date,start,end,duration,speakers,description,level,status
+opening-2026,Opening keynote,keynote,,Main Hall,2026-04-08,09:00,09:45,,Ada Lovelace,Welcome and the year ahead.,any,published
+lunch-1,Lunch,break,,,2026-04-08,12:30,,60,,,,published
+tensors-101,Tensors from scratch,workshop,Training,Room B,2026-04-08,14:00,15:30,,Grace Hopper; Alan Turing,"Bring a laptop; we start with NumPy.",beginner,published
+panel-future,The future of compilers,panel,Compilers,,,,,45,Grace Hopper; Edsger Dijkstra,Not placed yet: it waits in the planner.,advanced,draft
+"""
+
+
+def choices_text(choices) -> str:
+    return ", ".join(value for value, _ in choices)
+
+
+def parse_csv(data: bytes, conference: Conference) -> ScheduleRecords:
+    try:
+        text = data.decode("utf-8-sig")  # Excel's “CSV UTF-8” starts with a byte-order mark
+    except UnicodeDecodeError:
+        raise ScheduleImportError(
+            "The file is not UTF-8 text: save it from your spreadsheet as “CSV UTF-8”."
+        ) from None
+    if "\x00" in text:
+        raise ScheduleImportError("The file holds NUL characters: it is not a CSV table.")
+    try:
+        dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
+        delimiter = dialect.delimiter
+    except csv.Error:
+        delimiter = ","  # a single column: the header check below names what is missing
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        header = next(reader, [])
+        columns = read_header(header)
+        records = ScheduleRecords(file_keys=dict(CSV_KEYS))
+        seen: dict[str, EventRecord] = {}
+        # Rows as a spreadsheet numbers them (a cell may hold line breaks): the header is 1.
+        for number, row in enumerate(reader, start=2):
+            if not any(cell.strip() for cell in row):
+                continue
+            try:
+                values = row_values(row, columns, number)
+                record = csv_event(values, number, conference, records)
+                records.add_event(record, seen)
+            except RecordError as problem:
+                records.problems.append(str(problem))
+    except csv.Error as error:
+        raise ScheduleImportError(f"Row {reader.line_num}: not a CSV row ({error}).") from None
+    if not records.events and not records.problems:
+        raise ScheduleImportError("Row 2: the table has no sessions below its header.")
+    return records
+
+
+def read_header(header: list[str]) -> list[str]:
+    columns = []
+    for index, cell in enumerate(header, start=1):
+        name = " ".join(cell.strip().lower().replace("_", " ").split())
+        name = COLUMN_ALIASES.get(name, name)
+        if name not in COLUMNS:
+            raise ScheduleImportError(
+                f"Row 1, column {index}: “{shown(cell.strip())[:40]}” is not a column of the "
+                f"template ({', '.join(COLUMNS)})."
+            )
+        if name in columns:
+            raise ScheduleImportError(f"Row 1, column {index}: “{name}” appears twice.")
+        columns.append(name)
+    if "title" not in columns:
+        raise ScheduleImportError(
+            f"Row 1: the header has no “title” column (the columns: {', '.join(COLUMNS)})."
+        )
+    return columns
+
+
+def row_values(row: list[str], columns: list[str], number: int) -> dict[str, str]:
+    if len(row) > len(columns) and any(cell.strip() for cell in row[len(columns) :]):
+        raise RecordError(
+            f"Row {number}: it has {len(row)} cells but the header names {len(columns)} columns."
+        )
+    values = dict.fromkeys(COLUMNS, "")
+    for name, cell in zip(columns, row, strict=False):
+        if "\x00" in cell:
+            raise RecordError(f"Row {number}, column {name}: contains a NUL character.")
+        values[name] = cell.strip()
+    return values
+
+
+def csv_event(
+    values: dict[str, str], number: int, conference: Conference, records: ScheduleRecords
+) -> EventRecord:
+    title, cancelled = split_title(values["title"])
+    where = f"Row {number} (“{shown(title)[:60]}”)" if title else f"Row {number}"
+    if not title:
+        raise RecordError(f"{where}, column title: missing.")
+    kind = read_choice(values["kind"], Session.Kind, Session.Kind.TALK, where, "kind")
+    level = read_choice(values["level"], Session.AudienceLevel, None, where, "level")
+    status = read_choice(values["status"], Session.Status, None, where, "status")
+    if cancelled:
+        status = Session.Status.CANCELLED
+    starts_at, ends_at, minutes = read_slot(values, conference, where)
+    room = values["room"] or None
+    if starts_at is None:
+        if room:
+            raise RecordError(
+                f"{where}, column room: a session without a date and start waits unscheduled "
+                "and has no room yet; give it a date and start, or leave the room empty."
+            )
+        if status not in (None, Session.Status.DRAFT):
+            raise RecordError(
+                f"{where}, column status: a session without a date and start can only be a draft."
+            )
+        status = Session.Status.DRAFT
+    elif status is None:
+        status = Session.Status.PUBLISHED
+    if room and room not in records.rooms:
+        records.rooms[room] = RoomRecord(room, where=f"{where}, column room")
+    if values["track"] and values["track"] not in records.tracks:
+        records.tracks[values["track"]] = TrackRecord(
+            values["track"], where=f"{where}, column track"
+        )
+    persons = [
+        PersonRecord(
+            # A speaker named alike in any row is the same speaker, on every import.
+            str(uuid.uuid5(uuid.NAMESPACE_URL, f"urn:confsched:csv-speaker:{name.casefold()}")),
+            name,
+            None,
+            f"{where}, column speakers (“{shown(name)[:60]}”)",
+            match_name=True,
+        )
+        for name in dict.fromkeys(part.strip() for part in values["speakers"].split(";"))
+        if name
+    ]
+    return EventRecord(
+        where=where,
+        guid=values["id"]
+        or str(uuid.uuid5(uuid.NAMESPACE_URL, f"urn:confsched:csv-session:{title}")),
+        title=title,
+        slug=slugify(title),
+        kind=kind,
+        cancelled=status == Session.Status.CANCELLED,
+        room=room,
+        track=values["track"],
+        starts_at=starts_at,
+        ends_at=ends_at,
+        description=values["description"],
+        persons=persons,
+        status=status,
+        audience_level=level,
+        planned_minutes=minutes if starts_at is None else None,
+    )
+
+
+def read_choice(value: str, choices, default, where: str, column: str):
+    if not value:
+        return default
+    wanted = slugify(value)
+    for choice in choices:
+        if wanted in (choice.value, slugify(choice.label)):
+            return choice.value
+    raise RecordError(
+        f"{where}, column {column}: “{shown(value)[:40]}” is not one of "
+        f"{choices_text(choices.choices)}."
+    )
+
+
+def read_slot(
+    values: dict[str, str], conference: Conference, where: str
+) -> tuple[datetime.datetime | None, datetime.datetime | None, int | None]:
+    """Start and end in the conference's zone, or neither (unscheduled); and the duration."""
+    minutes = read_minutes(values["duration"], where) if values["duration"] else None
+    if not values["date"] and not values["start"]:
+        if values["end"]:
+            raise RecordError(f"{where}, column end: give the date and start too, or no end.")
+        return None, None, minutes
+    if not values["date"]:
+        raise RecordError(f"{where}, column date: missing (the start is {values['start']}).")
+    if not values["start"]:
+        raise RecordError(f"{where}, column start: missing (the date is {values['date']}).")
+    day = read_date(values["date"], where)
+    starts_at = local_moment(day, read_time(values["start"], where, "start"), conference)
+    if values["end"]:
+        ends_at = local_moment(day, read_time(values["end"], where, "end"), conference)
+        if ends_at <= starts_at:  # past midnight: 23:30 to 00:30 ends the next day
+            ends_at = local_moment(
+                day + datetime.timedelta(days=1), read_time(values["end"], where, "end"), conference
+            )
+        if minutes is not None and ends_at - starts_at != datetime.timedelta(minutes=minutes):
+            raise RecordError(
+                f"{where}, column duration: {minutes} minutes, but {values['start']} to "
+                f"{values['end']} is {(ends_at - starts_at) // datetime.timedelta(minutes=1)}."
+            )
+    elif minutes is not None:
+        ends_at = starts_at + datetime.timedelta(minutes=minutes)
+    else:
+        raise RecordError(f"{where}, column end: missing; give an end or a duration.")
+    return starts_at, ends_at, minutes
+
+
+def read_date(value: str, where: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        raise RecordError(
+            f"{where}, column date: “{shown(value)[:40]}” is not a date like 2026-04-08."
+        ) from None
+
+
+def read_time(value: str, where: str, column: str) -> datetime.time:
+    match = _TIME.fullmatch(value)
+    if match and int(match[1]) < 24 and int(match[2]) < 60:
+        return datetime.time(int(match[1]), int(match[2]))
+    raise RecordError(f"{where}, column {column}: “{shown(value)[:40]}” is not a time like 10:35.")
+
+
+def read_minutes(value: str, where: str) -> int:
+    match = _TIME.fullmatch(value)
+    if match:
+        minutes = int(match[1]) * 60 + int(match[2])
+    elif _MINUTES.fullmatch(value) and len(value) < 6:
+        minutes = int(value)
+    else:
+        minutes = 0
+    if minutes <= 0:
+        raise RecordError(
+            f"{where}, column duration: “{shown(value)[:40]}” is not a number of minutes like 30 "
+            "or a length like 1:30."
+        )
+    return minutes
+
+
+def local_moment(
+    day: datetime.date, time: datetime.time, conference: Conference
+) -> datetime.datetime:
+    # On the night clocks go back, 02:30 happens twice: a table says nothing, so the first.
+    return datetime.datetime.combine(day, time, tzinfo=conference.tz)

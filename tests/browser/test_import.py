@@ -1,0 +1,68 @@
+"""The admin's schedule import in Chromium: upload a CSV, read the preview, confirm."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from sessions.models import Session
+
+JSON_RPC = "Beyond JSON-RPC"  # the demo's talk in Junior Stage, 10:35–11:00 on 8 April
+
+
+@pytest.fixture
+def organizer(page):
+    get_user_model().objects.create_superuser("organizer", "organizer@example.org", "plan-it-2026")
+    page.goto(page.base_url + "/admin/login/")
+    page.get_by_label("Username").fill("organizer")
+    page.get_by_label("Password").fill("plan-it-2026")
+    page.get_by_role("button", name="Log in").click()
+    return page
+
+
+def csv_retitling(session: Session) -> bytes:
+    """A table with one new talk and the demo's JSON-RPC talk under a new title, as it is else."""
+    speakers = "; ".join(speaker.name for speaker in session.ordered_speakers)
+    start, end = session.local_starts_at, session.local_ends_at
+    return (
+        "id,title,kind,track,room,date,start,end,speakers,description,status\n"
+        f"{session.guid},JSON-RPC at scale,{session.kind},{session.track.name},"
+        f"{session.room.name},{start:%Y-%m-%d},"
+        f'{start:%H:%M},{end:%H:%M},{speakers},"{session.description}",{session.status}\n'
+        "new-talk,Sparse tensors in practice,talk,,,,,,Grace Hopper,,draft\n"
+    ).encode()
+
+
+def test_organizer_uploads_a_csv_sees_the_changes_and_confirms(organizer):
+    page = organizer
+    json_rpc = Session.objects.select_related("room", "track").get(title__startswith=JSON_RPC)
+    page.goto(page.base_url + "/admin/schedule/session/")
+    page.get_by_role("link", name="Import", exact=True).click()
+
+    page.get_by_label("File").set_input_files(
+        {"name": "sessions.csv", "mimeType": "text/csv", "buffer": csv_retitling(json_rpc)}
+    )
+    page.get_by_role("button", name="Check the file").click()
+
+    expect(page.get_by_text("Nothing has been written yet.")).to_be_visible()
+    created = page.locator("#import-created")
+    expect(created).to_contain_text("create session “Sparse tensors in practice”")
+    expect(created).to_contain_text("create speaker “Grace Hopper”")
+    updated = page.locator("#import-updated li")
+    expect(updated).to_have_count(1)  # the title, and nothing else
+    expect(updated).to_contain_text(
+        "update session “JSON-RPC at scale”: title Beyond JSON-RPC: Scaling Model Context "
+        "Protocols With gRPC … → JSON-RPC at scale"
+    )
+    assert not Session.objects.filter(title="Sparse tensors in practice").exists()
+
+    page.get_by_role("button", name="Confirm the import").click()
+
+    expect(page.locator(".messagelist .success")).to_contain_text("Imported")
+    json_rpc.refresh_from_db()
+    assert json_rpc.title == "JSON-RPC at scale"
+    new = Session.objects.get(title="Sparse tensors in practice")
+    assert (new.status, new.starts_at, [s.name for s in new.ordered_speakers]) == (
+        "draft",
+        None,
+        ["Grace Hopper"],
+    )
