@@ -2,6 +2,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from conference.mail import unsubscribe_url, verification_url
 from conference.models import AccountEmail
@@ -35,7 +36,8 @@ def test_an_attendee_confirms_the_address_and_turns_mails_off_in_account_setting
     )
     log_in(page, "ada", "correct horse 42")
     page.get_by_role("link", name="Account").click()
-    assert page.get_by_text("ada@example.org is not confirmed yet").is_visible()
+    page.get_by_role("link", name="Email address and notifications").click()
+    expect(page.get_by_text("ada@example.org is not confirmed yet")).to_be_visible()
 
     page.goto(page.base_url + site_path(verification_url(ada)))
     assert page.get_by_role("heading", name="Address confirmed").is_visible()
