@@ -59,7 +59,7 @@ serve: $(VENV)/.installed
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(BIN)/gunicorn conference.wsgi \
 		--workers $$(( $$(nproc) * 2 + 1 )) --bind 127.0.0.1:$(PORT) \
-		--access-logfile - --graceful-timeout 20
+		--access-logfile - --graceful-timeout 20 --limit-request-line 8190
 
 # Development JavaScript tools (axe-core for the accessibility tests), exactly as package-lock.json
 # pins them; installed again whenever the lock file changes. The site itself serves no npm code.

@@ -6,6 +6,7 @@ from urllib.parse import urljoin
 
 from django.conf import settings
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.relations import MANY_RELATION_KWARGS, ManyRelatedField
 
@@ -163,6 +164,16 @@ class OptionalEmailField(BlankAsNullMixin, serializers.EmailField):
     pass
 
 
+@extend_schema_field(
+    {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "example": "04:00"}
+)
+class ClockTimeField(serializers.TimeField):
+    """A time of day as clocks show it, "04:00": JSON Schema's "time" format demands an offset."""
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%H:%M", **kwargs)
+
+
 class ConferenceSerializer(serializers.ModelSerializer):
     time_zone = serializers.CharField(
         read_only=True, help_text="IANA zone of the venue, in which attendees read the times."
@@ -170,6 +181,12 @@ class ConferenceSerializer(serializers.ModelSerializer):
     registration_url = OptionalURLField()
     help_url = OptionalURLField(help_text="Where attendees get help with the event.")
     contact_email = OptionalEmailField()
+    logo_url = OptionalURLField()
+    day_change = ClockTimeField(
+        read_only=True,
+        help_text="Sessions starting before this time of night count as the day before "
+        "(frab's day_change).",
+    )
     url = serializers.SerializerMethodField(help_text="The conference's page on this site.")
     rooms_url = serializers.SerializerMethodField()
     tracks_url = serializers.SerializerMethodField()

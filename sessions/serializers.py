@@ -9,6 +9,7 @@ from conference.serializers import (
     ConferenceDateTimeField,
     ConferenceSlugRelatedField,
     FullCleanMixin,
+    OptionalURLField,
     RoomSummarySerializer,
     SlugLookupField,
     StrictTypesMixin,
@@ -67,6 +68,10 @@ class SessionSerializer(serializers.ModelSerializer):
     )
     attachments = AttachmentSerializer(source="attachment_list", many=True, read_only=True)
     links = SessionLinkSerializer(source="link_list", many=True, read_only=True)
+    feedback_url = OptionalURLField()
+    logo_url = OptionalURLField()
+    source_url = OptionalURLField()
+    origin_url = OptionalURLField()
     url = serializers.SerializerMethodField(help_text="The session's page on this site.")
     created_at = UTCDateTimeField(read_only=True)
     updated_at = UTCDateTimeField(read_only=True)
