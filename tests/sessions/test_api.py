@@ -95,46 +95,25 @@ def test_session_embeds_its_room_track_speakers_and_times_in_utc(anonymous, conf
         speakers=[bob, ada],
     )
     data = anonymous.get(list_url(conference)).json()["results"][0]
-    assert data == {
-        "id": session.pk,
-        "guid": session.guid,
-        "conference": "pycon",
-        "slug": "compilers",
-        "title": "Compilers",
-        "kind": "workshop",
-        "status": "published",
-        "audience_level": "advanced",
-        "description": "Deep.",
-        "subtitle": "",
-        "type_label": "",
-        "language": "",
-        "abstract": "",
-        "do_not_record": False,
-        "recording_license": "",
-        "feedback_url": None,
-        "logo_url": None,
-        "source_url": None,
-        "origin_url": None,
-        "code": "",
-        "starts_at": "2026-04-08T08:35:00Z",
-        "ends_at": "2026-04-08T09:35:00Z",
-        "time_zone": "Europe/Paris",
-        "room": {"slug": "hall-a", "name": "Hall A"},
-        "track": {"slug": "ml", "name": "ML", "colour": "#123456"},
-        "speakers": [
+    assert stamps_read(data) == keynote_answer(
+        session,
+        slug="compilers",
+        title="Compilers",
+        kind="workshop",
+        audience_level="advanced",
+        description="Deep.",
+        starts_at="2026-04-08T08:35:00Z",
+        ends_at="2026-04-08T09:35:00Z",
+        room={"slug": "hall-a", "name": "Hall A"},
+        track={"slug": "ml", "name": "ML", "colour": "#123456"},
+        speakers=[
             {"id": bob.pk, "slug": "bob", "name": "Bob", "company": ""},
             {"id": ada.pk, "slug": "ada", "name": "Ada", "company": "Analytical"},
         ],
-        "attachments": [],
-        "links": [],
-        "url": "https://schedule.example.org/pycon/sessions/compilers/",
-        "created_at": session.created_at.astimezone(datetime.UTC)
-        .isoformat()
-        .replace("+00:00", "Z"),
-        "updated_at": session.updated_at.astimezone(datetime.UTC)
-        .isoformat()
-        .replace("+00:00", "Z"),
-    }
+        url="https://schedule.example.org/pycon/sessions/compilers/",
+    )
+    assert data["created_at"].endswith("Z")
+    assert data["updated_at"].endswith("Z")
 
 
 def test_session_times_stay_in_utc_when_the_visitor_chose_another_zone(anonymous, conference):
@@ -501,7 +480,8 @@ STORED_KEYNOTE = {
 
 
 def keynote_answer(session: Session, **fields) -> dict:
-    """The API's answer about new_session() once stored as ``session``, with ``fields`` changed."""
+    """The API's answer about new_session() once stored as ``session``, with ``fields`` changed:
+    every key of a session's answer, written out once."""
     return {
         "id": session.pk,
         "guid": session.guid,
