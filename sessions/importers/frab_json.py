@@ -5,6 +5,7 @@ from typing import Any
 
 from conference.models import Conference
 from sessions.frab import (
+    CONFERENCE_META_FIELDS,
     GENERATOR,
     VENUE_ROOM_GUID,
     person_guid,
@@ -33,8 +34,10 @@ from sessions.importers.records import (
     read_capacity,
     read_clock,
     read_duration,
+    refuse_nul,
     shown,
 )
+from sessions.models import Session
 
 _MISSING = object()
 _JSON_TYPES = {
@@ -104,7 +107,8 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
             if colours
             else None
         ) or ""
-        # Our exports keep the day change and audience levels in meta (the schema has no key).
+        # Our exports keep the day change, audience levels, kinds the type does not say and the
+        # conference's details in meta (the schema has no key for them).
         meta = json_value(conference_data, "meta", dict, "schedule.conference", required=False)
         meta = meta or {}
         day_change = json_value(meta, "day_change", str, "schedule.conference.meta", required=False)
@@ -112,6 +116,17 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
             json_value(meta, "audience_levels", dict, "schedule.conference.meta", required=False)
             or {}
         )
+        kinds = json_value(meta, "kinds", dict, "schedule.conference.meta", required=False) or {}
+        details = {
+            "description": json_value(
+                conference_data, "description", str, "schedule.conference", required=False
+            )
+        } | {
+            name: json_value(meta, name, str, "schedule.conference.meta", required=False)
+            for name in CONFERENCE_META_FIELDS
+        }
+        header.details = {name: value.strip() for name, value in details.items() if value}
+        refuse_nul("schedule.conference", **header.details)
     except RecordError as problem:
         raise ScheduleImportError(str(problem)) from None
     zone = file_zone(header.time_zone, conference, "schedule.conference")
@@ -126,8 +141,9 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
             name = json_value(track, "name", str, where).strip()
             slug = json_value(track, "slug", str, where, required=False) or ""
             colour = json_value(track, "color", str, where, required=False) or ""
+            description = json_value(track, "description", str, where, required=False)
             records.tracks[name] = TrackRecord(
-                name, slug, colour, f"Track “{shown(name)}” ({where})"
+                name, slug, colour, f"Track “{shown(name)}” ({where})", description
             )
         except RecordError as problem:
             records.problems.append(str(problem))
@@ -180,6 +196,8 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
                         record.extra["source_url"] = ""
                     level = audience_levels.get(record.guid)
                     record.audience_level = level if isinstance(level, str) else None
+                    if kinds.get(record.guid) in Session.Kind.values:
+                        record.kind = kinds[record.guid]
                     records.add_event(record, seen)
                 except RecordError as problem:
                     records.problems.append(str(problem))
@@ -325,6 +343,7 @@ def json_person(person: object, where: str, base_url: str) -> PersonRecord:
         # Our own exports' extra keys; the schema lets a person carry more than it names.
         role=json_value(person, "role", str, where, required=False),
         company=json_value(person, "company", str, where, required=False),
+        appears_in_parallel=json_value(person, "appears_in_parallel", bool, where, required=False),
         links=json_links(
             json_value(person, "links", list, where, required=False) or [],
             f"{where}: links",

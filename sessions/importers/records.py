@@ -58,6 +58,8 @@ class PersonRecord:
     role: str | None = None
     company: str | None = None
     links: list["LinkRecord"] = field(default_factory=list)
+    # True: an organisation or host that may be listed on parallel sessions (our schedule.json).
+    appears_in_parallel: bool | None = None
     # Files naming speakers only by name (CSV) also match a speaker of that name made here.
     match_name: bool = False
 
@@ -171,6 +173,8 @@ class ConferenceRecord:
     day_change: datetime.time | None = None
     colour: str = ""
     logo_url: str = ""
+    # Its description and CONFERENCE_META_FIELDS, by model field, as our schedule.json has them.
+    details: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -179,10 +183,13 @@ class TrackRecord:
     slug: str = ""
     colour: str = ""
     where: str = ""
+    description: str | None = None  # None: the file does not say (only our schedule.json does)
 
     def __post_init__(self):
         where = self.where or f"Track “{shown(self.name)}”"
-        refuse_nul(where, name=self.name, slug=self.slug, color=self.colour)
+        refuse_nul(
+            where, name=self.name, slug=self.slug, color=self.colour, description=self.description
+        )
 
 
 @dataclass
