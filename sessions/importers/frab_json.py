@@ -29,6 +29,7 @@ from sessions.importers.records import (
     end_after,
     event_where,
     file_zone,
+    not_utf8,
     parse_moment,
     picture_or_page_link,
     read_capacity,
@@ -65,8 +66,8 @@ def json_value(record: dict, key: str, kind: type, where: str, *, required: bool
 def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
     try:
         document = json.loads(data)  # detects UTF-8, -16 and -32 and skips a BOM
-    except UnicodeDecodeError:
-        raise ScheduleImportError("The file is not UTF-8, UTF-16 or UTF-32 text.") from None
+    except UnicodeDecodeError as error:
+        raise not_utf8(data, error) from None
     except json.JSONDecodeError as error:
         raise ScheduleImportError(
             f"The file is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})."

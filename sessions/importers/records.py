@@ -42,6 +42,18 @@ def refuse_nul(where: str, **texts: str | None) -> None:
             )
 
 
+def not_utf8(data: bytes, error: UnicodeDecodeError, advice: str = "") -> ScheduleImportError:
+    """The error for a file that is not UTF-8: where its first bad byte is, so it can be found."""
+    before = data[: error.start]
+    line = before.count(b"\n") + 1
+    column = error.start - (before.rfind(b"\n") + 1) + 1
+    byte = data[error.start : error.start + 1].hex()
+    return ScheduleImportError(
+        f"The file is not UTF-8 text: line {line}, column {column} holds the byte 0x{byte}, "
+        f"which UTF-8 does not allow there.{advice}"
+    )
+
+
 def shown(text: str) -> str:
     """``text`` as an error message may quote it: a NUL as the visible ␀."""
     return text.replace("\x00", "\u2400")
