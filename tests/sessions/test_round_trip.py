@@ -50,6 +50,7 @@ ENTERED = {
     "session": (
         "guid",
         "title",
+        "slug",
         "kind",
         "type_label",
         "status",
