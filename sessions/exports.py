@@ -307,6 +307,12 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
                 for session in sessions
                 if session.type_label
             },
+            # The event's url is its page here; where it was imported from goes along too.
+            "source_urls": {
+                export_guid(session.guid): session.source_url
+                for session in sessions
+                if session.source_url
+            },
             **{
                 name: getattr(conference, name)
                 for name in CONFERENCE_META_FIELDS

@@ -118,6 +118,9 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
             or {}
         )
         kinds = json_value(meta, "kinds", dict, "schedule.conference.meta", required=False) or {}
+        source_urls = (
+            json_value(meta, "source_urls", dict, "schedule.conference.meta", required=False) or {}
+        )
         details = {
             "description": json_value(
                 conference_data, "description", str, "schedule.conference", required=False
@@ -194,7 +197,8 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
                         event, location, room_name, is_venue, acronym or "", zone, base_url
                     )
                     if header.ours:
-                        record.extra["source_url"] = ""
+                        source = source_urls.get(record.guid)
+                        record.extra["source_url"] = source if isinstance(source, str) else ""
                     level = audience_levels.get(record.guid)
                     record.audience_level = level if isinstance(level, str) else None
                     if kinds.get(record.guid) in Session.Kind.values:

@@ -64,6 +64,7 @@ ENTERED = {
         "recording_license",
         "feedback_url",
         "logo_url",
+        "source_url",
         "origin_url",
         "code",
         "audience_level",
@@ -83,7 +84,7 @@ XML_CANNOT_CARRY = {
     "room": {"slug", "capacity", "description"},
     "track": {"description"},
     "speaker": {"role", "company", "bio", "avatar_url", "appears_in_parallel", "links"},
-    "session": {"audience_level", "kind"},
+    "session": {"audience_level", "kind", "source_url"},
 }
 
 
@@ -162,6 +163,7 @@ def everything():
         "recording_license": "CC BY 4.0",
         "feedback_url": "https://feedback.example.org/",
         "logo_url": "https://cfp.example.org/media/logo.png",
+        "source_url": "https://cfp.example.org/schedule/talk/",
         "origin_url": "https://cfp.example.org/talk/",
     }
     sessions = []
