@@ -202,6 +202,11 @@ CASES = {
         "The file is not UTF-8 text: line 1, column 571 holds the byte 0xff, which UTF-8 does "
         "not allow there.",
     ),
+    "json conference detail of the wrong type": (
+        "schedule.json",
+        frab_json().replace(b'"acronym"', b'"meta": {"venue": 5}, "acronym"'),
+        "schedule.conference.meta: venue: expected a string, got 5.",
+    ),
     "json empty": ("schedule.json", b"", "The file is empty."),
     "json list at the top": (
         "schedule.json",
