@@ -21,6 +21,7 @@ from django.utils.encoding import iri_to_uri
 from conference.models import Conference
 from conference.timezones import clock_text
 from sessions.frab import (
+    CONFERENCE_META_FIELDS,
     GENERATOR,
     JSON_SLUG,
     SCHEMA_URL,
@@ -291,6 +292,7 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
         "url": absolute_url(base_url, conference.get_absolute_url()),
         **({"logo": conference.logo_url} if conference.logo_url else {}),
         **({"colors": {"primary": conference.colour.lower()}} if conference.colour else {}),
+        **({"description": conference.description} if conference.description else {}),
         # The schema has no key for these; meta takes any, and our importer reads them back.
         "meta": {
             "day_change": conference.day_change.strftime("%H:%M"),
@@ -299,10 +301,29 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
                 for session in sessions
                 if session.has_audience_level
             },
+            # An event's type gives its kind, unless the session has its own type label.
+            "kinds": {
+                export_guid(session.guid): session.kind
+                for session in sessions
+                if session.type_label
+            },
+            # The event's url is its page here; where it was imported from goes along too.
+            "source_urls": {
+                export_guid(session.guid): session.source_url
+                for session in sessions
+                if session.source_url
+            },
+            **{
+                name: getattr(conference, name)
+                for name in CONFERENCE_META_FIELDS
+                if getattr(conference, name)
+            },
         },
+        # A track may carry keys the schema does not name; ours reads its description back.
         "tracks": [
             {"name": track.name, "color": track.colour.lower()}
             | ({"slug": track.slug} if JSON_SLUG.match(track.slug) else {})
+            | ({"description": track.description} if track.description else {})
             for track in tracks
         ],
         "rooms": room_list,
@@ -449,6 +470,8 @@ def frab_person(base_url: str, speaker: Speaker, links: list[SpeakerLink]) -> di
         "biography": speaker.bio,
         "role": speaker.role,
         "company": speaker.company,
+        # Only when set: an organisation or host, which may be listed on parallel sessions.
+        **({"appears_in_parallel": True} if speaker.appears_in_parallel else {}),
         "url": absolute_url(base_url, speaker.get_absolute_url()),
         "links": [{"url": link.url, "title": link.title} for link in links],
     }

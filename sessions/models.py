@@ -768,6 +768,12 @@ class Session(KeepsFormerSlugs, Versioned):
         return timezone.localtime(self.starts_at, self.conference.tz)
 
     @property
+    def conference_day(self) -> datetime.date:
+        """The conference day it belongs to: a session at 01:30 is the evening before's when
+        days change at 04:00 (``Conference.day_of``)."""
+        return self.conference.day_of(self.starts_at)
+
+    @property
     def local_ends_at(self) -> datetime.datetime:
         return timezone.localtime(self.ends_at, self.conference.tz)
 
