@@ -1236,6 +1236,8 @@ def test_import_31c3_holding_conflicts_imports_everything_and_holds_the_two_stre
     )
 
     assert report.created["session"] == 138
+    # Every event's links kept: 63 events carry some.
+    assert Session.objects.filter(links__isnull=False).distinct().count() == 63
     held = Session.objects.filter(conference=congress).exclude(held_reason="")
     assert sorted((session.title, session.status, session.starts_at) for session in held) == [
         ("Fnord News Show (Stream)", "draft", None),
