@@ -149,11 +149,8 @@ class ScheduleView(SessionListMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         context["days"] = group_by_day_and_slot(context["sessions"])
         context.update(one_day=self.one_day, day=self.day, session_count=self.session_count)
-        context["day_tabs"] = (
-            context["filterset"].queryset.start_days(self.conference)
-            if self.session_count > self.all_days_up_to
-            else []
-        )
+        large = self.session_count > self.all_days_up_to
+        context["day_tabs"] = context["filterset"].days_on_offer if large else []
         return context
 
 
@@ -182,7 +179,7 @@ class ScheduleGridView(SessionListMixin, TemplateView):
         rooms = list(self.conference.rooms.all())
         context.update(day=self.day, grid=build_grid(context["sessions"], rooms))
         # Tabs only for days with sessions the visitor may see, whatever the other filters.
-        context["day_tabs"] = context["filterset"].queryset.start_days(self.conference)
+        context["day_tabs"] = context["filterset"].days_on_offer
         return context
 
 

@@ -790,6 +790,6 @@ def test_a_large_schedule_query_count_does_not_grow(
             starts_at=paris(7 + number % 2, 8) + datetime.timedelta(minutes=30 * number),
             speakers=[make_speaker(conference)],
         )
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(12):
         response = client.get(schedule_url(conference))
     assert len(response.context["sessions"]) == (count + 1) // 2
