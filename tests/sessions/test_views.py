@@ -470,6 +470,13 @@ def test_grid_rows_stylesheet_places_every_row_of_the_longest_day(client, confer
     assert "public" in response["Cache-Control"]
 
 
+def test_grid_rows_stylesheet_places_the_columns_of_a_festival_of_278_rooms(client, conference):
+    response = client.get(
+        reverse("sessions:schedule-grid-rows", kwargs={"conference_slug": "pycon"})
+    )
+    assert ".c280{grid-column:280}" in response.content.decode()
+
+
 def test_grid_shows_the_first_day_with_sessions_unless_a_day_is_chosen(client, conference):
     make_session(conference, title="Day two", starts_at=paris(8, 10), room=make_room(conference))
     make_session(conference, title="Day one", starts_at=paris(7, 10), room=make_room(conference))
