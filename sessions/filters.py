@@ -1,5 +1,8 @@
 """One FilterSet for the schedule pages, the exports and the API: they parse the same query strings."""
 
+import datetime
+from functools import cached_property
+
 import django_filters
 from django import forms
 from django.utils.formats import date_format
@@ -91,8 +94,13 @@ class SessionFilter(django_filters.FilterSet):
         # API and exports never draw it). Any day of the conference is still accepted.
         self.filters["day"].extra["widget"] = forms.Select(choices=self.day_choices)
 
+    @cached_property
+    def days_on_offer(self) -> list[datetime.date]:
+        """The days with sessions on offer, whatever the filters: the day choices and tabs."""
+        return self.queryset.start_days(self.conference)
+
     def day_choices(self) -> list[tuple[str, str]]:
-        days = self.queryset.start_days(self.conference)
+        days = self.days_on_offer
         return [("", "All dates"), *((day.isoformat(), date_format(day, "l j F")) for day in days)]
 
     def filter_day(self, queryset, name, value):

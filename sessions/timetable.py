@@ -45,9 +45,10 @@ GRID_MINUTES = 5
 GRID_SLOT = datetime.timedelta(minutes=GRID_MINUTES)
 QUARTER_HOUR = datetime.timedelta(minutes=15)
 # The most rows and columns the grid stylesheet (sessions/grid_rows.css) places: 25 hours, the
-# longest day, and a time column plus the whole venue plus 38 rooms.
+# longest day, and a time column plus the whole venue plus 298 rooms (a 10,000-session festival has
+# 278; beyond the last class a block loses its column). A rule a column: 5 KB more, cached a day.
 GRID_MOST_ROWS = 25 * 60 // GRID_MINUTES
-GRID_MOST_COLUMNS = 40
+GRID_MOST_COLUMNS = 300
 
 
 @dataclass

@@ -25,12 +25,14 @@ class SpeakerSessionsMixin(ConferencePageMixin):
 
 
 class SpeakerListView(DropsEmptyParametersMixin, SpeakerSessionsMixin, ListView):
-    """Alphabetical, searchable with ?q=."""
+    """Alphabetical, searchable with ?q=; a festival's thousands of speakers come in pages."""
 
     template_name = "speakers/speaker_list.html"
     extra_context = {"nav": "speakers"}
     context_object_name = "speakers"
-    query_parameters = ("tz", "q")
+    query_parameters = ("tz", "q", "page")
+    # Every speaker of a 1,000-session conference (800) on one page; 8,000 would take seconds.
+    paginate_by = 1000
 
     def get_queryset(self):
         speakers = self.speakers().order_by(Lower("name"), "pk")
@@ -38,7 +40,13 @@ class SpeakerListView(DropsEmptyParametersMixin, SpeakerSessionsMixin, ListView)
         query = self.search_form.cleaned_data["q"] if self.search_form.is_valid() else ""
         if query:
             speakers = speakers.search(query)
-        return speakers.with_sessions(self.visible_sessions())
+        return speakers
+
+    def paginate_queryset(self, queryset, page_size):
+        """The page's speakers only, each with their sessions."""
+        paginator, page, speakers, is_paginated = super().paginate_queryset(queryset, page_size)
+        page.object_list = speakers.with_sessions(self.visible_sessions())
+        return paginator, page, page.object_list, is_paginated
 
     def get_context_data(self, **kwargs):
         form = self.search_form

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.html import strip_tags
 
 from sessions.models import Attachment, Session
+from sessions.views import ScheduleView
 from tests.builders import (
     make_conference,
     make_room,
@@ -469,6 +470,13 @@ def test_grid_rows_stylesheet_places_every_row_of_the_longest_day(client, confer
     assert "public" in response["Cache-Control"]
 
 
+def test_grid_rows_stylesheet_places_the_columns_of_a_festival_of_278_rooms(client, conference):
+    response = client.get(
+        reverse("sessions:schedule-grid-rows", kwargs={"conference_slug": "pycon"})
+    )
+    assert ".c280{grid-column:280}" in response.content.decode()
+
+
 def test_grid_shows_the_first_day_with_sessions_unless_a_day_is_chosen(client, conference):
     make_session(conference, title="Day two", starts_at=paris(8, 10), room=make_room(conference))
     make_session(conference, title="Day one", starts_at=paris(7, 10), room=make_room(conference))
@@ -725,3 +733,70 @@ def test_a_cancelled_session_offers_no_calendar_links(client, lightning_talk):
     html = client.get(session_url(lightning_talk)).content.decode()
     assert "Add to Google Calendar" not in html
     assert "Add to Outlook" not in html
+
+
+@pytest.fixture
+def large_conference(conference, monkeypatch):
+    """Three sessions on two days, with the one-day threshold at two."""
+    monkeypatch.setattr(ScheduleView, "all_days_up_to", 2)
+    make_session(conference, title="Tuesday keynote", starts_at=paris(7, 9))
+    make_session(conference, title="Tuesday talk", starts_at=paris(7, 10))
+    make_session(conference, title="Wednesday talk", starts_at=paris(8, 10))
+    return conference
+
+
+def test_a_large_schedule_shows_its_first_day_and_says_so(client, large_conference):
+    response = client.get(schedule_url(large_conference))
+    assert titles(response) == ["Tuesday keynote", "Tuesday talk"]
+    text = " ".join(strip_tags(response.text).split())
+    assert "This schedule has 3 sessions: showing Tuesday 7 April. Pick a day, or all days" in text
+
+
+def test_a_large_schedule_links_every_day_and_all_days(client, large_conference):
+    html = client.get(schedule_url(large_conference)).text
+    assert '<a href="?day=2026-04-07" aria-current="page">Tuesday 7 April</a>' in html
+    assert '<a href="?day=2026-04-08">Wednesday 8 April</a>' in html
+    assert '<a href="?days=all">All days</a>' in html
+
+
+def test_a_large_schedule_shows_a_chosen_day(client, large_conference):
+    response = client.get(schedule_url(large_conference), {"day": "2026-04-08"})
+    assert titles(response) == ["Wednesday talk"]
+    assert "This schedule has" not in response.text
+    assert '<a href="?day=2026-04-08" aria-current="page">Wednesday 8 April</a>' in response.text
+
+
+def test_a_large_schedule_shows_all_days_when_asked(client, large_conference):
+    response = client.get(schedule_url(large_conference), {"days": "all"})
+    assert titles(response) == ["Tuesday keynote", "Tuesday talk", "Wednesday talk"]
+    assert '<a href="?days=all" aria-current="page">All days</a>' in response.text
+
+
+def test_a_large_schedule_filters_within_the_first_day_that_matches(client, large_conference):
+    response = client.get(schedule_url(large_conference), {"q": "Wednesday"})
+    assert titles(response) == ["Wednesday talk"]
+    assert "showing Wednesday 8 April" in response.text
+
+
+def test_a_small_schedule_shows_every_day_without_day_links(client, conference):
+    make_session(conference, title="Tuesday talk", starts_at=paris(7, 10))
+    make_session(conference, title="Wednesday talk", starts_at=paris(8, 10))
+    response = client.get(schedule_url(conference))
+    assert titles(response) == ["Tuesday talk", "Wednesday talk"]
+    assert "All days" not in response.text
+
+
+@pytest.mark.parametrize("count", [3, 12])
+def test_a_large_schedule_query_count_does_not_grow(
+    client, django_assert_max_num_queries, conference, count, monkeypatch
+):
+    monkeypatch.setattr(ScheduleView, "all_days_up_to", 2)
+    for number in range(count):
+        make_session(
+            conference,
+            starts_at=paris(7 + number % 2, 8) + datetime.timedelta(minutes=30 * number),
+            speakers=[make_speaker(conference)],
+        )
+    with django_assert_max_num_queries(12):
+        response = client.get(schedule_url(conference))
+    assert len(response.context["sessions"]) == (count + 1) // 2

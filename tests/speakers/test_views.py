@@ -3,6 +3,7 @@ from django.urls import reverse
 
 from sessions.models import Session
 from speakers.models import SpeakerLink
+from speakers.views import SpeakerListView
 from tests.builders import make_conference, make_session, make_speaker, paris
 
 pytestmark = pytest.mark.django_db
@@ -146,3 +147,44 @@ def test_a_renamed_speaker_redirects_their_old_address_permanently(client):
 def test_speaker_search_submitted_empty_redirects_to_the_bare_list(client, conference):
     response = client.get(speaker_list_url(conference), {"q": ""})
     assert (response.status_code, response["Location"]) == (302, speaker_list_url(conference))
+
+
+@pytest.fixture
+def five_speakers(conference):
+    for number, name in enumerate(["Eve", "Ada", "Dan", "Bob", "Cy"]):
+        make_session(
+            conference,
+            title=f"Talk by {name}",
+            starts_at=paris(8, 9 + number),
+            speakers=[make_speaker(conference, name=name)],
+        )
+
+
+def test_a_long_speaker_list_comes_in_pages_linked_from_each(
+    client, conference, five_speakers, monkeypatch
+):
+    monkeypatch.setattr(SpeakerListView, "paginate_by", 2)
+    first = client.get(speaker_list_url(conference))
+    assert names(first) == ["Ada", "Bob"]
+    assert "5 speakers, 2 a page" in first.text
+    assert '<a href="?page=3">Page 3</a>' in first.text
+    last = client.get(speaker_list_url(conference), {"page": "3"})
+    assert names(last) == ["Eve"]
+    assert "Talk by Eve" in last.text
+
+
+def test_a_short_speaker_list_has_no_page_links(client, conference, five_speakers):
+    response = client.get(speaker_list_url(conference))
+    assert names(response) == ["Ada", "Bob", "Cy", "Dan", "Eve"]
+    assert "Pages of speakers" not in response.text
+
+
+def test_search_counts_matches_on_every_page(client, conference, five_speakers, monkeypatch):
+    monkeypatch.setattr(SpeakerListView, "paginate_by", 1)
+    response = client.get(speaker_list_url(conference), {"q": "da", "page": "2"})
+    assert names(response) == ["Dan"]
+    assert "2 speakers match" in response.text
+
+
+def test_a_page_past_the_last_is_a_404(client, conference, five_speakers):
+    assert client.get(speaker_list_url(conference), {"page": "7"}).status_code == 404
