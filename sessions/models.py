@@ -265,6 +265,10 @@ class SessionQuerySet(VersionedQuerySet):
             links_prefetch(),
         )
 
+    def for_export(self):
+        """What the exports show of a session (sessions/exports.py): ``for_listing()``."""
+        return self.for_listing()
+
     def for_cards(self):
         """``for_listing()`` narrowed to what a session card shows (sessions/includes/session_card.html).
 
