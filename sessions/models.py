@@ -266,8 +266,26 @@ class SessionQuerySet(VersionedQuerySet):
         )
 
     def for_export(self):
-        """What the exports show of a session (sessions/exports.py): ``for_listing()``."""
-        return self.for_listing()
+        """What the exports write of a session (sessions/exports.py): ``for_listing()`` less the
+        columns none of them shows.
+
+        Speed: SQLite hands datetimes over as text, parsed one by one; leaving out the sessions'
+        creation times and the speakers' timestamps, emails and flags saves 3,600 of them and
+        as many attributes per 1,000 sessions.
+        """
+        export_speakers = Speaker.objects.only(
+            "conference_id", "guid", "name", "slug", "role", "company", "bio", "photo", "avatar_url"
+        )
+        return self.defer(
+            "created_at", "held_reason", "source_url", "planned_minutes"
+        ).prefetch_related(
+            "conference",
+            "room",
+            "track",
+            ordered_speakers_prefetch(speakers=export_speakers),
+            attachments_prefetch(),
+            links_prefetch(),
+        )
 
     def for_cards(self):
         """``for_listing()`` narrowed to what a session card shows (sessions/includes/session_card.html).
