@@ -753,7 +753,7 @@ def calendar_events(
     def render(loaded: list[Session]) -> list[CalendarEvent]:
         return [calendar_event(conference, session, base_url, host) for session in loaded]
 
-    return session_fragments(conference, sessions, "ics", base_url, render)
+    return session_fragments(conference, sessions.for_ical(), "ics", base_url, render)
 
 
 def cached_frab_events(
@@ -764,7 +764,7 @@ def cached_frab_events(
     def render(loaded: list[Session]) -> list[FrabEvent]:
         return frab_events(conference, loaded, base_url, form)
 
-    return session_fragments(conference, sessions, form, base_url, render)
+    return session_fragments(conference, sessions.for_export(), form, base_url, render)
 
 
 def session_fragments(
@@ -775,13 +775,14 @@ def session_fragments(
     render: Callable[[list[Session]], list],
 ) -> list:
     """One fragment per session of ``sessions``, in its order: from the cache when its key is
-    there, else rendered from sessions loaded for it (and then cached)."""
+    there, else rendered from sessions loaded for it (with the loading ``sessions`` asks for)
+    and then cached."""
     keys = fragment_keys(conference, sessions, form, base_url)
     found = cache.get_many(keys.values())
     missing = [pk for pk, key in keys.items() if key not in found]
     for start in range(0, len(missing), FRAGMENT_BATCH):
         pks = missing[start : start + FRAGMENT_BATCH]
-        loaded = list(conference.sessions.filter(pk__in=pks).for_export())
+        loaded = list(sessions.order_by().filter(pk__in=pks))
         fresh = {
             keys[session.pk]: fragment
             for session, fragment in zip(loaded, render(loaded), strict=True)

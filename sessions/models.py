@@ -287,6 +287,27 @@ class SessionQuerySet(VersionedQuerySet):
             links_prefetch(),
         )
 
+    def for_ical(self):
+        """What a calendar's VEVENT shows (exports.calendar_event): ``for_export()`` without
+        links, attachments and the speakers' bios, photos and conference.
+
+        Speed: two queries and a third of the model objects fewer; uncached, schedule.ics at
+        10,000 sessions takes XX instead of YY.
+        """
+        calendar_speakers = Speaker.objects.only("conference_id", "name", "role", "company")
+        return self.defer(
+            "created_at", "held_reason", "source_url", "planned_minutes"
+        ).prefetch_related(
+            "conference",
+            "room",
+            "track",
+            Prefetch(
+                "speakers",
+                queryset=calendar_speakers.order_by("session_links__position", "session_links__pk"),
+                to_attr="prefetched_speakers",
+            ),
+        )
+
     def for_cards(self):
         """``for_listing()`` narrowed to what a session card shows (sessions/includes/session_card.html).
 

@@ -212,7 +212,8 @@ class ExportMixin(ConferencePageMixin):
     extension = ""
 
     def public_sessions(self):
-        return self.conference.sessions.public().for_listing().in_schedule_order()
+        """In schedule order; each export chooses what it loads of them (sessions/exports.py)."""
+        return self.conference.sessions.public().in_schedule_order()
 
     def base_url(self) -> str:
         return settings.SITE_URL
@@ -262,7 +263,7 @@ class SessionCalendarView(FollowsFormerSlugsMixin, ExportMixin, View):
         return sessions.values_list("slug", flat=True).first()
 
     def get(self, request, conference_slug, slug):
-        session = get_object_or_404(self.public_sessions(), slug=slug)
+        session = get_object_or_404(self.public_sessions().for_ical(), slug=slug)
         body = build_calendar(
             self.conference, [session], base_url=self.base_url(), name=session.display_title
         )
