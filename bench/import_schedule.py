@@ -15,7 +15,8 @@ a 1,000-session file in under 5 s and under 300 MB on SQLite.
     .venv/bin/python bench/import_schedule.py                 # N = 1000
     .venv/bin/python bench/import_schedule.py --sizes 186,1000,3000 --profile
 
-Results are printed, not written: the figures of record go in README.md's Performance section.
+Results are printed and written to bench/results/import.md (with the reference loop and the
+load average before and after), which README.md's Performance section quotes.
 """
 
 import argparse
@@ -30,6 +31,7 @@ import sys
 import tempfile
 import time
 import warnings
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.run import drop_server_database, fresh_database, reference_loop_ms  # noqa: E402
 
+RESULTS = ROOT / "bench" / "results" / "import.md"
 TARGET_SECONDS, TARGET_MIB = 5.0, 300
 
 
@@ -47,15 +50,20 @@ def main() -> None:
     )
     parser.add_argument("--profile", action="store_true", help="cProfile the first import.")
     parser.add_argument("--child-size", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--child-output", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_size:
-        measure(args.child_size, args.profile)
+        measure(args.child_size, args.profile, Path(args.child_output))
         return
     # The VM's speed swings with its neighbours' load: 50 ms in a fast hour (bench/README.md).
-    print(f"reference loop {reference_loop_ms()} ms", flush=True)
+    started_at = datetime.now(UTC)
+    reference_before, load_before = reference_loop_ms(), os.getloadavg()[0]
+    print(f"reference loop {reference_before} ms", flush=True)
     work = Path(tempfile.mkdtemp(prefix="confsched-import-bench-"))
+    rows = []
     try:
         for size in args.sizes:
+            output = work / f"result-{size}.json"
             env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
             env.update(
                 DJANGO_DEBUG="0",
@@ -64,16 +72,55 @@ def main() -> None:
                 PYTHONPATH=str(ROOT),
             )
             command = [sys.executable, __file__, "--child-size", str(size)]
+            command += ["--child-output", str(output)]
             if args.profile:
                 command.append("--profile")
             subprocess.run(command, env=env, cwd=ROOT, check=True)
+            rows += json.loads(output.read_text())
     finally:
         shutil.rmtree(work, ignore_errors=True)
         drop_server_database()
-    print(f"reference loop {reference_loop_ms()} ms", flush=True)
+    reference_after, load_after = reference_loop_ms(), os.getloadavg()[0]
+    print(f"reference loop {reference_after} ms", flush=True)
+    environment = {
+        "started_at": started_at.strftime("%Y-%m-%d %H:%M UTC"),
+        "database": os.environ.get("DATABASE_URL", "sqlite").split(":", 1)[0],
+        "reference_loop_ms": [reference_before, reference_after],
+        "load_average": [load_before, load_after],
+    }
+    RESULTS.write_text(render(rows, environment))
+    print(f"written to {RESULTS.relative_to(ROOT)}", flush=True)
 
 
-def measure(size: int, profile: bool) -> None:
+def render(rows: list[dict], environment: dict) -> str:
+    reference = "–".join(str(ms) for ms in environment["reference_loop_ms"])
+    load = "–".join(f"{figure:.1f}" for figure in environment["load_average"])
+    lines = [
+        "# Schedule import",
+        "",
+        f"{environment['started_at']}, {environment['database']}, reference loop {reference} ms "
+        f"(about 50 in a fast hour), load average {load}. Written by `bench/import_schedule.py`: "
+        "a generated conference exported as schedule.json, imported into an empty conference, "
+        "then imported again over it.",
+        "",
+        f"| N | run | seconds | ms a session | queries | peak RSS MiB | targets "
+        f"({TARGET_SECONDS:g} s, {TARGET_MIB} MiB) | what it did |",
+        "| ---: | --- | ---: | ---: | ---: | ---: | --- | --- |",
+    ]
+    for row in rows:
+        within = row["seconds"] <= TARGET_SECONDS and row["peak_rss_mib"] <= TARGET_MIB
+        verdict = "within" if within else "over"
+        if row["size"] != 1000:
+            verdict = "(targets are for N = 1,000)"
+        lines.append(
+            f"| {row['size']:,} | {row['label']} | {row['seconds']:.2f} | "
+            f"{row['ms_per_session']:.1f} | {row['queries']:,} | {row['peak_rss_mib']:.0f} | "
+            f"{verdict} | {row['summary']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def measure(size: int, profile: bool, output: Path) -> None:
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.settings")
@@ -99,6 +146,7 @@ def measure(size: int, profile: bool) -> None:
         time_zone=source.time_zone,
     )
     rss_before = peak_rss_mib()
+    rows = []
     for label in ("import", "re-import"):
         profiler = None
         if profile and label == "import":
@@ -130,6 +178,18 @@ def measure(size: int, profile: bool) -> None:
             f"targets {TARGET_SECONDS} s, {TARGET_MIB} MiB",
             flush=True,
         )
+        rows.append(
+            {
+                "size": size,
+                "label": label,
+                "seconds": seconds,
+                "ms_per_session": seconds / sessions_count * 1000,
+                "queries": len(queries),
+                "peak_rss_mib": peak_rss_mib(),
+                "summary": ", ".join(report.summary()),
+            }
+        )
+    output.write_text(json.dumps(rows))
 
 
 def peak_rss_mib() -> float:

@@ -1,3 +1,5 @@
+import datetime
+
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Count, F
@@ -82,6 +84,38 @@ class InterestFilter(admin.SimpleListFilter):
         return queryset
 
 
+class ConferenceDayFilter(admin.SimpleListFilter):
+    """The days of the conference the list is filtered to (or of the only one), as the schedule
+    counts them: past midnight belongs to the evening before when days change later."""
+
+    title = "conference day"
+    parameter_name = "day"
+
+    def conference(self, request) -> Conference | None:
+        chosen = request.GET.get("conference__id__exact", "")
+        conferences = Conference.objects.filter(pk=chosen) if chosen.isdigit() else None
+        if conferences is None:
+            conferences = Conference.objects.all()
+        found = list(conferences[:2])
+        return found[0] if len(found) == 1 else None
+
+    def lookups(self, request, model_admin):
+        conference = self.conference(request)
+        if conference is None:
+            return []
+        return [(day.isoformat(), date_format(day, "D j M Y")) for day in conference.days]
+
+    def queryset(self, request, queryset):
+        try:
+            day = datetime.date.fromisoformat(self.value() or "")
+        except ValueError:
+            return queryset  # no day chosen, or one typed wrong: the whole list
+        conference = self.conference(request)
+        if conference is None:
+            return queryset
+        return queryset.on_day(conference, day)
+
+
 class HeldFilter(admin.SimpleListFilter):
     title = "held for review"
     parameter_name = "held"
@@ -113,6 +147,7 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     list_display_links = ["title"]
     list_filter = [
         "conference",
+        ConferenceDayFilter,
         "status",
         "kind",
         ("track", ConferencePartListFilter),
@@ -214,7 +249,11 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     def day(self, session):
         if session.is_unscheduled:
             return "Unscheduled"
-        return date_format(session.local_starts_at, "D j M Y")
+        day = date_format(session.conference_day, "D j M Y")
+        # Listed with the evening before, it still says that its clock time is the next morning.
+        if session.local_starts_at.date() != session.conference_day:
+            return f"{day}, after midnight"
+        return day
 
     @admin.display(description="time", ordering="starts_at")
     def time(self, session):

@@ -28,6 +28,7 @@ from django.utils.encoding import iri_to_uri
 from conference.models import Conference
 from conference.timezones import clock_text
 from sessions.frab import (
+    CONFERENCE_META_FIELDS,
     GENERATOR,
     JSON_SLUG,
     SCHEMA_URL,
@@ -311,7 +312,8 @@ class FrabEvent(NamedTuple):
     day: datetime.date
     room: str
     without_room: bool  # in the whole venue: the venue's room is listed
-    audience_level: tuple[str, str] | None  # (event guid, level), for the conference's meta
+    guid: str
+    meta: dict[str, str]  # what the conference's meta says of it, by key (EVENT_META_KEYS)
     text: bytes  # encoded once, when written: joining bytes is all an export then does
 
 
@@ -329,7 +331,6 @@ def frab_events(
         day = min(
             max(conference.day_of(session.starts_at), conference.starts_on), conference.ends_on
         )
-        level = (event["guid"], session.audience_level) if session.has_audience_level else None
         events.append(
             FrabEvent(
                 session.starts_at.timestamp(),
@@ -338,11 +339,31 @@ def frab_events(
                 day,
                 event["room"],
                 session.room_id is None,
-                level,
+                event["guid"],
+                event_meta(session),
                 write(event),
             )
         )
     return events
+
+
+# What the conference's meta says of each event; the schema has no key for these, meta takes any,
+# and our importer reads them back.
+EVENT_META_KEYS = ("audience_levels", "kinds", "source_urls")
+
+
+def event_meta(session: Session) -> dict[str, str]:
+    return {
+        key: value
+        for key, value in (
+            ("audience_levels", session.audience_level if session.has_audience_level else ""),
+            # An event's type gives its kind, unless the session has its own type label.
+            ("kinds", session.kind if session.type_label else ""),
+            # The event's url is its page here; where it was imported from goes along too.
+            ("source_urls", session.source_url),
+        )
+        if value
+    }
 
 
 def json_text(data: object) -> str:
@@ -392,16 +413,25 @@ def frab_schedule(
         "url": absolute_url(base_url, conference.get_absolute_url()),
         **({"logo": conference.logo_url} if conference.logo_url else {}),
         **({"colors": {"primary": conference.colour.lower()}} if conference.colour else {}),
+        **({"description": conference.description} if conference.description else {}),
         # The schema has no key for these; meta takes any, and our importer reads them back.
         "meta": {
             "day_change": conference.day_change.strftime("%H:%M"),
-            "audience_levels": dict(
-                event.audience_level for event in events if event.audience_level
-            ),
+            **{
+                key: {event.guid: event.meta[key] for event in events if key in event.meta}
+                for key in EVENT_META_KEYS
+            },
+            **{
+                name: getattr(conference, name)
+                for name in CONFERENCE_META_FIELDS
+                if getattr(conference, name)
+            },
         },
+        # A track may carry keys the schema does not name; ours reads its description back.
         "tracks": [
             {"name": track.name, "color": track.colour.lower()}
             | ({"slug": track.slug} if JSON_SLUG.match(track.slug) else {})
+            | ({"description": track.description} if track.description else {})
             for track in tracks
         ],
         "rooms": room_list,
@@ -560,6 +590,8 @@ def frab_person(base_url: str, speaker: Speaker, links: list[SpeakerLink]) -> di
         "biography": speaker.bio,
         "role": speaker.role,
         "company": speaker.company,
+        # Only when set: an organisation or host, which may be listed on parallel sessions.
+        **({"appears_in_parallel": True} if speaker.appears_in_parallel else {}),
         "url": absolute_url(base_url, speaker.get_absolute_url()),
         "links": [{"url": link.url, "title": link.title} for link in links],
     }

@@ -38,6 +38,9 @@ FILE_KEYS = {
     "bio": "biography",
     "colour": "color",
 }
+# Conference fields neither format has a key for: our schedule.json keeps them in the
+# conference's meta, and an import into a conference that has none of its own takes them.
+CONFERENCE_META_FIELDS = ("venue", "city", "registration_url", "help_url", "contact_email")
 # Session kinds by the words other systems put in an event's type, beyond our own values and
 # the labels our exports write.
 KIND_ALIASES = {

@@ -274,11 +274,18 @@ class SessionQuerySet(VersionedQuerySet):
         as many attributes per 1,000 sessions.
         """
         export_speakers = Speaker.objects.only(
-            "conference_id", "guid", "name", "slug", "role", "company", "bio", "photo", "avatar_url"
+            "conference_id",
+            "guid",
+            "name",
+            "slug",
+            "role",
+            "company",
+            "bio",
+            "photo",
+            "avatar_url",
+            "appears_in_parallel",
         )
-        return self.defer(
-            "created_at", "held_reason", "source_url", "planned_minutes"
-        ).prefetch_related(
+        return self.defer("created_at", "held_reason", "planned_minutes").prefetch_related(
             "conference",
             "room",
             "track",
@@ -809,6 +816,12 @@ class Session(KeepsFormerSlugs, Versioned):
     @property
     def local_starts_at(self) -> datetime.datetime:
         return timezone.localtime(self.starts_at, self.conference.tz)
+
+    @property
+    def conference_day(self) -> datetime.date:
+        """The conference day it belongs to: a session at 01:30 is the evening before's when
+        days change at 04:00 (``Conference.day_of``)."""
+        return self.conference.day_of(self.starts_at)
 
     @property
     def local_ends_at(self) -> datetime.datetime:

@@ -54,7 +54,9 @@ class NowView(NowPageMixin, TemplateView):
             self.visible_sessions().running_or_next(self.moment).for_cards().in_schedule_order()
         )
         rooms = list(self.conference.rooms.all())
-        board = build_now_board(list(sessions), rooms, self.moment)
+        board = build_now_board(
+            list(sessions), rooms, self.moment, self.conference, timezone.get_current_timezone()
+        )
         return super().get_context_data(board=board, **kwargs)
 
 
@@ -75,5 +77,11 @@ class DoorSignView(NowPageMixin, TemplateView):
             .for_cards()
             .in_schedule_order()
         )
-        sign = build_door_sign(list(sessions), self.moment)
-        return super().get_context_data(room=self.room, sign=sign, **kwargs)
+        zone = timezone.get_current_timezone()
+        sign = build_door_sign(list(sessions), self.moment, self.conference, zone)
+        return super().get_context_data(
+            room=self.room,
+            sign=sign,
+            conference_day=self.conference.day_of(self.moment, zone),
+            **kwargs,
+        )

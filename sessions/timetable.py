@@ -6,7 +6,7 @@ from itertools import groupby
 
 from django.utils import timezone
 
-from conference.models import Room
+from conference.models import Conference, Room
 from sessions.models import Session
 
 
@@ -169,18 +169,23 @@ class NowAndNext:
 class NowBoard:
     """The now page: every room's now and next at ``moment``, and the whole venue's.
 
-    The whole venue's next session is shown only when it is later the same day: tomorrow's
-    lunch announced above tomorrow's first talks would read as coming first.
+    The whole venue's next session is shown only when it is later the same conference day (on
+    ``zone``'s clocks): tomorrow's lunch announced above tomorrow's first talks would read as
+    coming first, while a midnight snack at 00:30 is tonight's when days change at 04:00.
     """
 
     moment: datetime.datetime
     rooms: list[NowAndNext]
     venue: NowAndNext
+    conference: Conference
+    zone: datetime.tzinfo
 
     @property
     def venue_today(self) -> NowAndNext:
-        today = timezone.localdate(self.moment)
-        up_next = [s for s in self.venue.up_next if timezone.localdate(s.starts_at) == today]
+        today = self.conference.day_of(self.moment, self.zone)
+        up_next = [
+            s for s in self.venue.up_next if self.conference.day_of(s.starts_at, self.zone) == today
+        ]
         return NowAndNext(room=None, running=self.venue.running, up_next=up_next)
 
     @property
@@ -199,7 +204,11 @@ class NowBoard:
 
 
 def build_now_board(
-    sessions: list[Session], rooms: list[Room], moment: datetime.datetime
+    sessions: list[Session],
+    rooms: list[Room],
+    moment: datetime.datetime,
+    conference: Conference,
+    zone: datetime.tzinfo,
 ) -> NowBoard:
     """``sessions`` (``running_or_next(moment)``, ordered by start) by room, in room order."""
     by_room: dict[int | None, list[Session]] = {}
@@ -213,13 +222,17 @@ def build_now_board(
         return NowAndNext(room=room, running=running, up_next=up_next)
 
     return NowBoard(
-        moment=moment, rooms=[now_and_next(room) for room in rooms], venue=now_and_next(None)
+        moment=moment,
+        rooms=[now_and_next(room) for room in rooms],
+        venue=now_and_next(None),
+        conference=conference,
+        zone=zone,
     )
 
 
 @dataclass
 class DoorSign:
-    """A room's door sign at ``moment``: now, next, and the rest of ``day`` (its local date)."""
+    """A room's door sign at ``moment``: now, next, and the rest of ``day`` (a conference day)."""
 
     moment: datetime.datetime
     day: datetime.date | None
@@ -228,9 +241,15 @@ class DoorSign:
     later: list[Session]
 
 
-def build_door_sign(sessions: list[Session], moment: datetime.datetime) -> DoorSign:
+def build_door_sign(
+    sessions: list[Session],
+    moment: datetime.datetime,
+    conference: Conference,
+    zone: datetime.tzinfo,
+) -> DoorSign:
     """From ``rest_of_day(moment)``, ordered by start. Cancelled sessions are only listed later,
-    marked as such: the room is free then."""
+    marked as such: the room is free then. Its day is the conference day on ``zone``'s clocks:
+    a session at 00:30 is still “later today” at 23:00 when days change at 04:00."""
     running, up_next = happening_now_and_next(sessions, moment)
     shown = {session.pk for session in running + up_next}
     after = up_next[0].starts_at if up_next else moment
@@ -238,5 +257,5 @@ def build_door_sign(sessions: list[Session], moment: datetime.datetime) -> DoorS
         session for session in sessions if session.pk not in shown and session.starts_at >= after
     ]
     first = moment if running else (up_next[0].starts_at if up_next else None)
-    day = timezone.localtime(first).date() if first else None
+    day = conference.day_of(first, zone) if first else None
     return DoorSign(moment=moment, day=day, running=running, up_next=up_next, later=later)

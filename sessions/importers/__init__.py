@@ -92,6 +92,8 @@ def read_input(path_or_file: str | os.PathLike | IO) -> tuple[bytes, str]:
 
 def parse_schedule(data: bytes, name: str, conference: Conference) -> ScheduleRecords:
     """Records from any format we read: frab XML or JSON, Sessionize JSON, or a CSV table."""
+    if not data.strip():
+        raise ScheduleImportError("The file is empty.")
     first = first_character(data)
     if name.lower().endswith(".csv"):
         return parse_csv(data, conference)

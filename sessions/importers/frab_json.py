@@ -5,6 +5,7 @@ from typing import Any
 
 from conference.models import Conference
 from sessions.frab import (
+    CONFERENCE_META_FIELDS,
     GENERATOR,
     VENUE_ROOM_GUID,
     person_guid,
@@ -28,13 +29,16 @@ from sessions.importers.records import (
     end_after,
     event_where,
     file_zone,
+    not_utf8,
     parse_moment,
     picture_or_page_link,
     read_capacity,
     read_clock,
     read_duration,
+    refuse_nul,
     shown,
 )
+from sessions.models import Session
 
 _MISSING = object()
 _JSON_TYPES = {
@@ -62,8 +66,8 @@ def json_value(record: dict, key: str, kind: type, where: str, *, required: bool
 def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
     try:
         document = json.loads(data)  # detects UTF-8, -16 and -32 and skips a BOM
-    except UnicodeDecodeError:
-        raise ScheduleImportError("The file is not UTF-8, UTF-16 or UTF-32 text.") from None
+    except UnicodeDecodeError as error:
+        raise not_utf8(data, error) from None
     except json.JSONDecodeError as error:
         raise ScheduleImportError(
             f"The file is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})."
@@ -104,7 +108,8 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
             if colours
             else None
         ) or ""
-        # Our exports keep the day change and audience levels in meta (the schema has no key).
+        # Our exports keep the day change, audience levels, kinds the type does not say and the
+        # conference's details in meta (the schema has no key for them).
         meta = json_value(conference_data, "meta", dict, "schedule.conference", required=False)
         meta = meta or {}
         day_change = json_value(meta, "day_change", str, "schedule.conference.meta", required=False)
@@ -112,6 +117,20 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
             json_value(meta, "audience_levels", dict, "schedule.conference.meta", required=False)
             or {}
         )
+        kinds = json_value(meta, "kinds", dict, "schedule.conference.meta", required=False) or {}
+        source_urls = (
+            json_value(meta, "source_urls", dict, "schedule.conference.meta", required=False) or {}
+        )
+        details = {
+            "description": json_value(
+                conference_data, "description", str, "schedule.conference", required=False
+            )
+        } | {
+            name: json_value(meta, name, str, "schedule.conference.meta", required=False)
+            for name in CONFERENCE_META_FIELDS
+        }
+        header.details = {name: value.strip() for name, value in details.items() if value}
+        refuse_nul("schedule.conference", **header.details)
     except RecordError as problem:
         raise ScheduleImportError(str(problem)) from None
     zone = file_zone(header.time_zone, conference, "schedule.conference")
@@ -126,8 +145,9 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
             name = json_value(track, "name", str, where).strip()
             slug = json_value(track, "slug", str, where, required=False) or ""
             colour = json_value(track, "color", str, where, required=False) or ""
+            description = json_value(track, "description", str, where, required=False)
             records.tracks[name] = TrackRecord(
-                name, slug, colour, f"Track “{shown(name)}” ({where})"
+                name, slug, colour, f"Track “{shown(name)}” ({where})", description
             )
         except RecordError as problem:
             records.problems.append(str(problem))
@@ -177,9 +197,12 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
                         event, location, room_name, is_venue, acronym or "", zone, base_url
                     )
                     if header.ours:
-                        record.extra["source_url"] = ""
+                        source = source_urls.get(record.guid)
+                        record.extra["source_url"] = source if isinstance(source, str) else ""
                     level = audience_levels.get(record.guid)
                     record.audience_level = level if isinstance(level, str) else None
+                    if kinds.get(record.guid) in Session.Kind.values:
+                        record.kind = kinds[record.guid]
                     records.add_event(record, seen)
                 except RecordError as problem:
                     records.problems.append(str(problem))
@@ -325,6 +348,7 @@ def json_person(person: object, where: str, base_url: str) -> PersonRecord:
         # Our own exports' extra keys; the schema lets a person carry more than it names.
         role=json_value(person, "role", str, where, required=False),
         company=json_value(person, "company", str, where, required=False),
+        appears_in_parallel=json_value(person, "appears_in_parallel", bool, where, required=False),
         links=json_links(
             json_value(person, "links", list, where, required=False) or [],
             f"{where}: links",

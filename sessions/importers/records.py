@@ -42,6 +42,18 @@ def refuse_nul(where: str, **texts: str | None) -> None:
             )
 
 
+def not_utf8(data: bytes, error: UnicodeDecodeError, advice: str = "") -> ScheduleImportError:
+    """The error for a file that is not UTF-8: where its first bad byte is, so it can be found."""
+    before = data[: error.start]
+    line = before.count(b"\n") + 1
+    column = error.start - (before.rfind(b"\n") + 1) + 1
+    byte = data[error.start : error.start + 1].hex()
+    return ScheduleImportError(
+        f"The file is not UTF-8 text: line {line}, column {column} holds the byte 0x{byte}, "
+        f"which UTF-8 does not allow there.{advice}"
+    )
+
+
 def shown(text: str) -> str:
     """``text`` as an error message may quote it: a NUL as the visible ␀."""
     return text.replace("\x00", "\u2400")
@@ -58,6 +70,8 @@ class PersonRecord:
     role: str | None = None
     company: str | None = None
     links: list["LinkRecord"] = field(default_factory=list)
+    # True: an organisation or host that may be listed on parallel sessions (our schedule.json).
+    appears_in_parallel: bool | None = None
     # Files naming speakers only by name (CSV) also match a speaker of that name made here.
     match_name: bool = False
 
@@ -171,6 +185,8 @@ class ConferenceRecord:
     day_change: datetime.time | None = None
     colour: str = ""
     logo_url: str = ""
+    # Its description and CONFERENCE_META_FIELDS, by model field, as our schedule.json has them.
+    details: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -179,10 +195,13 @@ class TrackRecord:
     slug: str = ""
     colour: str = ""
     where: str = ""
+    description: str | None = None  # None: the file does not say (only our schedule.json does)
 
     def __post_init__(self):
         where = self.where or f"Track “{shown(self.name)}”"
-        refuse_nul(where, name=self.name, slug=self.slug, color=self.colour)
+        refuse_nul(
+            where, name=self.name, slug=self.slug, color=self.colour, description=self.description
+        )
 
 
 @dataclass

@@ -183,6 +183,7 @@ def sessionize_event(
     session_id = item_id(session.get("id")).strip()
     if not session_id:
         raise RecordError(f"{where}: id: missing.")
+    json_value(session, "title", str, where, required=False)  # names a title of another type
     if not title:
         raise RecordError(f"{where}: title: missing.")
     starts = json_value(session, "startsAt", str, where, required=False)

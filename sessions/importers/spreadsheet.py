@@ -22,6 +22,7 @@ from sessions.importers.records import (
     ScheduleImportError,
     ScheduleRecords,
     TrackRecord,
+    not_utf8,
     shown,
 )
 from sessions.models import Session
@@ -83,10 +84,8 @@ def choices_text(choices) -> str:
 def parse_csv(data: bytes, conference: Conference) -> ScheduleRecords:
     try:
         text = data.decode("utf-8-sig")  # Excel's “CSV UTF-8” starts with a byte-order mark
-    except UnicodeDecodeError:
-        raise ScheduleImportError(
-            "The file is not UTF-8 text: save it from your spreadsheet as “CSV UTF-8”."
-        ) from None
+    except UnicodeDecodeError as error:
+        raise not_utf8(data, error, " Save it from your spreadsheet as “CSV UTF-8”.") from None
     if "\x00" in text:
         raise ScheduleImportError("The file holds NUL characters: it is not a CSV table.")
     try:

@@ -291,7 +291,8 @@ class ScheduleWriter:
         return True
 
     def write_conference(self) -> None:
-        """The file's day change, colour and logo, where the conference has none of its own.
+        """The file's day change, colour, logo and details (venue, city, description, links,
+        contact address), where the conference has none of its own.
 
         The day change moves sessions between days, so the file's applies when the organizer
         asks (``adopt_day_change``), or to a conference still changing days at midnight that
@@ -306,6 +307,9 @@ class ScheduleWriter:
             values["colour"] = hex_colour_or_blank(header.colour)
         if header.logo_url and not conference.logo_url:
             values["logo_url"] = header.logo_url
+        for name, value in header.details.items():
+            if not getattr(conference, name):
+                values[name] = value
         fields = apply_changes(
             conference, {name: value for name, value in values.items() if value is not None}
         )
@@ -360,6 +364,8 @@ class ScheduleWriter:
             colour = hex_colour_or_blank(record.colour)
             if colour and track.colour.lower() != colour:
                 values["colour"] = colour
+            if record.description is not None:
+                values["description"] = record.description.strip()
             fields = apply_changes(track, values)
             result = outcome(track, fields)
             if self.save(track, f"Track “{record.name}”", result):
@@ -392,6 +398,7 @@ class ScheduleWriter:
                 ("avatar_url", person.avatar_url),
                 ("role", person.role),
                 ("company", person.company),
+                ("appears_in_parallel", person.appears_in_parallel),
             ):
                 if value is not None:
                     from_file[name] = value

@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from sessions.models import Session
 
+SHOTS = "/tmp/shots-import"  # docs/images/import-preview.png is the desktop one
 JSON_RPC = "Beyond JSON-RPC"  # the demo's talk in Junior Stage, 10:35–11:00 on 8 April
 
 
@@ -54,6 +55,12 @@ def test_organizer_uploads_a_csv_sees_the_changes_and_confirms(organizer):
         "Protocols With gRPC … → JSON-RPC at scale"
     )
     assert not Session.objects.filter(title="Sparse tensors in practice").exists()
+    page.locator("#toggle-nav-sidebar").click()  # the preview alone, for README's picture
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(
+        path=f"{SHOTS}/import-preview-desktop.png",
+        clip={"x": 0, "y": 0, "width": 1280, "height": 580},
+    )
 
     page.get_by_role("button", name="Confirm the import").click()
 

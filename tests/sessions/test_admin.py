@@ -781,7 +781,8 @@ def test_session_changelist_query_count_does_not_grow(
             starts_at=paris(7, 8) + datetime.timedelta(hours=number),
             speakers=speakers,
         )
-    with django_assert_max_num_queries(12):
+    # 13: one of them finds the conference whose days the day filter offers.
+    with django_assert_max_num_queries(13):
         response = admin_client.get(reverse("admin:schedule_session_changelist"))
     assert len(response.context["cl"].result_list) == count
 
@@ -1069,3 +1070,47 @@ def test_admin_refuses_a_change_form_opened_before_an_import_changed_the_session
         ("Title", "Talk", "Talk, as imported")
     ]
     assert Session.objects.get(pk=session.pk).description == ""
+
+
+@pytest.fixture
+def late_night():
+    """Days change at 04:00: a session at 01:30 on 9 April belongs to 8 April, the last day."""
+    conference = make_conference(day_change=datetime.time(4, 0))
+    make_session(conference, title="First day", starts_at=paris(7, 10))
+    make_session(conference, title="Evening", starts_at=paris(8, 21))
+    make_session(conference, title="Night", starts_at=paris(9, 1, 30))
+    return conference
+
+
+def test_admin_changelist_lists_a_session_after_midnight_on_its_conference_day(
+    admin_client, late_night
+):
+    response = admin_client.get(reverse("admin:schedule_session_changelist"))
+    html = response.content.decode()
+    assert '<td class="field-day">Wed 8 Apr 2026, after midnight</td>' in html
+    assert '<td class="field-day">Wed 8 Apr 2026</td>' in html
+
+
+@pytest.mark.parametrize(
+    ("day", "titles"),
+    [("2026-04-07", ["First day"]), ("2026-04-08", ["Evening", "Night"])],
+)
+def test_admin_day_filter_counts_days_as_the_conference_does(admin_client, late_night, day, titles):
+    response = admin_client.get(
+        reverse("admin:schedule_session_changelist"),
+        {"conference__id__exact": late_night.pk, "day": day},
+    )
+    assert [session.title for session in response.context["cl"].result_list] == titles
+
+
+def test_admin_day_filter_offers_the_conference_days_and_ignores_a_day_typed_wrong(
+    admin_client, late_night
+):
+    url = reverse("admin:schedule_session_changelist")
+    html = admin_client.get(url, {"conference__id__exact": late_night.pk}).content.decode()
+    assert "By conference day" in html
+    assert "Tue 7 Apr 2026" in html
+
+    response = admin_client.get(url, {"conference__id__exact": late_night.pk, "day": "8 April"})
+    assert response.status_code == 200
+    assert len(response.context["cl"].result_list) == 3

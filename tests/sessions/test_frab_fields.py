@@ -19,7 +19,14 @@ from sessions.frab import frab_acronym
 from sessions.importers import ScheduleImportError, import_schedule
 from sessions.models import Attachment, Session, SessionLink
 from speakers.models import Speaker, SpeakerLink
-from tests.builders import make_conference, make_room, make_session, make_speaker, paris
+from tests.builders import (
+    make_conference,
+    make_room,
+    make_session,
+    make_speaker,
+    make_track,
+    paris,
+)
 
 BASE_URL = "https://schedule.example.org"
 GUID = "0f3c6f43-5d3c-4a4e-8f1a-4b0a8c2a7d11"
@@ -194,10 +201,13 @@ def test_day_change_of_the_file_leaves_a_conference_with_sessions_alone_unless_a
 
 @pytest.mark.parametrize("kind", ["json", "xml"])
 def test_export_with_every_field_validates(conference, kind, reference_formats):
-    ada = make_speaker(conference, role="Analyst", avatar_url="https://a.example/a.png")
+    ada = make_speaker(
+        conference, role="Analyst", avatar_url="https://a.example/a.png", appears_in_parallel=True
+    )
     session = make_session(
         conference,
         room=make_room(conference, guid=GUID, description="Upstairs"),
+        track=make_track(conference, description="From graphs to kernels."),
         speakers=[ada],
         audience_level=Session.AudienceLevel.BEGINNER,
         **{name: value for name, (_, value) in SESSION_FIELDS.items()},
@@ -210,6 +220,8 @@ def test_export_with_every_field_validates(conference, kind, reference_formats):
     )
     conference.colour, conference.logo_url = "#ee4c2c", "https://example.org/logo.svg"
     conference.day_change = datetime.time(4, 0)
+    conference.venue, conference.description = "Palais", "Two days."
+    conference.contact_email = "team@example.org"
     conference.save()
 
     if kind == "xml":

@@ -360,6 +360,54 @@ def test_door_sign_in_the_evening_lists_the_nights_sessions_when_days_change_lat
     assert [session.title for session in sign.up_next + sign.later] == ["Evening", "Past midnight"]
 
 
+@pytest.fixture
+def night_owls(conference, rooms):
+    """Days change at 04:00; the last day's programme runs on into the night of 8 to 9 April."""
+    conference.day_change = datetime.time(4, 0)
+    conference.save()
+    hall, _ = rooms
+    make_session(title="Past midnight", room=hall, starts_at=paris(9, 0, 30))
+    make_session(title="Night shift", room=hall, starts_at=paris(9, 1), ends_at=paris(9, 2))
+    make_session(title="Last call", room=hall, starts_at=paris(9, 2, 30))
+    return hall
+
+
+def test_door_sign_before_midnight_says_later_today_of_the_nights_sessions(
+    client, clock, night_owls
+):
+    clock(paris(8, 23, 50))
+    text = main_text(client.get(door_sign_url(night_owls)))
+    assert (
+        "Next Past midnight Thursday 9 April, 00:30–01:00 CEST "
+        "Later today 01:00 CEST Night shift 02:30 CEST Last call"
+    ) in text
+
+
+def test_door_sign_after_midnight_says_later_today_until_the_day_changes(client, clock, night_owls):
+    clock(paris(9, 1, 30))
+    text = main_text(client.get(door_sign_url(night_owls)))
+    assert "Now Night shift until 02:00 CEST Next Last call 02:30–03:00 CEST" in text
+    assert "At 01:30 CEST, Thursday 9 April." in text
+
+
+def test_door_sign_after_midnight_in_the_visitors_zone_keeps_the_conference_day(
+    client, clock, night_owls
+):
+    make_session(title="Dawn", room=night_owls, starts_at=paris(9, 3, 15))
+    clock(paris(9, 1, 30))  # 19:30 on 8 April in New York
+    text = main_text(client.get(door_sign_url(night_owls), {"tz": "America/New_York"}))
+    assert "Next Last call 20:30–21:00 EDT Later today 21:15 EDT Dawn" in text
+
+
+def test_now_page_before_midnight_announces_the_nights_venue_wide_break(
+    client, clock, conference, night_owls
+):
+    make_session(conference, title="Midnight soup", kind=Session.Kind.BREAK, starts_at=paris(9, 0))
+    clock(paris(8, 23, 50))
+    text = main_text(client.get(now_url(conference)))
+    assert "Whole venue Next Midnight soup Thursday 9 April, 00:00–00:30 CEST" in text
+
+
 def test_door_sign_after_its_last_session_says_the_conference_is_over(client, clock, rooms):
     hall, _ = rooms
     make_session(title="Closing", room=hall, starts_at=paris(8, 17))
