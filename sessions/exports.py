@@ -2,8 +2,12 @@
 
 The frab format's names, GUIDs and conventions, shared with the importer, are in sessions/frab.py.
 
-Each builder takes sessions already loaded with ``Session.objects.public().for_listing()`` and only
-reads them; the frab builders add a constant number of queries (rooms, tracks, speaker links).
+Each export is written per session (a VEVENT, a frab event as JSON or XML), then joined in chunks
+with the parts about the whole conference, so a view can stream it. The ``build_*`` functions take
+sessions already loaded (``for_ical()``, ``for_export()``) and write every part; the views take
+each session's part from the cache where it is still current (“Each session's part of an export”,
+below) and write only the others. The frab writers add a constant number of queries (rooms,
+tracks, speaker links, the latest release).
 """
 
 import datetime
