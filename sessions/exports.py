@@ -816,9 +816,17 @@ def session_fragments(
     keys = fragment_keys(conference, sessions, form, base_url)
     found = cache.get_many(keys.values())
     missing = [pk for pk, key in keys.items() if key not in found]
-    for start in range(0, len(missing), FRAGMENT_BATCH):
-        pks = missing[start : start + FRAGMENT_BATCH]
-        loaded = list(sessions.order_by().filter(pk__in=pks))
+    if 0 < len(missing) == len(keys) <= FRAGMENT_BATCH:
+        # Nothing cached (a cleared cache, a new release): the query as given, not a list of ids.
+        batches = [sessions]
+    else:
+        batches = (
+            sessions.order_by().filter(pk__in=missing[start : start + FRAGMENT_BATCH])
+            for start in range(0, len(missing), FRAGMENT_BATCH)
+        )
+    for batch in batches:
+        # A session added since the keys were read waits for the next export, as if it were later.
+        loaded = [session for session in batch if session.pk in keys]
         fresh = {
             keys[session.pk]: fragment
             for session, fragment in zip(loaded, render(loaded), strict=True)
