@@ -816,9 +816,10 @@ def session_fragments(
     keys = fragment_keys(conference, sessions, form, base_url)
     found = cache.get_many(keys.values())
     missing = [pk for pk, key in keys.items() if key not in found]
-    if 0 < len(missing) == len(keys) <= FRAGMENT_BATCH:
-        # Nothing cached (a cleared cache, a new release): the query as given, not a list of ids.
-        batches = [sessions]
+    if missing and len(missing) == len(keys):
+        # Nothing cached (a cleared cache, a new release): the query as given, not lists of ids,
+        # a batch of sessions (and their prefetched rows) at a time.
+        batches = in_batches(sessions.iterator(chunk_size=FRAGMENT_BATCH), FRAGMENT_BATCH)
     else:
         batches = (
             sessions.order_by().filter(pk__in=missing[start : start + FRAGMENT_BATCH])
@@ -835,6 +836,17 @@ def session_fragments(
         found.update(fresh)
     # A session deleted between the two queries is left out, as a moment later it would be.
     return [found[key] for key in keys.values() if key in found]
+
+
+def in_batches(items: Iterable, size: int) -> Iterator[list]:
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def fragment_keys(
