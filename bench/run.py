@@ -203,6 +203,7 @@ def measure_size(size: int, output: Path) -> None:
             result["pages"] = [measure_target(target, size) for target in targets(conference)]
             result["pages"] += measure_planner(conference, size)
             result["pages"] += measure_release(conference, size)
+            result["pages"] += measure_exports_after_edit(conference, size)
     output.write_text(json.dumps(result))
 
 
@@ -419,6 +420,83 @@ def measure_release(conference, size: int) -> list[dict]:
     url = reverse("admin:schedule_session_release", args=[conference.pk])
     name = f"release review ({len(moving)} moved)"
     return [planner_row(name, url, lambda: client.get(url), repetitions(size))]
+
+
+# Exports after one edit: only the edited session's part is written again ----------------------
+
+
+def measure_exports_after_edit(conference, size: int) -> list[dict]:
+    """schedule.ics, .xml and .json requested right after one session's title was edited.
+
+    Before each timed request the export is requested once (so it and every session's part are
+    cached, as after any earlier visit), then a talk in mid-conference gets a new title by
+    ``save()``, as the admin saves it. That moves the conference's content version, so the whole
+    export is rebuilt, from the cached parts of the other sessions. Only the request after the
+    edit is timed, counted and traced. Target: 60 ms at N=1000.
+    """
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client(raise_request_exception=False)
+    public = conference.sessions.public().order_by("starts_at", "pk")
+    session = public[public.count() // 2]
+    title, edits = session.title, iter(range(1_000_000))
+
+    def get(url):
+        response = client.get(url)
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        return response.status_code, len(body)
+
+    def after_edit(url, measure):
+        get(url)
+        session.refresh_from_db()
+        session.title = f"{title} (edit {next(edits)})"
+        session.save()
+        return measure(lambda: get(url))
+
+    def timed_get(request):
+        started = time.perf_counter()
+        status, length = request()
+        return time.perf_counter() - started, status, length
+
+    def queries(request):
+        with CaptureQueriesContext(connection) as captured:
+            request()
+        return len(captured.captured_queries)
+
+    rows = []
+    for name in ("schedule.ics", "schedule.xml", "schedule.json"):
+        url = f"/{conference.slug}/{name}"
+        cache.clear()
+        for _ in range(WARM_UPS):
+            after_edit(url, timed_get)
+        samples = [after_edit(url, timed_get) for _ in range(repetitions(size))]
+        times = [seconds for seconds, _, _ in samples]
+        summary = {
+            "status": samples[-1][1],
+            "median_ms": statistics.median(times) * 1000,
+            "p95_ms": percentile(times, 95) * 1000,
+            "queries": after_edit(url, queries),
+            "peak_mib": after_edit(url, peak_memory),
+            "bytes": samples[-1][2],
+            "repetitions": len(times),
+        }
+        row_name = f"{name} after one edit"
+        log(f"  {row_name:<18} {summary['median_ms']:8.1f} ms {summary['queries']:3d} queries")
+        rows.append(
+            {
+                "name": row_name,
+                "url": url,
+                "optional": False,
+                "uncached": summary,
+                "cached": {"status": "n/a"},
+            }
+        )
+    session.title = title
+    session.save()
+    return rows
 
 
 def planner_row(name: str, url: str, send, repeat: int) -> dict:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import secrets
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -48,6 +49,9 @@ from django.utils.http import http_date, quote_etag
 # Keys carry the content version, so age never makes an entry stale; a day bounds the memory.
 PAGE_CACHE_SECONDS = 24 * 60 * 60
 UNIX_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+# A streamed body larger than this is not kept whole (a 10,000-session export): its sessions'
+# parts are cached (sessions/exports.py), and joining them again costs less than holding it.
+WHOLE_BODY_LIMIT = 8 * 1024 * 1024
 # Response headers a cached page keeps.
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 
@@ -207,7 +211,11 @@ class SharedPageMixin:
             response = rendered(super().dispatch(self.request, *args, **kwargs))
         else:
             response = self.personal_response(version, *args, **kwargs)
-        if response.status_code == 200:
+        if response.status_code == 200 and response.streaming:
+            response.streaming_content = kept_once_streamed(
+                response.streaming_content, key, kept_headers(response), self.page_cache_seconds
+            )
+        elif response.status_code == 200:
             cache.set(key, (response.content, kept_headers(response)), self.page_cache_seconds)
         return response
 
@@ -257,6 +265,21 @@ def visitor_messages(request: HttpRequest) -> list[Message]:
     visitor's message must never be baked into it, so theirs wait for a page of their own.
     """
     return list(get_messages(request)) if request.user.is_authenticated else []
+
+
+def kept_once_streamed(
+    chunks: Iterable[bytes], key: str, headers: dict[str, str], seconds: int
+) -> Iterator[bytes]:
+    """``chunks`` passed on as they come, and cached whole under ``key`` once all have gone out
+    (not when the client left early, nor past WHOLE_BODY_LIMIT)."""
+    kept, size = [], 0
+    for chunk in chunks:
+        if size <= WHOLE_BODY_LIMIT:
+            kept.append(chunk)
+            size += len(chunk)
+        yield chunk
+    if size <= WHOLE_BODY_LIMIT:
+        cache.set(key, (b"".join(kept), headers), seconds)
 
 
 def rendered(response: HttpResponse) -> HttpResponse:

@@ -202,7 +202,11 @@ if os.environ.get("REDIS_URL"):
     }
 else:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        # Past MAX_ENTRIES (300 by default) a third is dropped: an export caches a part per session.
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        },
         "limits": {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": "limits_cache",

@@ -2,19 +2,30 @@
 
 The frab format's names, GUIDs and conventions, shared with the importer, are in sessions/frab.py.
 
-Each builder takes sessions already loaded with ``Session.objects.public().for_listing()`` and only
-reads them; the frab builders add a constant number of queries (rooms, tracks, speaker links).
+Each export is written per session (a VEVENT, a frab event as JSON or XML), then joined in chunks
+with the parts about the whole conference, so a view can stream it. The ``build_*`` functions take
+sessions already loaded (``for_ical()``, ``for_export()``) and write every part; the views take
+each session's part from the cache where it is still current (“Each session's part of an export”,
+below) and write only the others. The frab writers add a constant number of queries (rooms,
+tracks, speaker links, the latest release).
 """
 
 import datetime
 import hashlib
+import json
 import re
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import quote, urlencode, urljoin, urlsplit
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
 import icalendar
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.encoding import iri_to_uri
 
@@ -37,7 +48,7 @@ from sessions.frab import (
     room_guid,
     venue_room_name,
 )
-from sessions.models import Session, SessionLink
+from sessions.models import Attachment, Session, SessionLink, SessionSpeaker
 from speakers.models import Speaker, SpeakerLink
 
 # Submission codes as the JSON schema and the XSD accept them (pretalx's six characters).
@@ -131,8 +142,24 @@ def build_calendar(
     generated_at: datetime.datetime | None = None,
 ) -> bytes:
     """One VCALENDAR with a VEVENT per session, in the conference's zone with its VTIMEZONE."""
+    host = calendar_host(base_url)
+    events = [calendar_event(conference, session, base_url, host) for session in sessions]
+    return b"".join(calendar_chunks(conference, events, name=name, generated_at=generated_at))
+
+
+def calendar_host(base_url: str) -> str:
+    return urlsplit(base_url).hostname or "localhost"
+
+
+def calendar_chunks(
+    conference: Conference,
+    events: Iterable["CalendarEvent"],
+    *,
+    name: str,
+    generated_at: datetime.datetime | None = None,
+) -> Iterator[bytes]:
+    """The calendar's text in pieces of about CHUNK_BYTES, for a streamed response."""
     stamp = ical_utc("DTSTAMP", generated_at or timezone.now())
-    host = urlsplit(base_url).hostname or "localhost"
     # Every event uses the conference's zone and no other, so its VTIMEZONE (covering the
     # conference's years, which keeps the file small) goes first, where every client reads it.
     vtimezone = icalendar.Timezone.from_tzinfo(
@@ -141,7 +168,7 @@ def build_calendar(
         first_date=datetime.date(conference.starts_on.year, 1, 1),
         last_date=datetime.date(conference.ends_on.year + 1, 1, 1),
     )
-    lines = [
+    header = [
         b"BEGIN:VCALENDAR",
         ical_text("PRODID", f"-//{GENERATOR}//{conference.slug}//EN"),
         b"VERSION:2.0",
@@ -150,21 +177,27 @@ def build_calendar(
         ical_text("X-WR-CALNAME", name),
         ical_text("X-WR-TIMEZONE", conference.time_zone),
         vtimezone.to_ical().rstrip(b"\r\n"),
+        b"",
     ]
-    for session in sessions:
-        lines += calendar_event(conference, session, base_url, host, stamp)
-    lines.append(b"END:VCALENDAR\r\n")
-    return b"\r\n".join(lines)
+    pieces = [b"\r\n".join(header)]
+    pieces += (b"%s\r\n%s\r\n%s\r\n" % (head, stamp, tail) for head, tail in events)
+    pieces.append(b"END:VCALENDAR\r\n")
+    return joined_in_chunks(pieces)
+
+
+class CalendarEvent(NamedTuple):
+    """One session's VEVENT, less its DTSTAMP (the moment of each export), which goes between."""
+
+    head: bytes
+    tail: bytes
 
 
 def calendar_event(
-    conference: Conference, session: Session, base_url: str, host: str, stamp: bytes
-) -> list[bytes]:
-    """The content lines of one session's VEVENT."""
+    conference: Conference, session: Session, base_url: str, host: str
+) -> CalendarEvent:
+    """The content lines of one session's VEVENT, around the DTSTAMP line."""
+    head = [b"BEGIN:VEVENT", ical_text("UID", f"{session.guid}@{host}")]
     lines = [
-        b"BEGIN:VEVENT",
-        ical_text("UID", f"{session.guid}@{host}"),
-        stamp,
         ical_local("DTSTART", session.starts_at, conference),
         ical_local("DTEND", session.ends_at, conference),
         ical_text("SUMMARY", session.display_title),
@@ -192,7 +225,7 @@ def calendar_event(
         b"STATUS:CANCELLED" if session.is_cancelled else b"STATUS:CONFIRMED",
         b"END:VEVENT",
     ]
-    return lines
+    return CalendarEvent(b"\r\n".join(head), b"\r\n".join(lines))
 
 
 def event_location(conference: Conference, session: Session) -> str:
@@ -267,22 +300,114 @@ def calendar_links(conference: Conference, session: Session, *, base_url: str) -
 
 
 def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base_url: str) -> dict:
-    """The c3voc schedule.json ("v1") structure; ``build_frab_xml`` renders the same data as XML."""
-    sessions = list(sessions)
+    """The c3voc schedule.json ("v1") structure: the text ``frab_json_chunks`` writes, read back,
+    so the data and the served file never differ."""
+    events = frab_events(conference, list(sessions), base_url, "json")
+    return json.loads(b"".join(frab_json_chunks(conference, events, base_url=base_url)))
+
+
+class FrabEvent(NamedTuple):
+    """One session's event, written out as JSON or XML, with what placing it in a day needs."""
+
+    # POSIX timestamps: a thousand cached events unpickle in 1 ms instead of 6 as datetimes.
+    starts_at: float
+    ends_at: float
+    title: str
+    day: datetime.date
+    room: str
+    without_room: bool  # in the whole venue: the venue's room is listed
+    guid: str
+    meta: dict[str, str]  # what the conference's meta says of it, by key (EVENT_META_KEYS)
+    text: bytes  # encoded once, when written: joining bytes is all an export then does
+
+
+def frab_events(
+    conference: Conference, sessions: list[Session], base_url: str, form: str
+) -> list[FrabEvent]:
+    """``sessions`` as events written in ``form`` ("json" or "xml"); one query for their
+    speakers' links."""
+    acronym = frab_acronym(conference)
+    persons = frab_persons(base_url, sessions)
+    write = json_event_text if form == "json" else xml_event_text
+    events = []
+    for session in sessions:
+        event = frab_event(conference, session, acronym, base_url, persons)
+        day = min(
+            max(conference.day_of(session.starts_at), conference.starts_on), conference.ends_on
+        )
+        events.append(
+            FrabEvent(
+                session.starts_at.timestamp(),
+                session.ends_at.timestamp(),
+                session.title,
+                day,
+                event["room"],
+                session.room_id is None,
+                event["guid"],
+                event_meta(session),
+                write(event),
+            )
+        )
+    return events
+
+
+# What the conference's meta says of each event; the schema has no key for these, meta takes any,
+# and our importer reads them back.
+EVENT_META_KEYS = ("audience_levels", "kinds", "source_urls")
+
+
+def event_meta(session: Session) -> dict[str, str]:
+    return {
+        key: value
+        for key, value in (
+            ("audience_levels", session.audience_level if session.has_audience_level else ""),
+            # An event's type gives its kind, unless the session has its own type label.
+            ("kinds", session.kind if session.type_label else ""),
+            # The event's url is its page here; where it was imported from goes along too.
+            ("source_urls", session.source_url),
+        )
+        if value
+    }
+
+
+def json_text(data: object) -> str:
+    """JSON as schedule.json writes it: compact, and UTF-8 rather than escapes."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def json_event_text(event: dict) -> bytes:
+    return json_text(event).encode()
+
+
+def xml_event_text(event: dict) -> bytes:
+    return "\n".join(xml_event(event)).encode()
+
+
+@dataclass
+class FrabDay:
+    index: int
+    date: datetime.date
+    starts_at: datetime.datetime
+    ends_at: datetime.datetime
+    rooms: dict[str, list[FrabEvent]]
+
+
+def frab_schedule(
+    conference: Conference, events: list[FrabEvent], base_url: str
+) -> tuple[dict, list[FrabDay]]:
+    """The schedule.json document without its days ("days" is left empty), and the days."""
     rooms = list(conference.rooms.all())
     tracks = list(conference.tracks.all())
-    persons = frab_persons(base_url, sessions)
-    acronym = frab_acronym(conference)
     room_list = [
         {"name": room.name, "slug": room.slug, "guid": room_guid(conference, room)}
         | ({"capacity": room.capacity} if room.capacity is not None else {})
         | ({"description": room.description} if room.description else {})
         for room in rooms
     ]
-    if any(session.room is None for session in sessions):
+    if any(event.without_room for event in events):
         room_list.append({"name": venue_room_name(conference), "guid": VENUE_ROOM_GUID})
     conference_data = {
-        "acronym": acronym,
+        "acronym": frab_acronym(conference),
         "title": conference.name,
         "start": conference.starts_on.isoformat(),
         "end": conference.ends_on.isoformat(),
@@ -296,22 +421,9 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
         # The schema has no key for these; meta takes any, and our importer reads them back.
         "meta": {
             "day_change": conference.day_change.strftime("%H:%M"),
-            "audience_levels": {
-                export_guid(session.guid): session.audience_level
-                for session in sessions
-                if session.has_audience_level
-            },
-            # An event's type gives its kind, unless the session has its own type label.
-            "kinds": {
-                export_guid(session.guid): session.kind
-                for session in sessions
-                if session.type_label
-            },
-            # The event's url is its page here; where it was imported from goes along too.
-            "source_urls": {
-                export_guid(session.guid): session.source_url
-                for session in sessions
-                if session.source_url
+            **{
+                key: {event.guid: event.meta[key] for event in events if key in event.meta}
+                for key in EVENT_META_KEYS
             },
             **{
                 name: getattr(conference, name)
@@ -329,27 +441,52 @@ def build_frab_data(conference: Conference, sessions: Iterable[Session], *, base
         "rooms": room_list,
         "days": [],
     }
-    for index, (day, day_sessions) in enumerate(sessions_by_day(conference, sessions), start=1):
-        day_start, day_end = day_window(conference, day, day_sessions)
+    days = []
+    for index, (day, day_events) in enumerate(events_by_day(conference, events), start=1):
+        # The day's bounds, widened to cover its sessions should any lie outside them.
+        day_start, day_end = (moment.timestamp() for moment in conference.day_bounds(day))
         day_rooms = {room.name: [] for room in rooms}
-        for session in day_sessions:
-            event = frab_event(conference, session, acronym, base_url, persons)
-            day_rooms.setdefault(event["room"], []).append(event)
-        conference_data["days"].append(
-            {
-                "index": index,
-                "date": day.isoformat(),
-                "day_start": local_iso(day_start, conference),
-                "day_end": local_iso(day_end, conference),
-                "rooms": day_rooms,
-            }
+        for event in day_events:
+            day_start, day_end = min(day_start, event.starts_at), max(day_end, event.ends_at)
+            day_rooms.setdefault(event.room, []).append(event)
+        day_start, day_end = (
+            datetime.datetime.fromtimestamp(moment, datetime.UTC) for moment in (day_start, day_end)
         )
+        days.append(FrabDay(index, day, day_start, day_end, day_rooms))
     schedule = {
         "version": schedule_version(conference),
         "base_url": absolute_url(base_url, "/"),
         "conference": conference_data,
     }
-    return {"$schema": SCHEMA_URL, "generator": {"name": GENERATOR}, "schedule": schedule}
+    document = {"$schema": SCHEMA_URL, "generator": {"name": GENERATOR}, "schedule": schedule}
+    return document, days
+
+
+def frab_json_chunks(
+    conference: Conference, events: list[FrabEvent], *, base_url: str
+) -> Iterator[bytes]:
+    """schedule.json's text in pieces, each event's text written once and joined here."""
+    document, days = frab_schedule(conference, events, base_url)
+    # "days" is the last key of the conference, itself last in the schedule and the document.
+    head = json_text(document).removesuffix("[]}}}")
+    pieces = [f"{head}[".encode()]
+    for day in days:
+        opening = json_text(
+            {
+                "index": day.index,
+                "date": day.date.isoformat(),
+                "day_start": local_iso(day.starts_at, conference),
+                "day_end": local_iso(day.ends_at, conference),
+            }
+        )
+        pieces.append(f'{"," if day.index > 1 else ""}{opening[:-1]},"rooms":{{'.encode())
+        for number, (room, room_events) in enumerate(day.rooms.items()):
+            pieces.append(f"{',' if number else ''}{json_text(room)}:[".encode())
+            pieces.append(b",".join(event.text for event in room_events))
+            pieces.append(b"]")
+        pieces.append(b"}}")
+    pieces.append(b"]}}}")
+    return joined_in_chunks(pieces)
 
 
 def frab_persons(base_url: str, sessions: list[Session]) -> dict[int, dict]:
@@ -367,28 +504,15 @@ def frab_persons(base_url: str, sessions: list[Session]) -> dict[int, dict]:
     }
 
 
-def sessions_by_day(
-    conference: Conference, sessions: list[Session]
-) -> list[tuple[datetime.date, list[Session]]]:
-    """Each conference day with its sessions, by start and room; days change at the
-    conference's ``day_change``."""
+def events_by_day(
+    conference: Conference, events: list[FrabEvent]
+) -> list[tuple[datetime.date, list[FrabEvent]]]:
+    """Each conference day with its events, by start and title; days change at the
+    conference's ``day_change``, and an event outside the conference's days goes to the nearest."""
     days = {day: [] for day in conference.days}
-    for session in sorted(sessions, key=lambda session: (session.starts_at, session.title)):
-        day = conference.day_of(session.starts_at)
-        day = min(max(day, conference.starts_on), conference.ends_on)
-        days[day].append(session)
+    for event in sorted(events, key=lambda event: (event.starts_at, event.title)):
+        days[event.day].append(event)
     return list(days.items())
-
-
-def day_window(
-    conference: Conference, day: datetime.date, sessions: list[Session]
-) -> tuple[datetime.datetime, datetime.datetime]:
-    """The conference day's bounds (day change to day change), widened to cover the day's
-    sessions should any lie outside them."""
-    start, end = conference.day_bounds(day)
-    start = min([start, *(session.starts_at for session in sessions)])
-    end = max([end, *(session.ends_at for session in sessions)])
-    return start, end
 
 
 def frab_event(
@@ -502,12 +626,20 @@ def schedule_version(conference: Conference) -> str:
 
 
 def build_frab_xml(conference: Conference, sessions: Iterable[Session], *, base_url: str) -> bytes:
-    """schedule.xml, rendered from the same data as schedule.json so the two never disagree.
+    events = frab_events(conference, list(sessions), base_url, "xml")
+    return b"".join(frab_xml_chunks(conference, events, base_url=base_url))
+
+
+def frab_xml_chunks(
+    conference: Conference, events: list[FrabEvent], *, base_url: str
+) -> Iterator[bytes]:
+    """schedule.xml, from the same data as schedule.json so the two never disagree.
 
     Written as text with the standard library's XML escaping rather than as an ElementTree:
     building and serializing 15,000 elements for 1,000 sessions took a fifth of the export.
     """
-    schedule = build_frab_data(conference, sessions, base_url=base_url)["schedule"]
+    schedule, days = frab_schedule(conference, events, base_url)
+    schedule = schedule["schedule"]
     data = schedule["conference"]
     lines = [
         "<?xml version='1.0' encoding='utf-8'?>",
@@ -539,19 +671,24 @@ def build_frab_xml(conference: Conference, sessions: Iterable[Session], *, base_
         lines.append(f"    <track{xml_attributes(**attributes)} />")
     lines.append("  </conference>")
     room_guids = {room["name"]: room["guid"] for room in data["rooms"]}
-    for day in data["days"]:
+    for day in days:
         day_attributes = xml_attributes(
-            index=day["index"], date=day["date"], start=day["day_start"], end=day["day_end"]
+            index=day.index,
+            date=day.date.isoformat(),
+            start=local_iso(day.starts_at, conference),
+            end=local_iso(day.ends_at, conference),
         )
         lines.append(f"  <day{day_attributes}>")
-        for room_name, events in day["rooms"].items():
+        for room_name, room_events in day.rooms.items():
             lines.append(f"    <room{xml_attributes(name=room_name, guid=room_guids[room_name])}>")
-            for event in events:
-                lines += xml_event(event)
+            lines += (event.text for event in room_events)
             lines.append("    </room>")
         lines.append("  </day>")
-    lines.append("</schedule>\n")
-    return "\n".join(lines).encode()
+    lines.append("</schedule>")
+    # Events come written, as bytes; the lines around them are encoded here.
+    return joined_in_chunks(
+        (line if isinstance(line, bytes) else line.encode()) + b"\n" for line in lines
+    )
 
 
 def xml_event(event: dict) -> list[str]:
@@ -612,3 +749,154 @@ def xml_attributes(**attributes: object) -> str:
         f" {name}={quoteattr(_XML_ILLEGAL.sub('', str(value)))}"
         for name, value in attributes.items()
     )
+
+
+def joined_in_chunks(pieces: Iterable[bytes], size: int = 64 * 1024) -> Iterator[bytes]:
+    """``pieces`` joined into chunks of about ``size`` bytes: a streamed response writes each
+    chunk to the socket, and one write per event would be thousands of small ones."""
+    chunk, length = [], 0
+    for piece in pieces:
+        chunk.append(piece)
+        length += len(piece)
+        if length >= size:
+            yield b"".join(chunk)
+            chunk, length = [], 0
+    if chunk:
+        yield b"".join(chunk)
+
+
+# Each session's part of an export, cached ------------------------------------------------------
+#
+# Any edit moves Conference.changed_at, and with it every whole export the page cache keeps.
+# Each session's part (its VEVENT, its frab event as JSON or XML) is cached on its own, under a
+# key naming everything it shows: the session's own version; its room's and track's versions;
+# its speakers, in order, with their versions (and for frab their links); its links and
+# attachments as stored, since they carry no version; the conference's own fields, the site's
+# address and the code's release. After an edit, the next export renders only the sessions whose
+# key moved, from one query of those columns per kind of row plus the model objects of those
+# sessions alone.
+
+FRAGMENT_SECONDS = 7 * 24 * 60 * 60  # keys carry every dependency: age never makes one stale
+FRAGMENT_BATCH = 1000  # sessions loaded at once: bounds the memory of a 10,000-session export
+
+
+def calendar_events(
+    conference: Conference, sessions: QuerySet, *, base_url: str
+) -> list[CalendarEvent]:
+    """The VEVENTs of ``sessions`` (a filtered, ordered queryset of the conference's), cached."""
+    host = calendar_host(base_url)
+
+    def render(loaded: list[Session]) -> list[CalendarEvent]:
+        return [calendar_event(conference, session, base_url, host) for session in loaded]
+
+    return session_fragments(conference, sessions.for_ical(), "ics", base_url, render)
+
+
+def cached_frab_events(
+    conference: Conference, sessions: QuerySet, *, base_url: str, form: str
+) -> list[FrabEvent]:
+    """The frab events of ``sessions`` written in ``form`` ("json" or "xml"), cached."""
+
+    def render(loaded: list[Session]) -> list[FrabEvent]:
+        return frab_events(conference, loaded, base_url, form)
+
+    return session_fragments(conference, sessions.for_export(), form, base_url, render)
+
+
+def session_fragments(
+    conference: Conference,
+    sessions: QuerySet,
+    form: str,
+    base_url: str,
+    render: Callable[[list[Session]], list],
+) -> list:
+    """One fragment per session of ``sessions``, in its order: from the cache when its key is
+    there, else rendered from sessions loaded for it (with the loading ``sessions`` asks for)
+    and then cached."""
+    keys = fragment_keys(conference, sessions, form, base_url)
+    found = cache.get_many(keys.values())
+    missing = [pk for pk, key in keys.items() if key not in found]
+    if missing and len(missing) == len(keys):
+        # Nothing cached (a cleared cache, a new release): the query as given, not lists of ids,
+        # a batch of sessions (and their prefetched rows) at a time.
+        batches = in_batches(sessions.iterator(chunk_size=FRAGMENT_BATCH), FRAGMENT_BATCH)
+    else:
+        batches = (
+            sessions.order_by().filter(pk__in=missing[start : start + FRAGMENT_BATCH])
+            for start in range(0, len(missing), FRAGMENT_BATCH)
+        )
+    for batch in batches:
+        # A session added since the keys were read waits for the next export, as if it were later.
+        loaded = [session for session in batch if session.pk in keys]
+        fresh = {
+            keys[session.pk]: fragment
+            for session, fragment in zip(loaded, render(loaded), strict=True)
+        }
+        cache.set_many(fresh, FRAGMENT_SECONDS)
+        found.update(fresh)
+    # A session deleted between the two queries is left out, as a moment later it would be.
+    return [found[key] for key in keys.values() if key in found]
+
+
+def in_batches(items: Iterable, size: int) -> Iterator[list]:
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def fragment_keys(
+    conference: Conference, sessions: QuerySet, form: str, base_url: str
+) -> dict[int, str]:
+    """Each session's cache key, by pk in the order of ``sessions``: a digest of what its
+    fragment shows (see above), read with one values query per kind of row."""
+    rows = sessions.prefetch_related(None).values_list(
+        "pk", "guid", "version", "room__version", "track__version"
+    )
+    in_conference = {"session__conference": conference}
+    speakers = grouped(
+        SessionSpeaker.objects.filter(**in_conference)
+        .order_by("session_id", "position", "pk")
+        .values_list("session_id", "speaker_id", "speaker__version")
+    )
+    links = attachments = speaker_links = {}
+    if form != "ics":  # the calendar shows no links, no attachments and no speakers' links
+        links = grouped(stored_rows(SessionLink.objects.filter(**in_conference)))
+        attachments = grouped(stored_rows(Attachment.objects.filter(**in_conference)))
+        speaker_links = grouped(
+            stored_rows(SpeakerLink.objects.filter(speaker__conference=conference), "speaker_id")
+        )
+    conference_fields = [
+        getattr(conference, field.attname)
+        for field in Conference._meta.concrete_fields
+        if field.name != "changed_at"
+    ]
+    base = hashlib.sha256(repr((settings.RELEASE, form, base_url, conference_fields)).encode())
+    keys = {}
+    for pk, *own in rows:
+        speaker_parts = [
+            (speaker, version, speaker_links.get(speaker, ()))
+            for speaker, version in speakers.get(pk, ())
+        ]
+        digest = base.copy()
+        digest.update(repr((pk, own, speaker_parts, links.get(pk), attachments.get(pk))).encode())
+        keys[pk] = f"export-fragment:{form}:{digest.hexdigest()[:40]}"
+    return keys
+
+
+def stored_rows(rows: QuerySet, owner: str = "session_id") -> QuerySet:
+    """Every column of ``rows``, the owner's id first, in the order exports list them."""
+    names = [field.attname for field in rows.model._meta.concrete_fields]
+    return rows.order_by(owner, "position", "pk").values_list(owner, *names)
+
+
+def grouped(rows: Iterable[tuple]) -> dict[object, list[tuple]]:
+    """Rows by their first column."""
+    groups = defaultdict(list)
+    for owner, *rest in rows:
+        groups[owner].append(tuple(rest))
+    return groups

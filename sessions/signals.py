@@ -1,6 +1,6 @@
 """Receivers of the sessions app.
 
-A write to a session, its speakers or attachments moves its conference's changed_at (rooms and
+A write to a session, its speakers, links or attachments moves its conference's changed_at (rooms and
 tracks: conference/signals.py); a save chosen before logging in is finished after it.
 """
 
@@ -12,7 +12,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from conference.models import Conference
-from sessions.models import Attachment, SavedSession, Session, SessionSpeaker
+from sessions.models import Attachment, SavedSession, Session, SessionLink, SessionSpeaker
 
 
 @receiver([post_save, post_delete], sender=Session)
@@ -28,6 +28,7 @@ def session_slug_changed(sender, instance, created, raw=False, **kwargs):
 
 @receiver([post_save, post_delete], sender=SessionSpeaker)
 @receiver([post_save, post_delete], sender=Attachment)
+@receiver([post_save, post_delete], sender=SessionLink)
 def session_part_changed(sender, instance, **kwargs):
     Conference.objects.filter(sessions=instance.session_id).mark_changed()
 

@@ -1,9 +1,9 @@
 import datetime
-import json
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.db.models import QuerySet
-from django.http import HttpResponse, HttpResponseBadRequest, QueryDict
+from django.http import HttpResponse, HttpResponseBadRequest, QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.utils import timezone
@@ -21,7 +21,15 @@ from conference.views import (
     DropsEmptyParametersMixin,
     FollowsFormerSlugsMixin,
 )
-from sessions.exports import build_calendar, build_frab_data, build_frab_xml, calendar_links
+from sessions.exports import (
+    build_calendar,
+    cached_frab_events,
+    calendar_chunks,
+    calendar_events,
+    calendar_links,
+    frab_json_chunks,
+    frab_xml_chunks,
+)
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session
 from sessions.personal import SaveTogglesMixin
@@ -235,13 +243,21 @@ class ExportMixin(ConferencePageMixin):
     extension = ""
 
     def public_sessions(self):
-        return self.conference.sessions.public().for_listing().in_schedule_order()
+        """In schedule order; each export chooses what it loads of them (sessions/exports.py)."""
+        return self.conference.sessions.public().in_schedule_order()
 
     def base_url(self) -> str:
         return settings.SITE_URL
 
-    def export_response(self, body: bytes, filename: str) -> HttpResponse:
-        response = HttpResponse(body, content_type=self.content_type)
+    def export_response(
+        self, body: bytes | Iterable[bytes], filename: str
+    ) -> HttpResponse | StreamingHttpResponse:
+        """``body`` whole, or in chunks: a whole conference's export is streamed, so a
+        10,000-session one goes out as it is joined and is never held whole."""
+        if isinstance(body, bytes):
+            response = HttpResponse(body, content_type=self.content_type)
+        else:
+            response = StreamingHttpResponse(body, content_type=self.content_type)
         response["Content-Disposition"] = f'inline; filename="{filename}.{self.extension}"'
         return response
 
@@ -264,10 +280,9 @@ class ScheduleCalendarView(ExportMixin, View):
             return HttpResponseBadRequest(
                 f"Bad filter: {problems}", content_type="text/plain; charset=utf-8"
             )
-        body = build_calendar(
-            self.conference, filterset.qs, base_url=self.base_url(), name=self.conference.name
-        )
-        return self.export_response(body, self.conference.slug)
+        events = calendar_events(self.conference, filterset.qs, base_url=self.base_url())
+        chunks = calendar_chunks(self.conference, events, name=self.conference.name)
+        return self.export_response(chunks, self.conference.slug)
 
 
 class SessionCalendarView(FollowsFormerSlugsMixin, ExportMixin, View):
@@ -279,7 +294,7 @@ class SessionCalendarView(FollowsFormerSlugsMixin, ExportMixin, View):
         return sessions.values_list("slug", flat=True).first()
 
     def get(self, request, conference_slug, slug):
-        session = get_object_or_404(self.public_sessions(), slug=slug)
+        session = get_object_or_404(self.public_sessions().for_ical(), slug=slug)
         body = build_calendar(
             self.conference, [session], base_url=self.base_url(), name=session.display_title
         )
@@ -293,8 +308,11 @@ class FrabXmlView(ExportMixin, View):
     extension = "xml"
 
     def get(self, request, conference_slug):
-        body = build_frab_xml(self.conference, self.public_sessions(), base_url=self.base_url())
-        return self.export_response(body, "schedule")
+        events = cached_frab_events(
+            self.conference, self.public_sessions(), base_url=self.base_url(), form="xml"
+        )
+        chunks = frab_xml_chunks(self.conference, events, base_url=self.base_url())
+        return self.export_response(chunks, "schedule")
 
 
 class FrabJsonView(ExportMixin, View):
@@ -302,9 +320,11 @@ class FrabJsonView(ExportMixin, View):
     extension = "json"
 
     def get(self, request, conference_slug):
-        data = build_frab_data(self.conference, self.public_sessions(), base_url=self.base_url())
-        body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-        return self.export_response(body, "schedule")
+        events = cached_frab_events(
+            self.conference, self.public_sessions(), base_url=self.base_url(), form="json"
+        )
+        chunks = frab_json_chunks(self.conference, events, base_url=self.base_url())
+        return self.export_response(chunks, "schedule")
 
 
 class AttachmentDownloadView(ConferenceMixin, View):

@@ -184,14 +184,14 @@ def test_the_admin_form_shows_hostile_text_inert(admin_client, hostile_session):
 
 
 def test_schedule_xml_carries_hostile_text_as_text(client, hostile_session):
-    body = client.get("/pycon/schedule.xml").content
+    body = client.get("/pycon/schedule.xml").getvalue()
     assert b"<script>" not in body
     titles = [event.findtext("title") for event in ET.fromstring(body).iter("event")]
     assert titles == [f"Talk {SCRIPT}{IMAGE}"]
 
 
 def test_schedule_json_carries_hostile_text_as_text(client, hostile_session):
-    data = json.loads(client.get("/pycon/schedule.json").content)
+    data = json.loads(client.get("/pycon/schedule.json").getvalue())
     events = [
         event
         for day in data["schedule"]["conference"]["days"]
@@ -202,7 +202,7 @@ def test_schedule_json_carries_hostile_text_as_text(client, hostile_session):
 
 
 def test_calendar_carries_hostile_text_as_text(client, hostile_session):
-    calendar = icalendar.Calendar.from_ical(client.get("/pycon/schedule.ics").content)
+    calendar = icalendar.Calendar.from_ical(client.get("/pycon/schedule.ics").getvalue())
     (event,) = calendar.walk("VEVENT")
     assert str(event["SUMMARY"]) == f"Talk {SCRIPT}{IMAGE}"
 

@@ -1,3 +1,4 @@
+import json
 import re
 
 import icalendar
@@ -22,7 +23,7 @@ def url(name, **kwargs):
 
 
 def summaries(response):
-    calendar = icalendar.Calendar.from_ical(response.content)
+    calendar = icalendar.Calendar.from_ical(response.getvalue())
     return sorted(str(event["SUMMARY"]) for event in calendar.walk("VEVENT"))
 
 
@@ -128,10 +129,10 @@ def test_exports_take_links_and_uids_from_the_site_address_not_the_host_asked(
     """A calendar subscribed via two host names, before and after an edit, sees one event."""
     settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1"]
     session = make_session(conference, title="Talk")
-    first = client.get(url(name), HTTP_HOST="localhost").content.decode()
+    first = client.get(url(name), HTTP_HOST="localhost").getvalue().decode()
     session.title = "Talk, renamed"
     session.save()  # a new content version: the export is rendered again, for another host
-    second = client.get(url(name), HTTP_HOST="127.0.0.1").content.decode()
+    second = client.get(url(name), HTTP_HOST="127.0.0.1").getvalue().decode()
     assert "localhost" not in first + second
     assert "127.0.0.1" not in first + second
     assert "https://schedule.example.org/pycon/sessions/" in second
@@ -144,8 +145,8 @@ def test_exports_take_links_and_uids_from_the_site_address_not_the_host_asked(
 
 
 def frab_versions(client, conference):
-    data = client.get(url("schedule-json")).json()
-    xml = client.get(url("schedule-xml")).content
+    data = json.loads(client.get(url("schedule-json")).getvalue())
+    xml = client.get(url("schedule-xml")).getvalue()
     return data["schedule"]["version"], etree.fromstring(xml).findtext("version")
 
 

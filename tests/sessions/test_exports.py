@@ -350,6 +350,26 @@ def test_frab_json_with_breaks_and_cancelled_sessions_validates(with_breaks, jso
     assert len(events_of(data)) == 4
 
 
+def test_streamed_schedule_xml_validates_against_the_xsd(client, with_breaks, xml_schema):
+    response = client.get("/breaks-2026/schedule.xml")
+    document = etree.fromstring(response.getvalue())
+
+    assert response.streaming
+    assert xml_schema.validate(document), xml_schema.error_log
+    assert len(document.findall("day/room/event")) == 4
+
+
+def test_streamed_schedule_json_validates_against_the_json_schema(
+    client, with_breaks, json_validator
+):
+    response = client.get("/breaks-2026/schedule.json")
+    data = json.loads(response.getvalue())
+
+    assert response.streaming
+    assert [error.message for error in json_validator.iter_errors(data)] == []
+    assert len(events_of(data)) == 4
+
+
 def test_frab_json_survives_json_dumps_unchanged(demo):
     data = frab_data(demo)
 
