@@ -127,6 +127,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An anonymous visitor's repeated request for a cached page is answered here, before the
+    # middleware it does not need (conference.page_cache).
+    "conference.page_cache.EarlyAnonymousPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -210,6 +213,10 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 100_000},
         },
     }
+
+# Each worker keeps copies of the cached pages it served in its own memory, up to this many MiB
+# (conference.page_cache.WorkerCopies): 64 hold the largest pages of a 10,000-session conference.
+PAGE_WORKER_COPY_BYTES = int(os.environ.get("DJANGO_PAGE_WORKER_COPY_MIB", "64")) * 2**20
 
 # How many proxies (load balancers) in front of the app servers append the address they were
 # reached from to X-Forwarded-For. 0: the header is ignored and the client is REMOTE_ADDR. Every
