@@ -47,6 +47,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -59,10 +60,13 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.template import engines
-from django.template.backends.utils import csrf_input_lazy
+from django.template.backends.utils import csrf_input
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.functional import lazy
 from django.utils.http import http_date, quote_etag
+from django.utils.safestring import SafeString
+from markupsafe import Markup
 
 # Keys carry the content version, so age never makes an entry stale; a day bounds the memory.
 PAGE_CACHE_SECONDS = 24 * 60 * 60
@@ -136,7 +140,8 @@ def keep_page(key: str, page: Any, seconds: int) -> None:
 def page_size(page: Any) -> int:
     """Bytes a page holds, near enough to bound the copies: its text, and a little per hole."""
     if isinstance(page, SharedPage):
-        return sum(len(part) for part in page.parts) + 200 * len(page.holes)
+        # About a hole's data, and the one or two renderings of it reused (HOLE_VARIANTS).
+        return sum(len(part) for part in page.parts) + 1000 * len(page.holes)
     content, _headers = page
     return len(content)
 
@@ -229,38 +234,95 @@ class HoleRecorder:
         return self.marker
 
 
+# Personal parts whose text depends on the visitor through a few values only, by template: given
+# the visitor's context, a function of a hole's data giving all the template reads of the visitor
+# but the CSRF field (``hole_variant``). Such a hole is rendered once per page, value and worker,
+# then reused; the visitor's CSRF field goes in after.
+HoleVariant = Callable[[dict[str, Any]], Hashable]
+HOLE_VARIANTS: dict[str, Callable[[dict[str, Any]], HoleVariant]] = {}
+# Stands for the visitor's CSRF field in reused holes; no page can contain it by chance.
+CSRF_STAND_IN = Markup(f"<!--csrf-{secrets.token_hex(8)}-->")
+
+
+def hole_variant(template_name: str):
+    """Declares what a personal part's template reads of its visitor (see HOLE_VARIANTS)."""
+
+    def register(function):
+        HOLE_VARIANTS[template_name] = function
+        return function
+
+    return register
+
+
 @dataclass
 class SharedPage:
-    """A rendered page as the cache keeps it: the shared text between its holes."""
+    """A rendered page as the cache keeps it: the shared text between its holes, encoded."""
 
-    parts: list[str]
+    parts: list[bytes]
     holes: list[Hole]
     headers: dict[str, str]
+    # This worker's renderings of holes with a HOLE_VARIANTS entry, (hole's index, value): their
+    # text split where the CSRF field goes.
+    reused: dict[tuple[int, Hashable], list[bytes]] = field(default_factory=dict, compare=False)
+
+    def __getstate__(self):
+        return {**self.__dict__, "reused": {}}  # renderings stay with the worker that made them
 
     @classmethod
     def from_rendering(cls, html: str, recorder: HoleRecorder, headers: dict[str, str]):
         parts = html.split(recorder.marker)
         if len(parts) != len(recorder.holes) + 1:  # a template printed a hole twice, or none
             raise ValueError(f"{len(recorder.holes)} holes recorded, {len(parts) - 1} in the page")
-        return cls(parts=parts, holes=recorder.holes, headers=headers)
+        return cls(parts=[part.encode() for part in parts], holes=recorder.holes, headers=headers)
 
-    def fill(self, personal_context: dict[str, Any]) -> str:
-        """The page for one visitor: each hole rendered from its template with their context."""
+    def fill(self, personal_context: dict[str, Any]) -> bytes:
+        """The page for one visitor: each hole rendered from its template with their context.
+
+        Speed: a logged-in schedule at N=1,000 (a thousand Save buttons, reused) fills in about
+        2 ms instead of 11, and is never encoded whole.
+        """
         if not self.holes:
             return self.parts[0]
-        env = engines["jinja2"].env
-        contexts = {}  # per template: its globals and the visitor's context, merged once
+        stand_in_context = {**personal_context, "csrf_input": CSRF_STAND_IN}
+        variants = {name: of(personal_context) for name, of in HOLE_VARIANTS.items()}
+        contexts: dict[tuple[str, bool], dict] = {}  # globals and visitor's context, merged once
+        csrf_field: list[bytes] = []  # the visitor's, made when a reused hole first needs it
         pieces = [self.parts[0]]
-        for (template_name, data), part in zip(self.holes, self.parts[1:], strict=True):
-            template = env.get_template(template_name)
-            if template_name not in contexts:
-                contexts[template_name] = {**template.globals, **personal_context}
-            # Speed: a shared context instead of render()'s copy of the globals per hole makes
-            # a thousand Save buttons 11 ms instead of 37.
-            context = template.new_context({**contexts[template_name], **data}, shared=True)
-            pieces.append(env.concat(template.root_render_func(context)))
+        reused = self.reused
+        for index, ((template_name, data), part) in enumerate(
+            zip(self.holes, self.parts[1:], strict=True)
+        ):
+            variant = variants.get(template_name)
+            if variant is None:
+                pieces.append(render_hole(template_name, data, personal_context, contexts).encode())
+            else:
+                key = (index, variant(data))
+                texts = reused.get(key)
+                if texts is None:
+                    text = render_hole(template_name, data, stand_in_context, contexts)
+                    texts = reused[key] = [piece.encode() for piece in text.split(CSRF_STAND_IN)]
+                pieces.append(texts[0])
+                for text in texts[1:]:
+                    if not csrf_field:
+                        csrf_field.append(str(personal_context["csrf_input"]).encode())
+                    pieces.append(csrf_field[0])
+                    pieces.append(text)
             pieces.append(part)
-        return "".join(pieces)
+        return b"".join(pieces)
+
+
+def render_hole(
+    template_name: str, data: dict[str, Any], personal_context: dict[str, Any], contexts: dict
+) -> str:
+    env = engines["jinja2"].env
+    template = env.get_template(template_name)
+    merged_key = (template_name, personal_context["csrf_input"] is CSRF_STAND_IN)
+    if merged_key not in contexts:
+        contexts[merged_key] = {**template.globals, **personal_context}
+    # Speed: a shared context instead of render()'s copy of the globals per hole makes a
+    # thousand Save buttons 11 ms instead of 37.
+    context = template.new_context({**contexts[merged_key], **data}, shared=True)
+    return env.concat(template.root_render_func(context))
 
 
 def not_modified(request: HttpRequest, version: str, last_modified: int) -> HttpResponse | None:
@@ -374,11 +436,28 @@ class SharedPageMixin:
         return {
             "request": request,
             "user": request.user,
-            "csrf_input": csrf_input_lazy(request),
+            "csrf_input": csrf_input_once(request),
             "next_url": self.page_url,
             "messages": visitor_messages(request),
             **self.personal_context(),
         }
+
+
+def csrf_input_once(request: HttpRequest) -> SafeString:
+    """The CSRF field for every form of one response, masked once when the first form asks.
+
+    Django masks the token anew each time a template prints it (``csrf_input_lazy``); the
+    secret under the mask is the same, so one masking per response protects as much. Speed: a
+    thousand Save buttons masked one token each, 40 of the 54 ms of a logged-in schedule.
+    """
+    field: list[SafeString] = []
+
+    def once() -> SafeString:
+        if not field:
+            field.append(csrf_input(request))
+        return field[0]
+
+    return lazy(once, SafeString)()
 
 
 def visitor_messages(request: HttpRequest) -> list[Message]:

@@ -2,8 +2,10 @@
 of cached pages (conference.page_cache)."""
 
 import gzip
+import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from conference.page_cache import WorkerCopies, early_requests, worker_copies
@@ -198,3 +200,27 @@ def test_a_logged_in_page_is_never_compressed(client, conference, django_user_mo
     response = client.get(SCHEDULE, headers={"Accept-Encoding": "gzip"})
     assert "Content-Encoding" not in response.headers
     assert "csrfmiddlewaretoken" in response.content.decode()
+
+
+CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def test_reused_save_buttons_carry_each_visitors_own_csrf_token(conference, django_user_model):
+    """The buttons are rendered once per worker and reused; the CSRF field is the visitor's."""
+    session = conference.sessions.get()
+    save = reverse(
+        "sessions:session-save", kwargs={"conference_slug": "pycon", "slug": session.slug}
+    )
+    tokens = {}
+    for name in ("ada", "bob"):
+        visitor = Client(enforce_csrf_checks=True)
+        visitor.force_login(django_user_model.objects.create_user(name))
+        html = visitor.get(SCHEDULE).content.decode()
+        tokens[name] = set(CSRF_FIELD.findall(html))
+        assert len(tokens[name]) == 1  # one masking per page, the same in every form
+        response = visitor.post(
+            save, {"action": "save", "next": SCHEDULE, "csrfmiddlewaretoken": tokens[name].pop()}
+        )
+        assert response.status_code == 302
+        assert SavedSession.objects.filter(user__username=name, session=session).exists()
+    assert "<!--csrf-" not in html
