@@ -626,7 +626,11 @@ class Gunicorn:
             env=self.env,
             cwd=ROOT,
         )
-        wait_until_serving(self.port, f"/{SLUG}/tracks.css")
+        try:
+            wait_until_serving(self.port, f"/{SLUG}/tracks.css")
+        except BaseException:
+            self.__exit__()
+            raise
         return self.port
 
     def worker_pids(self) -> list[int]:

@@ -22,7 +22,8 @@ cache (``page_cache_seconds``), and browsers are told to ask again each time (a 
 minute lasts).
 
 **This worker's copies.** Every page read from or written to the shared cache (Redis in
-production) is also kept in the worker's memory (``WorkerCopies``), keyed like the cache by its
+production) is also kept in the worker's memory (``WorkerCopies``; without Redis, there only),
+keyed like the cache by its
 version: a hit costs no round trip and no unpickling of a megabyte, and an edit, which moves the
 version, passes them by. They are bounded in bytes (``PAGE_WORKER_COPY_BYTES``), least recently
 used out first.
@@ -56,7 +57,8 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import get_messages
 from django.contrib.messages.storage.base import Message
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.template import engines
@@ -77,7 +79,7 @@ KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 COMPRESSED_FROM_BYTES = 200
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 # Anonymous requests remembered by EarlyAnonymousPageMiddleware (a path and query each, no page).
-EARLY_REQUESTS_KEPT = 10_000
+EARLY_REQUESTS_KEPT = 2_000
 
 
 class WorkerCopies:
@@ -125,7 +127,7 @@ worker_copies = WorkerCopies(settings.PAGE_WORKER_COPY_BYTES)
 def cached_page(key: str) -> Any:
     """A page from this worker's copies, else from the shared cache (and copied), else None."""
     page = worker_copies.get(key)
-    if page is None:
+    if page is None and not cache_is_local():
         page = cache.get(key)
         if page is not None:
             worker_copies.set(key, page, page_size(page))
@@ -133,8 +135,15 @@ def cached_page(key: str) -> Any:
 
 
 def keep_page(key: str, page: Any, seconds: int) -> None:
-    cache.set(key, page, seconds)
+    if not cache_is_local():
+        cache.set(key, page, seconds)
     worker_copies.set(key, page, page_size(page))
+
+
+def cache_is_local() -> bool:
+    """Whether the "default" cache is the local-memory one: one per process like the worker's
+    copies, so pages are kept there only, not twice."""
+    return isinstance(caches["default"], LocMemCache)
 
 
 def page_size(page: Any) -> int:

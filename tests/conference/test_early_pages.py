@@ -11,6 +11,7 @@ from django.urls import reverse
 from conference.page_cache import WorkerCopies, early_requests, worker_copies
 from sessions.models import SavedSession
 from tests.builders import make_conference, make_session, paris
+from tests.conference.test_shared_pages import redis_cache  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -151,9 +152,8 @@ def test_a_message_for_one_visitor_never_reaches_another(client, conference, dja
         assert "Saved to your schedule." not in anonymous.get(SCHEDULE).content.decode()
 
 
-def test_a_new_worker_reads_the_page_from_the_shared_cache(
-    client, conference, django_assert_num_queries
-):
+@pytest.mark.usefixtures("redis_cache")
+def test_a_new_worker_reads_the_page_from_redis(client, conference, django_assert_num_queries):
     first = client.get(SCHEDULE)
     worker_copies.clear()  # another worker: the shared cache has the page, its memory not
     early_requests.clear()
