@@ -23,10 +23,9 @@ minute lasts).
 
 **This worker's copies.** Every page read from or written to the shared cache (Redis in
 production) is also kept in the worker's memory (``WorkerCopies``; without Redis, there only),
-keyed like the cache by its
-version: a hit costs no round trip and no unpickling of a megabyte, and an edit, which moves the
-version, passes them by. They are bounded in bytes (``PAGE_WORKER_COPY_BYTES``), least recently
-used out first.
+keyed like the cache by its version: a hit costs no round trip and no unpickling of a megabyte,
+and an edit, which moves the version, passes them by. They are bounded in bytes
+(``PAGE_WORKER_COPY_BYTES``), least recently used out first.
 
 **Anonymous pages before the middleware.** ``EarlyAnonymousPageMiddleware`` remembers, for a
 request without a session cookie, which finished page it got and with which headers. The next
