@@ -80,8 +80,9 @@ format: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Pages, exports and API at 30 to 3000 sessions, plus gunicorn throughput (bench/README.md).
-# `make bench BENCH_ARGS=--quick` for sizes 30 and 300 only.
+# Pages, exports and API at 30 to 10,000 sessions, gunicorn throughput beside a static file (local
+# memory and Redis) and a worker's memory at 10,000 (bench/README.md; 8 to 15 minutes).
+# Not run in CI. `make bench BENCH_ARGS=--quick` for sizes 30 and 300 only.
 BENCH_ARGS ?= --throughput
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/run.py $(BENCH_ARGS)

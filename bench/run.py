@@ -1,7 +1,7 @@
 """Benchmark the public pages, exports and API of a generated conference at several sizes.
 
-For each size N (30, 300, 1000, 3000 by default) a child process gets a fresh database (a SQLite
-file under a temporary folder, or the database ``confsched_bench`` recreated on the server of
+For each size N (30, 300, 1000, 3000, 10000 by default) a child process gets a fresh database (a SQLite
+file under a temporary folder, or the database ``<name>_bench`` recreated on the server of
 DATABASE_URL when that is set), migrates it, runs ``generate_conference(N)`` and then requests
 every page below in-process with Django's test client, with DEBUG off and the local-memory
 cache (REDIS_URL is unset):
@@ -9,14 +9,16 @@ cache (REDIS_URL is unset):
 - uncached: ``cache.clear()`` before every request, no conditional headers;
 - cached: the cache is cleared once and the page requested once to warm it, then repeated.
 
-Each page gets 2 warm-up requests, then 15 timed requests (7 for N > 1000), one more inside
+Each page gets 2 warm-up requests, then 15 timed requests (at every size), one more inside
 ``CaptureQueriesContext`` to count SQL queries, and one more under ``tracemalloc`` for the peak of
 memory allocated during the request. Medians and 95th percentiles (interpolated) are reported.
 
 With ``--throughput`` the N=1000 database is also served by gunicorn (``conference.wsgi``, one
-sync worker per core, DEBUG off, static files collected into a temporary folder) and loaded for
-about 8 s per URL by ``wrk`` (8 connections) or, without wrk, a Python thread pool of 8 keep-alive
-clients. The tracks.css view, the smallest in the project, stands in for a bare Django view.
+sync worker per core, DEBUG off, static files collected into a temporary folder), with the
+local-memory cache and then with Redis (skipped, and said, when none answers), and loaded for 5 s
+per URL by ``wrk`` (8 connections) or, without wrk, a Python thread pool of 8 keep-alive clients;
+a static file served by whitenoise is loaded right before each URL, and the ratio reported. At
+N=10000 one gunicorn worker's memory is read after it served every public page and export.
 
 Results go to bench/results/latest.md and latest.json (only the latest run is kept). Traffic
 goes to 127.0.0.1 only. See bench/README.md.
@@ -50,15 +52,28 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
-SIZES = (30, 300, 1000, 3000)
+SIZES = (30, 300, 1000, 3000, 10000)
 QUICK_SIZES = (30, 300)
 THROUGHPUT_SIZE = 1000
+# The size whose gunicorn worker's memory is read after serving every public page and export.
+MEMORY_SIZE = 10000
 SLUG = "bench"
 SEED = 0
 WARM_UPS = 2
-BENCH_DATABASE = "confsched_bench"
-LOAD_SECONDS = 8
+# On DATABASE_URL's server the bench works in "<that database>_bench", dropped and made again:
+# two clones benchmarking on one server (each with its own database) never drop each other's.
+BENCH_DATABASE = (
+    f"{urllib.parse.urlparse(os.environ.get('DATABASE_URL', '')).path.strip('/') or 'confsched'}"
+    "_bench"
+)
+LOAD_SECONDS = 5
 LOAD_CONNECTIONS = 8
+# Redis for the throughput rows with Redis as the page cache; its database is emptied first.
+BENCH_REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+ATTENDEE = "bench-attendee"
+# One throwaway key for the whole run: the attendee logged in by a child stays logged in under
+# gunicorn (a session's auth hash is signed with it).
+RUN_SECRET_KEY = secrets.token_urlsafe(40)
 PLAIN_STATIC = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
 
 
@@ -70,7 +85,7 @@ class Target:
 
 
 def repetitions(size: int) -> int:
-    return 15 if size <= 1000 else 7
+    return 15
 
 
 # The parent: one child process per size, then gunicorn -------------------------------------
@@ -85,17 +100,21 @@ def main() -> None:
     started, load_before = time.perf_counter(), os.getloadavg()[0]
     reference_before = reference_loop_ms()
     work = Path(tempfile.mkdtemp(prefix="confsched-bench-"))
-    report: dict[str, Any] = {"sizes": [], "throughput": None}
+    report: dict[str, Any] = {"sizes": [], "throughput": None, "worker_memory": None}
     try:
         for size in sizes:
             database_url = fresh_database(work, size)
             report["sizes"].append(run_child(size, database_url, work))
             if args.throughput and size == THROUGHPUT_SIZE:
-                report["throughput"] = measure_throughput(database_url, work)
+                report["throughput"] = measure_throughput(database_url, work, report["sizes"][-1])
+            if size == MEMORY_SIZE:
+                report["worker_memory"] = measure_worker_memory(
+                    database_url, work, report["sizes"][-1]
+                )
         if args.throughput and THROUGHPUT_SIZE not in sizes:
             database_url = fresh_database(work, THROUGHPUT_SIZE)
-            run_child(THROUGHPUT_SIZE, database_url, work, generate_only=True)
-            report["throughput"] = measure_throughput(database_url, work)
+            generated = run_child(THROUGHPUT_SIZE, database_url, work, generate_only=True)
+            report["throughput"] = measure_throughput(database_url, work, generated)
     finally:
         shutil.rmtree(work, ignore_errors=True)
         drop_server_database()
@@ -110,7 +129,7 @@ def parse_args() -> argparse.Namespace:
         "--sizes",
         type=lambda text: [int(part) for part in text.split(",")],
         default=list(SIZES),
-        help="Comma-separated session counts (default 30,300,1000,3000).",
+        help="Comma-separated session counts (default 30,300,1000,3000,10000).",
     )
     parser.add_argument("--quick", action="store_true", help="Sizes 30 and 300 only.")
     parser.add_argument(
@@ -128,7 +147,7 @@ def bench_environment(database_url: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
     env.update(
         DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(40),
+        DJANGO_SECRET_KEY=RUN_SECRET_KEY,
         DJANGO_ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
         DATABASE_URL=database_url,
         PYTHONPATH=str(ROOT),
@@ -138,7 +157,7 @@ def bench_environment(database_url: str) -> dict[str, str]:
 
 
 def fresh_database(work: Path, size: int) -> str:
-    """A new SQLite file, or ``confsched_bench`` dropped and created on DATABASE_URL's server."""
+    """A new SQLite file, or BENCH_DATABASE dropped and created on DATABASE_URL's server."""
     server_url = os.environ.get("DATABASE_URL")
     if not server_url:
         return f"sqlite:///{work / f'bench-{size}.sqlite3'}"
@@ -197,14 +216,36 @@ def measure_size(size: int, output: Path) -> None:
     seconds, conference = timed(lambda: generate_conference(size, seed=SEED, slug=SLUG))
     result.update(generate_s=seconds, rows=row_counts(conference), database=database_info())
     log(f"N={size}: migrated in {result['migrate_s']:.1f} s, generated in {seconds:.2f} s")
-    if not os.environ.get("BENCH_GENERATE_ONLY"):
-        # Production storage needs collectstatic's manifest; plain names need nothing.
-        with override_settings(STORAGES={**django_storages(), "staticfiles": PLAIN_STATIC}):
+    result["public_paths"] = [target.url for target in targets(conference)]
+    # Production storage needs collectstatic's manifest; plain names need nothing.
+    with override_settings(STORAGES={**django_storages(), "staticfiles": PLAIN_STATIC}):
+        result["attendee_cookie"] = attendee_cookie(conference)
+        if not os.environ.get("BENCH_GENERATE_ONLY"):
             result["pages"] = [measure_target(target, size) for target in targets(conference)]
             result["pages"] += measure_planner(conference, size)
             result["pages"] += measure_release(conference, size)
             result["pages"] += measure_exports_after_edit(conference, size)
     output.write_text(json.dumps(result))
+
+
+def attendee_cookie(conference) -> str:
+    """The Cookie header of a logged-in attendee who saved ten talks, for the throughput rows.
+
+    Their session is a row in the bench database, so gunicorn's workers find it; the CSRF
+    cookie is the one the schedule gave them, as a browser sends it back.
+    """
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from sessions.models import SavedSession, Session
+
+    user = get_user_model().objects.create_user(ATTENDEE, f"{ATTENDEE}@example.org", None)
+    talks = conference.sessions.public().filter(kind=Session.Kind.TALK).order_by("starts_at")
+    SavedSession.objects.bulk_create(SavedSession(user=user, session=talk) for talk in talks[:10])
+    client = Client()
+    client.force_login(user)
+    client.get(f"/{conference.slug}/schedule/")
+    return "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items())
 
 
 def django_storages() -> dict:
@@ -299,18 +340,19 @@ def measure_target(target: Target, size: int) -> dict:
 
 
 def measure_mode(target: Target, cached: bool, repeat: int) -> dict:
-    from django.core.cache import cache
     from django.test import Client
+
+    from conference.page_cache import forget_pages
 
     client = Client(raise_request_exception=False)
 
     def send():
         if not cached:
-            cache.clear()
+            forget_pages()
         return client.get(target.url)
 
     if cached:
-        cache.clear()
+        forget_pages()
     return measure_requests(send, repeat, optional=target.optional)
 
 
@@ -565,7 +607,14 @@ def peak_memory(request) -> float:
 # Throughput under gunicorn -------------------------------------------------------------------
 
 
-def measure_throughput(database_url: str, work: Path) -> dict:
+def measure_throughput(database_url: str, work: Path, generated: dict) -> dict:
+    """Requests per second under gunicorn, each page beside a static file in the same minute.
+
+    Every page is loaded right after the static reference (a stylesheet whitenoise serves
+    before Django's middleware), first with the local-memory cache, then with Redis when one
+    answers at BENCH_REDIS_URL. The logged-in rows send the attendee's session cookie, so their
+    personal parts (Save buttons, account links) are filled per request.
+    """
     env = served_environment(database_url, work)
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
@@ -573,39 +622,143 @@ def measure_throughput(database_url: str, work: Path) -> dict:
         cwd=ROOT,
         check=True,
     )
+    static_path = static_reference_path(work / "static")
+    # As a browser asks: whitenoise then sends the stylesheet's gzip file, and a cached page
+    # its compressed copy. One row asks without, to show what compression buys.
+    browser = {"Accept-Encoding": "gzip, deflate, br"}
+    logged_in = {**browser, "Cookie": generated["attendee_cookie"]}
+    targets = [
+        ("schedule, anonymous", f"/{SLUG}/schedule/", browser),
+        ("schedule, anonymous, uncompressed", f"/{SLUG}/schedule/", {}),
+        ("schedule, logged in", f"/{SLUG}/schedule/", logged_in),
+        ("schedule.json", f"/{SLUG}/schedule.json", browser),
+        ("tracks.css (smallest view)", f"/{SLUG}/tracks.css", browser),
+    ]
+    tool = "wrk" if shutil.which("wrk") else "python"
+    redis_note = redis_unreachable(BENCH_REDIS_URL)
+    caches = [("local memory", None)] + ([] if redis_note else [("Redis", BENCH_REDIS_URL)])
     workers = os.cpu_count() or 1
-    port = free_port()
-    gunicorn = [sys.executable, "-m", "gunicorn", "conference.wsgi", "-w", str(workers)]
-    server = subprocess.Popen(
-        [*gunicorn, "-b", f"127.0.0.1:{port}", "--log-level", "warning"],
-        env=env,
-        cwd=ROOT,
-    )
-    try:
-        wait_until_serving(port, f"/{SLUG}/tracks.css")
-        paths = {
-            "schedule": f"/{SLUG}/schedule/",
-            "schedule.json": f"/{SLUG}/schedule.json",
-            "tracks.css": f"/{SLUG}/tracks.css",
-        }
-        tool = "wrk" if shutil.which("wrk") else "python"
-        runs = {name: load(tool, port, path) for name, path in paths.items()}
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-    bare = runs["tracks.css"]["requests_per_s"]
+    rows = []
+    for cache_name, redis_url in caches:
+        served_env = {**env, **({"REDIS_URL": redis_url} if redis_url else {})}
+        with Gunicorn(served_env, workers) as port:
+            for name, path, headers in targets:
+                reference_headers = browser if "Accept-Encoding" in headers else {}
+                before = load(tool, port, static_path, reference_headers, work)
+                run = load(tool, port, path, headers, work)
+                after = load(tool, port, static_path, reference_headers, work)
+                # The machine's speed swings within a minute: the reference is the mean of the
+                # static file's runs just before and just after.
+                static = [before["requests_per_s"], after["requests_per_s"]]
+                reference = {"requests_per_s": statistics.mean(static)}
+                rows.append(
+                    {
+                        "name": name,
+                        "cache": cache_name,
+                        **run,
+                        "static_requests_per_s": reference["requests_per_s"],
+                        "static_before_after": static,
+                        "ratio": run["requests_per_s"] / reference["requests_per_s"],
+                        "load_average": round(os.getloadavg()[0], 2),
+                        "reference_loop_ms": reference_loop_ms(),
+                    }
+                )
+                log(
+                    f"  {cache_name:<12} {name:<26} {run['requests_per_s']:7.0f}/s, static "
+                    f"{reference['requests_per_s']:7.0f}/s: {rows[-1]['ratio']:.2f}x"
+                )
     return {
         "size": THROUGHPUT_SIZE,
         "workers": workers,
         "connections": LOAD_CONNECTIONS,
         "seconds": LOAD_SECONDS,
         "tool": tool,
-        "runs": runs,
-        "schedule_to_tracks_css": runs["schedule"]["requests_per_s"] / bare if bare else None,
+        "static_path": static_path,
+        "redis": redis_note or f"Redis at {BENCH_REDIS_URL}",
+        "rows": rows,
+    }
+
+
+def static_reference_path(static_root: Path) -> str:
+    """The hashed address of site.css, as pages link it: a real file whitenoise serves."""
+    manifest = json.loads((static_root / "staticfiles.json").read_text())
+    return f"/static/{manifest['paths']['css/site.css']}"
+
+
+def redis_unreachable(url: str) -> str:
+    """Why Redis cannot be used for the bench ("" when it answers); its database is emptied."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=2)
+        client.flushdb()
+    except redis.RedisError as error:
+        return f"Redis rows skipped: no Redis at {url} ({error})"
+    return ""
+
+
+class Gunicorn:
+    """``gunicorn conference.wsgi`` on a free port of 127.0.0.1, stopped on leaving."""
+
+    def __init__(self, env: dict[str, str], workers: int):
+        self.env, self.workers, self.port = env, workers, free_port()
+
+    def __enter__(self) -> int:
+        command = [sys.executable, "-m", "gunicorn", "conference.wsgi", "-w", str(self.workers)]
+        self.server = subprocess.Popen(
+            [*command, "-b", f"127.0.0.1:{self.port}", "--log-level", "warning"],
+            env=self.env,
+            cwd=ROOT,
+        )
+        try:
+            wait_until_serving(self.port, f"/{SLUG}/tracks.css")
+        except BaseException:
+            self.__exit__()
+            raise
+        return self.port
+
+    def worker_pids(self) -> list[int]:
+        children = Path(f"/proc/{self.server.pid}/task/{self.server.pid}/children")
+        return [int(pid) for pid in children.read_text().split()]
+
+    def __exit__(self, *exc_info) -> None:
+        self.server.terminate()
+        try:
+            self.server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.server.kill()
+            self.server.wait()
+
+
+def measure_worker_memory(database_url: str, work: Path, generated: dict) -> dict:
+    """One gunicorn worker's resident memory after it served every public page and export.
+
+    One sync worker with the local-memory cache (no Redis), so the pages it cached count too;
+    each path is requested twice (rendered, then from the cache).
+    """
+    env = served_environment(database_url, work)
+    if not (work / "static" / "staticfiles.json").exists():
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+            env=env,
+            cwd=ROOT,
+            check=True,
+        )
+    server = Gunicorn(env, workers=1)
+    with server as port:
+        statuses = {path: fetch(port, path)[0] for path in generated["public_paths"] * 2}
+        status = Path(f"/proc/{server.worker_pids()[0]}/status").read_text()
+    memory = {
+        name: int(re.search(rf"^{name}:\s+(\d+) kB", status, re.MULTILINE)[1]) / 1024
+        for name in ("VmRSS", "VmHWM")
+    }
+    log(f"  worker after every public page: {memory['VmRSS']:.0f} MiB (peak {memory['VmHWM']:.0f})")
+    return {
+        "size": generated["size"],
+        "paths": generated["public_paths"],
+        "statuses": statuses,
+        "rss_mib": memory["VmRSS"],
+        "peak_rss_mib": memory["VmHWM"],
     }
 
 
@@ -622,6 +775,7 @@ def served_environment(database_url: str, work: Path) -> dict[str, str]:
     )
     env = bench_environment(database_url)
     env.update(DJANGO_SETTINGS_MODULE="bench_settings", PYTHONPATH=f"{work}{os.pathsep}{ROOT}")
+    env.setdefault("DJANGO_CONN_MAX_AGE", "60")  # as make serve runs it
     return env
 
 
@@ -645,26 +799,43 @@ def wait_until_serving(port: int, path: str, timeout: float = 30) -> None:
     raise RuntimeError(f"gunicorn did not answer on 127.0.0.1:{port} within {timeout} s")
 
 
-def fetch(port: int, path: str) -> tuple[int, int]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+def fetch(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, int]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     try:
-        connection.request("GET", path)
+        connection.request("GET", path, headers=headers or {})
         response = connection.getresponse()
         return response.status, len(response.read())
     finally:
         connection.close()
 
 
-def load(tool: str, port: int, path: str) -> dict:
-    status, size = fetch(port, path)
-    log(f"  load {path} with {tool} for {LOAD_SECONDS} s (first answer: HTTP {status})")
+def load(tool: str, port: int, path: str, headers: dict[str, str], work: Path) -> dict:
+    status, size = fetch(port, path, headers)
+    if status != 200:
+        raise RuntimeError(f"gunicorn answered {status} for {path}")
     run = load_with_wrk if tool == "wrk" else load_with_threads
-    run(port, path, seconds=2)  # warm-up: both workers load their code and caches
-    return {"path": path, "status": status, "bytes": size, **run(port, path, LOAD_SECONDS)}
+    run(port, path, headers, work, seconds=1)  # warm-up: every worker loads its caches
+    return {
+        "path": path,
+        "status": status,
+        "bytes": size,
+        **run(port, path, headers, work, seconds=LOAD_SECONDS),
+    }
 
 
-def load_with_wrk(port: int, path: str, seconds: int) -> dict:
-    wrk = ["wrk", "-t2", f"-c{LOAD_CONNECTIONS}", f"-d{seconds}s", "--latency"]
+# wrk prints the 50th and 99th percentiles; this adds the 95th, in microseconds.
+WRK_P95_SCRIPT = """done = function(summary, latency, requests)
+  io.write(string.format("p95 %d\\n", latency:percentile(95)))
+end
+"""
+
+
+def load_with_wrk(port: int, path: str, headers: dict, work: Path, seconds: int) -> dict:
+    script = work / "p95.lua"
+    script.write_text(WRK_P95_SCRIPT)
+    wrk = ["wrk", "-t2", f"-c{LOAD_CONNECTIONS}", f"-d{seconds}s", "--latency", "-s", str(script)]
+    for name, value in headers.items():
+        wrk += ["-H", f"{name}: {value}"]
     output = subprocess.run(
         [*wrk, f"http://127.0.0.1:{port}{path}"],
         capture_output=True,
@@ -674,7 +845,7 @@ def load_with_wrk(port: int, path: str, seconds: int) -> dict:
     return {
         "requests_per_s": float(re.search(r"Requests/sec:\s+([\d.]+)", output)[1]),
         "median_ms": wrk_milliseconds(re.search(r"\s50%\s+([\d.]+\w+)", output)[1]),
-        "p99_ms": wrk_milliseconds(re.search(r"\s99%\s+([\d.]+\w+)", output)[1]),
+        "p95_ms": int(re.search(r"^p95 (\d+)", output, re.MULTILINE)[1]) / 1000,
         "requests": int(re.search(r"(\d+) requests in", output)[1]),
         "errors": int(m[1]) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", output)) else 0,
     }
@@ -685,7 +856,7 @@ def wrk_milliseconds(text: str) -> float:
     return float(number) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
 
 
-def load_with_threads(port: int, path: str, seconds: int) -> dict:
+def load_with_threads(port: int, path: str, headers: dict, work: Path, seconds: int) -> dict:
     """8 clients in threads, each re-using its connection while the server keeps it open."""
     deadline = time.monotonic() + seconds
     latencies: list[float] = []
@@ -698,7 +869,7 @@ def load_with_threads(port: int, path: str, seconds: int) -> dict:
         while time.monotonic() < deadline:
             started = time.perf_counter()
             try:
-                connection.request("GET", path)
+                connection.request("GET", path, headers=headers)
                 response = connection.getresponse()
                 response.read()
                 ok = response.status == 200
@@ -720,7 +891,7 @@ def load_with_threads(port: int, path: str, seconds: int) -> dict:
     return {
         "requests_per_s": len(latencies) / elapsed,
         "median_ms": statistics.median(latencies) * 1000,
-        "p99_ms": percentile(latencies, 99) * 1000,
+        "p95_ms": percentile(latencies, 95) * 1000,
         "requests": len(latencies),
         "errors": errors,
     }
@@ -825,6 +996,8 @@ def render_markdown(report: dict) -> str:
     lines += ["", "## Pages, exports and API", "", *pages_table(report["sizes"])]
     if report["throughput"]:
         lines += ["", *throughput_table(report["throughput"])]
+    if report.get("worker_memory"):
+        lines += ["", *worker_memory_lines(report["worker_memory"])]
     return "\n".join(lines) + "\n"
 
 
@@ -860,26 +1033,40 @@ def throughput_table(throughput: dict) -> list[str]:
     lines = [
         f"## Throughput under gunicorn (N={throughput['size']})",
         "",
-        f"`gunicorn conference.wsgi -w {throughput['workers']}` (sync workers, DEBUG off, no "
-        f"Redis), {throughput['connections']} connections for {throughput['seconds']} s each "
-        f"with {throughput['tool']}, after a 2 s warm-up, on the same machine.",
+        f"`gunicorn conference.wsgi -w {throughput['workers']}` (sync workers, DEBUG off, "
+        f"persistent database connections), {throughput['connections']} connections for "
+        f"{throughput['seconds']} s each with {throughput['tool']} after a 1 s warm-up, on the "
+        f"same machine. Each URL is loaded between two runs of the static reference "
+        f"`{throughput['static_path']}` (whitenoise); the ratio divides its requests per second "
+        "by their mean. "
+        f"{throughput['redis']}.",
         "",
-        "| URL | requests/s | median ms | p99 ms | requests | non-200 | bytes |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| cache | URL | requests/s | static requests/s (before, after) | ratio | median ms "
+        "| p95 ms | requests "
+        "| non-200 | bytes | load | reference loop ms |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for run in throughput["runs"].values():
+    for row in throughput["rows"]:
         lines.append(
-            f"| `{run['path']}` | {run['requests_per_s']:.1f} | {run['median_ms']:.1f} | "
-            f"{run['p99_ms']:.1f} | {run['requests']} | {run['errors']} | {run['bytes']:,} |"
+            f"| {row['cache']} | {row['name']} | {row['requests_per_s']:.0f} | "
+            f"{row['static_requests_per_s']:.0f} ({row['static_before_after'][0]:.0f}, "
+            f"{row['static_before_after'][1]:.0f}) | {row['ratio']:.2f} | {row['median_ms']:.1f} | "
+            f"{row['p95_ms']:.1f} | {row['requests']} | {row['errors']} | {row['bytes']:,} | "
+            f"{row['load_average']} | {row['reference_loop_ms']} |"
         )
-    ratio = throughput["schedule_to_tracks_css"]
-    if ratio is not None:
-        lines += [
-            "",
-            f"schedule / tracks.css = {ratio:.3f}: the schedule page serves "
-            f"{ratio:.1%} of the requests per second of the smallest view.",
-        ]
     return lines
+
+
+def worker_memory_lines(memory: dict) -> list[str]:
+    failed = {path: status for path, status in memory["statuses"].items() if status != 200}
+    return [
+        f"## Worker memory (N={memory['size']})",
+        "",
+        f"One gunicorn sync worker (local-memory cache) after serving each of the "
+        f"{len(memory['paths'])} public pages and exports twice: **{memory['rss_mib']:.0f} MiB** "
+        f"resident (VmRSS), {memory['peak_rss_mib']:.0f} MiB at its peak (VmHWM). "
+        + (f"Not 200: {failed}." if failed else "Every answer was 200."),
+    ]
 
 
 if __name__ == "__main__":

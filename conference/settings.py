@@ -127,6 +127,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An anonymous visitor's repeated request for a cached page is answered here, before the
+    # middleware it does not need (conference.page_cache).
+    "conference.page_cache.EarlyAnonymousPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -184,7 +187,8 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Two caches. "default" holds shared pages, which are checked against a version read from the
-# database (conference.page_cache), so one per process is correct, only colder. "limits" holds
+# database (conference.page_cache), so one per process is correct, only colder (with the
+# local-memory cache, pages are kept in each worker's bounded copies only). "limits" holds
 # what must be counted once for all processes and servers (API throttles, password-reset mail,
 # conference.limits): Redis when REDIS_URL is set, else a table in the database, which `migrate`
 # creates (conference.apps). Failed logins are counted by django-axes in its own table.
@@ -214,6 +218,11 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 100_000},
         },
     }
+
+# Each worker keeps copies of the cached pages it served in its own memory, up to this many MiB
+# (conference.page_cache.WorkerCopies): 32 hold a 1,000-session schedule in every form many times
+# over; each MiB more is a MiB more per worker (bench/README.md, Worker memory).
+PAGE_WORKER_COPY_BYTES = int(os.environ.get("DJANGO_PAGE_WORKER_COPY_MIB", "32")) * 2**20
 
 # How many proxies (load balancers) in front of the app servers append the address they were
 # reached from to X-Forwarded-For. 0: the header is ignored and the client is REMOTE_ADDR. Every

@@ -8,7 +8,7 @@ from collections.abc import Collection
 
 from django.contrib.messages.storage.base import Message
 
-from conference.page_cache import visitor_messages
+from conference.page_cache import hole_variant, visitor_messages
 from sessions.models import SavedSession
 
 
@@ -44,3 +44,17 @@ class SaveTogglesMixin:
             "messages": messages,
             "card_messages": by_card,
         }
+
+
+@hole_variant("sessions/includes/save_toggle.html")
+def save_toggle_variant(context: dict):
+    """All a Save button reads of its visitor but the CSRF field: logged in or not, the session
+    saved or not, what saving it without JavaScript just did, and where to come back to."""
+    visitor = (context["user"].is_authenticated, context["next_url"])
+    saved = context.get("saved_session_ids", frozenset())
+    confirmations = context.get("card_messages", {})
+
+    def variant(data: dict) -> tuple:
+        return (*visitor, data["session_id"] in saved, confirmations.get(data["card_id"], ""))
+
+    return variant

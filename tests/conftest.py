@@ -2,11 +2,12 @@ import datetime
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.template.backends import jinja2 as jinja2_backend
 from django.test.signals import template_rendered
 from django.test.utils import override_settings
+
+from conference.page_cache import forget_pages
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -50,11 +51,12 @@ def session_settings(django_test_environment):
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    """Shared pages live in the cache; each test starts without them. (Limits live in the
-    "limits" cache, a database table here, which each test's transaction rolls back.)"""
-    cache.clear()
+    """Shared pages live in the cache and each worker's copies; each test starts without them.
+    (Limits live in the "limits" cache, a database table here, which each test's transaction
+    rolls back.)"""
+    forget_pages()
     yield
-    cache.clear()
+    forget_pages()
 
 
 @pytest.fixture(scope="module")

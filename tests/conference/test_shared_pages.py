@@ -5,9 +5,10 @@ import re
 import socket
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
+from conference import page_cache
+from conference.page_cache import forget_pages
 from sessions.models import SavedSession, Session, SessionSpeaker
 from tests.builders import make_conference, make_session, make_speaker, make_track, paris
 
@@ -227,7 +228,7 @@ def test_the_shared_part_does_not_depend_on_who_rendered_it_first(
     ada = django_user_model.objects.get(username="ada")
     client.force_login(ada)
     own = page_text(client.get(url))
-    cache.clear()
+    forget_pages()
     client.logout()
     client.get(url)  # an anonymous visitor fills the cache
     client.force_login(ada)
@@ -261,7 +262,7 @@ def test_a_thousand_junk_parameters_add_no_cache_entries(
     schedule(client)  # and the shared rendering a logged-in visitor's page is filled from
     client.logout()
     stored = []
-    monkeypatch.setattr(cache, "set", lambda key, *args, **kwargs: stored.append(key))
+    monkeypatch.setattr(page_cache, "keep_page", lambda key, *args: stored.append(key))
     for number in range(1000):
         assert (
             schedule(client, **{f"junk{number}": number, "utm_source": number}).status_code == 200
@@ -274,11 +275,9 @@ def test_reordered_repeated_and_empty_values_share_one_entry(client, conference,
     other = make_track(conference, name="Kernels")
     make_session(conference, title="Talk", track=track)
     stored = []
-    real_set = cache.set
+    real_keep = page_cache.keep_page
     monkeypatch.setattr(
-        cache,
-        "set",
-        lambda key, *args, **kwargs: [stored.append(key), real_set(key, *args, **kwargs)],
+        page_cache, "keep_page", lambda key, *args: [stored.append(key), real_keep(key, *args)]
     )
     url = reverse("sessions:schedule", kwargs={"conference_slug": "pycon"})
     first = client.get(f"{url}?track={track.slug}&track={other.slug}")
