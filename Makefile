@@ -81,11 +81,13 @@ format: $(VENV)/.installed-dev
 	$(BIN)/ruff format .
 
 # Pages, exports and API at 30 to 10,000 sessions, gunicorn throughput beside a static file (local
-# memory and Redis) and a worker's memory at 10,000 (bench/README.md; 8 to 15 minutes).
-# Not run in CI. `make bench BENCH_ARGS=--quick` for sizes 30 and 300 only.
+# memory and Redis) and a worker's memory at 10,000, then the import of a 1,000-session file
+# (bench/README.md; 8 to 15 minutes). Not run in CI.
+# `make bench BENCH_ARGS=--quick` for sizes 30 and 300 only.
 BENCH_ARGS ?= --throughput
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+	$(BIN)/python bench/import_schedule.py
 
 # A bounded wrk run of the schedule page and the save endpoint under gunicorn on PostgreSQL
 # (127.0.0.1 only); checks that every save is in the database afterwards.
