@@ -27,6 +27,7 @@ from tests.builders import (
     make_track,
     paris,
 )
+from tests.sessions.frab_files import schedule_json
 
 BASE_URL = "https://schedule.example.org"
 GUID = "0f3c6f43-5d3c-4a4e-8f1a-4b0a8c2a7d11"
@@ -305,26 +306,7 @@ def event_document(**fields) -> io.BytesIO:
         "links": [],
         **fields,
     }
-    conference = {
-        "acronym": "test",
-        "title": "Test",
-        "start": "2026-04-07",
-        "end": "2026-04-08",
-        "daysCount": 2,
-        "timeslot_duration": "00:05",
-        "time_zone_name": "Europe/Paris",
-        "days": [
-            {
-                "index": 1,
-                "date": "2026-04-08",
-                "day_start": "2026-04-08T00:00:00+02:00",
-                "day_end": "2026-04-09T00:00:00+02:00",
-                "rooms": {"Hall": [event]},
-            }
-        ],
-    }
-    document = {"schedule": {"version": "1", "conference": conference}}
-    return io.BytesIO(json.dumps(document).encode())
+    return io.BytesIO(schedule_json(event))
 
 
 def test_do_not_record_is_never_lost_on_reimport_export_or_api(conference, client):

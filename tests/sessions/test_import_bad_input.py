@@ -18,6 +18,7 @@ from sessions.importers import ScheduleImportError, import_schedule
 from sessions.models import ScheduleImport, Session
 from speakers.models import Speaker
 from tests.builders import make_conference
+from tests.sessions.frab_files import schedule_json
 
 pytestmark = pytest.mark.django_db
 
@@ -49,25 +50,7 @@ def frab_json(*events: dict, **event_fields) -> bytes:
     """schedule.json with one good event changed by ``event_fields`` (DROP: the key left out), or
     the ``events`` given."""
     event = {key: value for key, value in (FRAB_EVENT | event_fields).items() if value is not DROP}
-    conference = {
-        "acronym": "test",
-        "title": "Test",
-        "start": "2026-04-07",
-        "end": "2026-04-08",
-        "daysCount": 2,
-        "timeslot_duration": "00:05",
-        "time_zone_name": "Europe/Paris",
-        "days": [
-            {
-                "index": 1,
-                "date": "2026-04-08",
-                "day_start": "2026-04-08T00:00:00+02:00",
-                "day_end": "2026-04-09T00:00:00+02:00",
-                "rooms": {"Hall": list(events) or [event]},
-            }
-        ],
-    }
-    return json.dumps({"schedule": {"version": "1", "conference": conference}}).encode()
+    return schedule_json(*(events or [event]))
 
 
 XML_EVENT = {
