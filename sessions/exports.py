@@ -25,7 +25,8 @@ from xml.sax.saxutils import quoteattr
 import icalendar
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
+from django.db.models.base import ModelState
 from django.utils import timezone
 from django.utils.encoding import iri_to_uri
 
@@ -816,18 +817,19 @@ def session_fragments(
     keys = fragment_keys(conference, sessions, form, base_url)
     found = cache.get_many(keys.values())
     missing = [pk for pk, key in keys.items() if key not in found]
+    loader = RowLoader(conference, sessions)
     if missing and len(missing) == len(keys):
         # Nothing cached (a cleared cache, a new release): the query as given, not lists of ids,
-        # a batch of sessions (and their prefetched rows) at a time.
-        batches = in_batches(sessions.iterator(chunk_size=FRAGMENT_BATCH), FRAGMENT_BATCH)
+        # a batch of sessions (and their related rows) at a time.
+        batches = in_batches(loader.rows.iterator(chunk_size=FRAGMENT_BATCH), FRAGMENT_BATCH)
     else:
         batches = (
-            sessions.order_by().filter(pk__in=missing[start : start + FRAGMENT_BATCH])
+            loader.rows.order_by().filter(pk__in=missing[start : start + FRAGMENT_BATCH])
             for start in range(0, len(missing), FRAGMENT_BATCH)
         )
     for batch in batches:
         # A session added since the keys were read waits for the next export, as if it were later.
-        loaded = [session for session in batch if session.pk in keys]
+        loaded = loader.sessions([row for row in batch if row[0] in keys])
         fresh = {
             keys[session.pk]: fragment
             for session, fragment in zip(loaded, render(loaded), strict=True)
@@ -836,6 +838,97 @@ def session_fragments(
         found.update(fresh)
     # A session deleted between the two queries is left out, as a moment later it would be.
     return [found[key] for key in keys.values() if key in found]
+
+
+class RowLoader:
+    """The sessions of ``sessions`` (``for_ical()`` or ``for_export()``) as that queryset would
+    load them (its columns, its speakers' columns, its links and attachments), read as value rows.
+
+    Speed: Django's model __init__ and prefetching took two thirds of a 10,000-session export;
+    objects made from rows by ``bare_object`` are the same models, so every property the writers
+    read (display_title, get_absolute_url...) stays the model's own.
+    """
+
+    def __init__(self, conference: Conference, sessions: QuerySet):
+        self.conference = conference
+        self.columns = loaded_columns(sessions)
+        self.rows = sessions.prefetch_related(None).values_list(*self.columns)
+        prefetches = {
+            lookup.to_attr: lookup
+            for lookup in sessions._prefetch_related_lookups
+            if isinstance(lookup, Prefetch)
+        }
+        speakers = prefetches["prefetched_speakers"].queryset
+        self.speaker_columns = loaded_columns(speakers)
+        self.references = "prefetched_links" in prefetches
+        self.rooms = {room.pk: room for room in conference.rooms.all()}
+        self.tracks = {track.pk: track for track in conference.tracks.all()}
+
+    def sessions(self, rows: list[tuple]) -> list[Session]:
+        """Sessions from ``rows`` of ``self.rows``, with their related rows: three queries."""
+        pks = [row[0] for row in rows]
+        speakers: dict[int, Speaker] = {}
+        appearances = defaultdict(list)
+        for session_id, *speaker_row in (
+            SessionSpeaker.objects.filter(session_id__in=pks)
+            .order_by("session_id", "position", "pk")
+            .values_list("session_id", *(f"speaker__{name}" for name in self.speaker_columns))
+        ):
+            speaker = speakers.get(speaker_row[0])
+            if speaker is None:
+                speaker = speakers[speaker_row[0]] = bare_object(
+                    Speaker, self.speaker_columns, speaker_row, conference=self.conference
+                )
+            appearances[session_id].append(speaker)
+        links = attachments = {}
+        if self.references:
+            links, attachments = (
+                grouped_objects(model.objects.filter(session_id__in=pks))
+                for model in (SessionLink, Attachment)
+            )
+        loaded = []
+        for row in rows:
+            session = bare_object(Session, self.columns, row, conference=self.conference)
+            relations = session._state.fields_cache
+            relations["room"] = self.rooms.get(session.room_id)
+            relations["track"] = self.tracks.get(session.track_id)
+            session.prefetched_speakers = appearances.get(session.pk, [])
+            if self.references:
+                session.prefetched_links = links.get(session.pk, [])
+                session.prefetched_attachments = attachments.get(session.pk, [])
+            loaded.append(session)
+        return loaded
+
+
+def loaded_columns(queryset: QuerySet) -> list[str]:
+    """The columns ``queryset`` loads, as only() or defer() left them, its primary key first."""
+    names, deferred = queryset.query.deferred_loading
+    return [
+        field.attname
+        for field in queryset.model._meta.concrete_fields
+        if field.primary_key or ((field.name in names or field.attname in names) != deferred)
+    ]
+
+
+def bare_object(model: type, columns: list[str], row: Iterable, **relations) -> object:
+    """A model object holding ``row``, as from_db makes it but without Model.__init__, which
+    sets every field through its descriptor and sends two signals: 30 µs an object."""
+    instance = model.__new__(model)
+    instance._state = ModelState()
+    instance._state.adding, instance._state.db = False, "default"
+    instance.__dict__.update(zip(columns, row, strict=True))
+    instance._state.fields_cache.update(relations)
+    return instance
+
+
+def grouped_objects(rows: QuerySet) -> dict[int, list]:
+    """Every row of ``rows`` as an object, by its session, in the order exports list them."""
+    columns = loaded_columns(rows)
+    groups = defaultdict(list)
+    for row in rows.order_by("session_id", "position", "pk").values_list(*columns):
+        instance = bare_object(rows.model, columns, row)
+        groups[instance.session_id].append(instance)
+    return groups
 
 
 def in_batches(items: Iterable, size: int) -> Iterator[list]:
