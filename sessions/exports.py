@@ -323,12 +323,16 @@ class FrabEvent(NamedTuple):
 
 
 def frab_events(
-    conference: Conference, sessions: list[Session], base_url: str, form: str
+    conference: Conference,
+    sessions: list[Session],
+    base_url: str,
+    form: str,
+    persons: dict[int, dict] | None = None,
 ) -> list[FrabEvent]:
     """``sessions`` as events written in ``form`` ("json" or "xml"); one query for their
     speakers' links."""
     acronym = frab_acronym(conference)
-    persons = frab_persons(base_url, sessions)
+    persons = frab_persons(base_url, sessions, {} if persons is None else persons)
     write = json_event_text if form == "json" else xml_event_text
     events = []
     for session in sessions:
@@ -490,19 +494,23 @@ def frab_json_chunks(
     return joined_in_chunks(pieces)
 
 
-def frab_persons(base_url: str, sessions: list[Session]) -> dict[int, dict]:
-    """Every speaker of ``sessions`` as a frab person, keyed by speaker id: built once however many
-    sessions a speaker gives, with all their links from one query."""
-    speakers = {speaker.pk: speaker for session in sessions for speaker in session.ordered_speakers}
-    links: dict[int, list[SpeakerLink]] = {}
-    if speakers:
-        for link in SpeakerLink.objects.filter(speaker_id__in=speakers).order_by(
-            "speaker_id", "position", "pk"
-        ):
-            links.setdefault(link.speaker_id, []).append(link)
-    return {
-        pk: frab_person(base_url, speaker, links.get(pk, [])) for pk, speaker in speakers.items()
+def frab_persons(
+    base_url: str, sessions: list[Session], persons: dict[int, dict]
+) -> dict[int, dict]:
+    """Every speaker of ``sessions`` as a frab person, keyed by speaker id, added to ``persons``
+    (those of earlier batches of the same export): built once however many sessions a speaker
+    gives, with all their links from one query."""
+    speakers = {
+        speaker.pk: speaker
+        for session in sessions
+        for speaker in session.ordered_speakers
+        if speaker.pk not in persons
     }
+    if speakers:
+        links = grouped_objects(SpeakerLink.objects.filter(speaker_id__in=speakers), "speaker_id")
+        for pk, speaker in speakers.items():
+            persons[pk] = frab_person(base_url, speaker, links.get(pk, []))
+    return persons
 
 
 def events_by_day(
@@ -798,8 +806,10 @@ def cached_frab_events(
 ) -> list[FrabEvent]:
     """The frab events of ``sessions`` written in ``form`` ("json" or "xml"), cached."""
 
+    persons = {}  # by speaker, across batches: a speaker is written once per export
+
     def render(loaded: list[Session]) -> list[FrabEvent]:
-        return frab_events(conference, loaded, base_url, form)
+        return frab_events(conference, loaded, base_url, form, persons)
 
     return session_fragments(conference, sessions.for_export(), form, base_url, render)
 
@@ -814,10 +824,14 @@ def session_fragments(
     """One fragment per session of ``sessions``, in its order: from the cache when its key is
     there, else rendered from sessions loaded for it (with the loading ``sessions`` asks for)
     and then cached."""
+    loader = RowLoader(conference, sessions)
     keys = fragment_keys(conference, sessions, form, base_url)
+    if keys is None:
+        # Too many to keep in each worker's memory (settings.EXPORT_FRAGMENT_MAX_SESSIONS).
+        batches = in_batches(loader.rows.iterator(chunk_size=FRAGMENT_BATCH), FRAGMENT_BATCH)
+        return [fragment for batch in batches for fragment in render(loader.sessions(batch))]
     found = cache.get_many(keys.values())
     missing = [pk for pk, key in keys.items() if key not in found]
-    loader = RowLoader(conference, sessions)
     if missing and len(missing) == len(keys):
         # Nothing cached (a cleared cache, a new release): the query as given, not lists of ids,
         # a batch of sessions (and their related rows) at a time.
@@ -921,13 +935,13 @@ def bare_object(model: type, columns: list[str], row: Iterable, **relations) -> 
     return instance
 
 
-def grouped_objects(rows: QuerySet) -> dict[int, list]:
-    """Every row of ``rows`` as an object, by its session, in the order exports list them."""
+def grouped_objects(rows: QuerySet, owner: str = "session_id") -> dict[int, list]:
+    """Every row of ``rows`` as an object, by its owner, in the order exports list them."""
     columns = loaded_columns(rows)
     groups = defaultdict(list)
-    for row in rows.order_by("session_id", "position", "pk").values_list(*columns):
+    for row in rows.order_by(owner, "position", "pk").values_list(*columns):
         instance = bare_object(rows.model, columns, row)
-        groups[instance.session_id].append(instance)
+        groups[getattr(instance, owner)].append(instance)
     return groups
 
 
@@ -944,12 +958,18 @@ def in_batches(items: Iterable, size: int) -> Iterator[list]:
 
 def fragment_keys(
     conference: Conference, sessions: QuerySet, form: str, base_url: str
-) -> dict[int, str]:
+) -> dict[int, str] | None:
     """Each session's cache key, by pk in the order of ``sessions``: a digest of what its
-    fragment shows (see above), read with one values query per kind of row."""
-    rows = sessions.prefetch_related(None).values_list(
-        "pk", "guid", "version", "room__version", "track__version"
+    fragment shows (see above), read with one values query per kind of row. None past
+    ``settings.EXPORT_FRAGMENT_MAX_SESSIONS`` sessions: those are not cached."""
+    rows = list(
+        sessions.prefetch_related(None).values_list(
+            "pk", "guid", "version", "room__version", "track__version"
+        )
     )
+    limit = settings.EXPORT_FRAGMENT_MAX_SESSIONS
+    if limit is not None and len(rows) > limit:
+        return None
     in_conference = {"session__conference": conference}
     speakers = grouped(
         SessionSpeaker.objects.filter(**in_conference)
