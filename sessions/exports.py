@@ -25,6 +25,7 @@ from xml.sax.saxutils import quoteattr
 import icalendar
 from django.conf import settings
 from django.core.cache import cache
+from django.db import router
 from django.db.models import Prefetch, QuerySet
 from django.db.models.base import ModelState
 from django.utils import timezone
@@ -929,7 +930,7 @@ def bare_object(model: type, columns: list[str], row: Iterable, **relations) -> 
     sets every field through its descriptor and sends two signals: 30 µs an object."""
     instance = model.__new__(model)
     instance._state = ModelState()
-    instance._state.adding, instance._state.db = False, "default"
+    instance._state.adding, instance._state.db = False, router.db_for_read(model)
     instance.__dict__.update(zip(columns, row, strict=True))
     instance._state.fields_cache.update(relations)
     return instance
