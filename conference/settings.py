@@ -219,6 +219,17 @@ else:
         },
     }
 
+# Each session's part of an export is cached (sessions/exports.py), so that after an edit an export
+# renders only the sessions the edit touched. The local-memory cache is each worker's own: there
+# the three exports of a 10,000-session conference kept 80 MiB in every worker (2.5 kB a session and
+# form), so past this many sessions an export is rendered whole instead (about a second at 10,000).
+# Redis keeps one copy for all workers, with no bound.
+EXPORT_FRAGMENT_MAX_SESSIONS = (
+    None
+    if os.environ.get("REDIS_URL")
+    else int(os.environ.get("DJANGO_EXPORT_FRAGMENT_MAX_SESSIONS", "3000"))
+)
+
 # Each worker keeps copies of the cached pages it served in its own memory, up to this many MiB
 # (conference.page_cache.WorkerCopies): 32 hold a 1,000-session schedule in every form many times
 # over; each MiB more is a MiB more per worker (bench/README.md, Worker memory).

@@ -195,6 +195,20 @@ def test_an_export_from_cached_parts_is_the_export_built_from_scratch(client, ta
     assert without_stamps(from_parts) == without_stamps(export(client, name))
 
 
+@pytest.mark.parametrize("name", EXPORTS)
+def test_past_the_fragment_limit_an_export_is_written_whole_and_its_parts_not_kept(
+    client, talk, name, settings
+):
+    kept = export(client, name)
+    cache.clear()
+    settings.EXPORT_FRAGMENT_MAX_SESSIONS = 1  # the conference has two sessions
+
+    written = export(client, name)
+
+    assert without_stamps(written) == without_stamps(kept)
+    assert not [key for key in cache._cache if "export-fragment" in key]
+
+
 def test_the_json_export_is_build_frab_data_written_out(client, talk):
     conference = Conference.objects.get(pk=talk.conference_id)
     listing = list(conference.sessions.public().for_export().in_schedule_order())
