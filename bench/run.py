@@ -20,8 +20,8 @@ per URL by ``wrk`` (8 connections) or, without wrk, a Python thread pool of 8 ke
 a static file served by whitenoise is loaded right before each URL, and the ratio reported. At
 N=10000 one gunicorn worker's memory is read after it served every public page and export.
 
-Results go to bench/results/latest.md and latest.json (only the latest run is kept). Traffic
-goes to 127.0.0.1 only. See bench/README.md.
+Results go to bench/results/latest.md and latest.json, latest-postgresql.* on PostgreSQL (only
+the latest run of each is kept). Traffic goes to 127.0.0.1 only. See bench/README.md.
 """
 
 from __future__ import annotations
@@ -957,12 +957,14 @@ def git_commit() -> str:
 
 
 def write_report(report: dict) -> None:
+    """latest.md and .json, or latest-postgresql.* on PostgreSQL: one run of each database kept."""
     RESULTS.mkdir(parents=True, exist_ok=True)
     markdown = render_markdown(report)
-    (RESULTS / "latest.md").write_text(markdown)
-    (RESULTS / "latest.json").write_text(json.dumps(report, indent=2) + "\n")
+    name = "latest-postgresql" if os.environ.get("DATABASE_URL") else "latest"
+    (RESULTS / f"{name}.md").write_text(markdown)
+    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2) + "\n")
     print(markdown)
-    print(f"Written to {RESULTS / 'latest.md'} and latest.json.")
+    print(f"Written to {RESULTS / name}.md and {name}.json.")
 
 
 def render_markdown(report: dict) -> str:
