@@ -14,6 +14,7 @@ from conference.admin import (
     ConferencePartListFilter,
     ConferenceTimeZoneAdminMixin,
     VersionedAdmin,
+    conference_id_from,
     conference_of_form,
     open_popups_on,
 )
@@ -92,10 +93,10 @@ class ConferenceDayFilter(admin.SimpleListFilter):
     parameter_name = "day"
 
     def conference(self, request) -> Conference | None:
-        chosen = request.GET.get("conference__id__exact", "")
-        conferences = Conference.objects.filter(pk=chosen) if chosen.isdigit() else None
-        if conferences is None:
-            conferences = Conference.objects.all()
+        chosen = conference_id_from(request.GET.get(ConferencePartListFilter.conference_parameter))
+        conferences = Conference.objects.all()
+        if chosen is not None:
+            conferences = conferences.filter(pk=chosen)
         found = list(conferences[:2])
         return found[0] if len(found) == 1 else None
 
