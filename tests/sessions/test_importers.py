@@ -17,6 +17,7 @@ from sessions.importers import MAX_IMPORT_BYTES, ScheduleImportError, import_sch
 from sessions.models import Attachment, Session, SessionSpeaker
 from speakers.models import Speaker
 from tests.builders import make_conference, make_room, make_session, make_speaker, paris
+from tests.sessions.frab_files import json_document
 
 pytestmark = pytest.mark.django_db
 
@@ -100,32 +101,6 @@ def event(**fields):
         "links": [],
         **fields,
     }
-
-
-def json_document(*events, rooms=None):
-    by_room = {}
-    for item in events:
-        by_room.setdefault(item["room"], []).append(item)
-    conference = {
-        "acronym": "test",
-        "title": "Test",
-        "start": "2026-04-07",
-        "end": "2026-04-08",
-        "daysCount": 2,
-        "timeslot_duration": "00:05",
-        "days": [
-            {
-                "index": 1,
-                "date": "2026-04-08",
-                "day_start": "2026-04-08T00:00:00+02:00",
-                "day_end": "2026-04-09T00:00:00+02:00",
-                "rooms": by_room,
-            }
-        ],
-    }
-    if rooms is not None:
-        conference["rooms"] = rooms
-    return {"schedule": {"version": "1", "conference": conference}}
 
 
 def json_file(*events, rooms=None):
