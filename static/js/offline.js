@@ -52,7 +52,7 @@
   // A Save button (templates/sessions/includes/save_toggle.html) whose request failed: say so
   // beside it. The button is left in place, so it keeps the focus and can be pressed again.
   function sayBesideSaveButton(element, text) {
-    var form = element.closest && element.closest("form.save-toggle");
+    var form = element.closest && element.closest(".save-toggle");
     if (!form) return;
     var note = form.querySelector(".save-error");
     if (!note) {

@@ -99,12 +99,12 @@ def test_the_grid_a_session_and_the_speakers_open_offline_once_visited(page, att
 def test_saving_offline_says_it_needs_a_connection_and_keeps_the_focus(page, attendee, axe_source):
     log_in(page)
     visit(page, SCHEDULE)
-    button = page.locator("form.save-toggle button[aria-pressed=false]").first
+    button = page.locator(".save-toggle button[aria-pressed=false]").first
     button.focus()
 
     page.context.set_offline(True)
     page.keyboard.press("Enter")
-    form = page.locator("form.save-toggle").filter(has=page.locator(":focus"))
+    form = page.locator(".save-toggle").filter(has=page.locator(":focus"))
     expect(form.get_by_role("alert")).to_have_text(
         "Saving needs a connection: you seem to be offline. Try again once you are back online."
     )
@@ -125,7 +125,7 @@ def test_the_offline_notice_and_message_pass_axe(page, attendee, axe_source, sch
     page.context.set_offline(True)
     page.goto(page.base_url + SCHEDULE)
     expect(page.locator("#offline-notice")).to_be_visible()
-    page.locator("form.save-toggle button[aria-pressed=false]").first.click()
+    page.locator(".save-toggle button[aria-pressed=false]").first.click()
     expect(page.locator(".save-error")).to_be_visible()
     assert axe_violations(page, axe_source) == ""
 
@@ -133,13 +133,13 @@ def test_the_offline_notice_and_message_pass_axe(page, attendee, axe_source, sch
 def test_a_refused_save_says_why_beside_the_button(page, attendee):
     log_in(page)
     visit(page, SCHEDULE)
-    form = page.locator("form.save-toggle").filter(has=page.locator("[aria-pressed=false]")).first
-    slug = form.get_attribute("action").split("/")[-3]
+    toggle = page.locator(".save-toggle").filter(has=page.locator("[aria-pressed=false]")).first
+    slug = toggle.get_by_role("button").get_attribute("formaction").split("/")[-3]
     Session.objects.filter(slug=slug).update(status=Session.Status.CANCELLED)
 
-    form.get_by_role("button").click()
-    expect(form.get_by_role("alert")).to_have_text("Only published sessions can be saved.")
-    expect(form.get_by_role("button")).to_be_focused()
+    toggle.get_by_role("button").click()
+    expect(toggle.get_by_role("alert")).to_have_text("Only published sessions can be saved.")
+    expect(toggle.get_by_role("button")).to_be_focused()
 
 
 def test_logging_out_forgets_the_kept_personal_pages(page, attendee):

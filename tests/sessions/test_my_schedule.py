@@ -104,7 +104,7 @@ def test_saving_with_htmx_swaps_in_the_saved_button(attendee_client, conference)
     )
     html = response.content.decode()
     assert response.status_code == 200
-    assert html.startswith('<form method="post"')
+    assert html.startswith('<span class="save-toggle"><button type="submit" form="save-form"')
     assert 'aria-pressed="true"' in html
     assert 'name="action" value="remove"' in html
 
@@ -120,10 +120,29 @@ def test_the_swapped_button_keeps_its_id_so_htmx_keeps_the_focus_on_it(
     swapped = attendee_client.post(
         save_url(session), {"action": action}, headers={"HX-Request": "true"}
     )
-    button_id = f'<button type="submit" id="save-{session.pk}"'
+    button_id = f'id="save-{session.pk}" class="save-button'
     assert button_id in page.content.decode()
     assert button_id in swapped.content.decode()
     assert save_button_label("Talk", saved=action == "save") in swapped.content.decode()
+
+
+def test_every_save_button_submits_the_pages_one_form_with_the_csrf_field(
+    attendee_client, conference
+):
+    """A thousand buttons carry no token each: the page's one Save form holds it, and where to
+    come back to; each button names its own address and action."""
+    sessions = [make_session(conference, title=f"Talk {number}") for number in range(3)]
+    html = attendee_client.get(
+        reverse("sessions:schedule", kwargs={"conference_slug": "pycon"})
+    ).content.decode()
+    save_form = re.search(r'<form id="save-form" method="post" hidden>(.*?)</form>', html)
+    assert 'name="csrfmiddlewaretoken"' in save_form[1]
+    assert '<input type="hidden" name="next" value="/pycon/schedule/">' in save_form[1]
+    assert html.count("csrfmiddlewaretoken") == 3  # the Save form and the two Log out forms
+    for session in sessions:
+        assert (
+            f'form="save-form" formaction="{save_url(session)}" name="action" value="save"' in html
+        )
 
 
 def card_confirmation(html: str, card_id: str) -> str:
