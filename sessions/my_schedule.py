@@ -68,16 +68,22 @@ class SaveSessionView(PublicSessionMixin, View):
                 return redirect(back)
         if request.htmx:  # the button swaps in place, and keeps the focus (its id)
             saved = action == "save"
-            button = render_to_string(
-                "sessions/includes/save_toggle.html",
+            toggle = render_to_string(
+                "sessions/includes/save_toggle_alone.html",
                 {
-                    **session.save_toggle,
+                    "toggle": session.save_toggle,
                     "saved_session_ids": {session.pk} if saved else set(),
-                    "next_url": back,
                 },
                 request,
             )
-            return HttpResponse(button)
+            # The page's Save form sent it: the answer replaces the toggle of this session.
+            return HttpResponse(
+                toggle,
+                headers={
+                    "HX-Retarget": f"#toggle-{session.pk}",
+                    "HX-Reswap": "outerHTML settle:0ms",
+                },
+            )
         # Back to the card, which shows this beside its button (sessions/personal.py).
         done = "Saved to your schedule." if action == "save" else "Removed from your schedule."
         messages.success(request, done, extra_tags=session.card_id)

@@ -8,7 +8,7 @@ from collections.abc import Collection
 
 from django.contrib.messages.storage.base import Message
 
-from conference.page_cache import hole_variant, visitor_messages
+from conference.page_cache import ReusedHoles, reused_holes, visitor_messages
 from sessions.models import SavedSession
 
 
@@ -46,15 +46,40 @@ class SaveTogglesMixin:
         }
 
 
-@hole_variant("sessions/includes/save_toggle.html")
-def save_toggle_variant(context: dict):
-    """All a Save button reads of its visitor but the CSRF field: logged in or not, the session
-    saved or not, what saving it without JavaScript just did, and where to come back to."""
-    visitor = (context["user"].is_authenticated, context["next_url"])
-    saved = context.get("saved_session_ids", frozenset())
-    confirmations = context.get("card_messages", {})
+@reused_holes
+class SaveStates(ReusedHoles):
+    """A Save button's state: saved or not. Most visitors saved none of a page's sessions; the
+    buttons of those they did are rendered for them."""
 
-    def variant(data: dict) -> tuple:
-        return (*visitor, data["session_id"] in saved, confirmations.get(data["card_id"], ""))
+    template_name = "sessions/includes/save_state.html"
+    usual = {"saved_session_ids": frozenset()}
+    index_fields = ("session_id",)
 
-    return variant
+    def visitor(self, context: dict) -> tuple:
+        return ()
+
+    def variant(self, context: dict):
+        saved = context.get("saved_session_ids", frozenset())
+        return lambda data: data["session_id"] in saved
+
+    def unusual(self, context: dict):
+        return (("session_id", pk) for pk in context.get("saved_session_ids", ()))
+
+
+@reused_holes
+class SaveConfirmations(ReusedHoles):
+    """What saving a session without JavaScript just did, beside its button: usually nothing."""
+
+    template_name = "sessions/includes/save_confirmation.html"
+    usual = {"card_messages": {}}
+    index_fields = ("card_id",)
+
+    def visitor(self, context: dict) -> tuple:
+        return ()
+
+    def variant(self, context: dict):
+        confirmations = context.get("card_messages", {})
+        return lambda data: confirmations.get(data["card_id"], "")
+
+    def unusual(self, context: dict):
+        return (("card_id", card_id) for card_id in context.get("card_messages", {}))

@@ -2,6 +2,7 @@
 
 import datetime
 import itertools
+import re
 import zoneinfo
 
 from django.utils.text import slugify
@@ -114,3 +115,12 @@ def make_unscheduled_session(conference: Conference | None = None, **fields) -> 
     """An accepted talk without a time or room yet: a draft, as it must be."""
     fields = {"starts_at": None, "ends_at": None, "status": Session.Status.DRAFT, **fields}
     return make_session(conference, **fields)
+
+
+def shows_save_button(html: str, title: str, *, saved: bool) -> bool:
+    """Whether ``html`` has a Save button for ``title`` reading: its state, visible label (which
+    spaces pad, see sessions/includes/save_state.html) and hidden words."""
+    star, label = ("★", "Saved") if saved else ("☆", "Save")
+    state = f'aria-pressed="{str(saved).lower()}"><span aria-hidden="true">{star}</span> {label}'
+    hidden = f'<span class="visually-hidden"> “{title}” to my schedule</span>'
+    return re.search(re.escape(state) + " *" + re.escape(hidden), html) is not None

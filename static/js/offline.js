@@ -51,28 +51,31 @@
 
   // A Save button (templates/sessions/includes/save_toggle.html) whose request failed: say so
   // beside it. The button is left in place, so it keeps the focus and can be pressed again.
-  function sayBesideSaveButton(element, text) {
-    var form = element.closest && element.closest(".save-toggle");
-    if (!form) return;
-    var note = form.querySelector(".save-error");
+  // The page's Save form sent the request; the button that submitted it names the toggle.
+  function sayBesideSaveButton(detail, text) {
+    var event = detail.requestConfig && detail.requestConfig.triggeringEvent;
+    var button = (event && event.submitter) || detail.elt;
+    var toggle = button.closest && button.closest(".save-toggle");
+    if (!toggle) return;
+    var note = toggle.querySelector(".save-error");
     if (!note) {
       note = document.createElement("span");
       note.className = "save-error";
       note.setAttribute("role", "alert");
-      form.appendChild(note);
+      toggle.appendChild(note);
     }
     note.textContent = text;
   }
 
   document.addEventListener("htmx:sendError", function (event) {
     sayBesideSaveButton(
-      event.detail.elt,
+      event.detail,
       "Saving needs a connection: you seem to be offline. Try again once you are back online."
     );
   });
   document.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;
     var isMessage = xhr.status === 400 && /^text\/plain/.test(xhr.getResponseHeader("Content-Type") || "");
-    sayBesideSaveButton(event.detail.elt, isMessage ? xhr.responseText : "Could not save just now: try again.");
+    sayBesideSaveButton(event.detail, isMessage ? xhr.responseText : "Could not save just now: try again.");
   });
 })();

@@ -34,7 +34,7 @@ def test_attendee_builds_a_schedule_resolves_a_clash_and_finds_it_again(page):
     password = "a long passphrase 42"
     page.goto(page.base_url + "/pytorch-eu-2026/schedule/")
     # Saving while anonymous leads to sign-up, then back with the session saved.
-    page.get_by_role("link", name=f"Save “{LIVE_MIGRATION}” to my schedule").click()
+    page.get_by_role("button", name=f"Save “{LIVE_MIGRATION}” to my schedule").click()
     page.get_by_role("link", name="Create an account").click()
     page.get_by_label("Username").fill("attendee")
     page.get_by_label("Email").fill("attendee@example.org")
