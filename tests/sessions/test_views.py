@@ -577,6 +577,18 @@ def test_a_session_page_names_parallel_sessions_a_line_each_with_time_and_room(c
     assert html.count('class="save-button"') == 1
 
 
+def test_staff_see_a_draft_among_parallel_sessions_marked_as_such(admin_client, conference):
+    mine = make_session(conference, title="Mine", room=make_room(conference))
+    make_session(
+        conference,
+        title="Not yet",
+        room=make_room(conference, name="Hall B"),
+        status=Session.Status.DRAFT,
+    )
+    html = admin_client.get(session_url(mine)).content.decode()
+    assert parallel_lines(html) == ["Not yet Draft 10:00–10:30 CEST Hall B"]
+
+
 def test_a_session_page_shows_parallel_times_in_the_chosen_zone(client, conference):
     mine = make_session(conference, title="Mine", room=make_room(conference))
     make_session(conference, title="Parallel", room=make_room(conference, name="Hall B"))
