@@ -338,8 +338,8 @@ class SessionQuerySet(VersionedQuerySet):
         """``for_listing()`` narrowed to what a session card shows (sessions/includes/session_card.html).
 
         Speed: leaving descriptions, speakers' bios and timestamps in the database makes the grid
-        12 %, the session page 8 % and the schedule list 4.5 % faster at 1,000 sessions. Anything
-        other than a card reads ``for_listing()``: a field left out costs a query per session.
+        12 % and the schedule list 4.5 % faster at 1,000 sessions. Anything other than a card
+        reads its own loader or ``for_listing()``: a field left out costs a query per session.
         """
         card_speakers = Speaker.objects.only("conference_id", "name", "slug", "company")
         return (
