@@ -214,9 +214,7 @@ class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePag
 
     def get_object(self, queryset=None):
         sessions = self.conference.sessions.visible_to(self.request.user)
-        return get_object_or_404(
-            sessions.select_related("room", "track").for_listing(), slug=self.kwargs["slug"]
-        )
+        return get_object_or_404(sessions.for_page(), slug=self.kwargs["slug"])
 
     def get_context_data(self, **kwargs):
         session = self.object
@@ -224,8 +222,7 @@ class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePag
             self.conference.sessions.visible_to(self.request.user)
             .overlapping(session.starts_at, session.ends_at)
             .exclude(pk=session.pk)
-            .select_related("room", "track")
-            .for_cards()
+            .for_compact_list()
         )
         return super().get_context_data(
             parallel_sessions=list(parallel),

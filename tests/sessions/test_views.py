@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import strip_tags
 
-from sessions.models import Attachment, Session
+from sessions.models import Attachment, Session, SessionLink
 from sessions.views import ScheduleView
 from tests.builders import (
     make_conference,
@@ -106,33 +106,6 @@ def test_a_card_says_slides_attached_only_when_a_file_or_link_is_there(client, c
     html = client.get(schedule_url(conference, view)).content.decode()
     assert "Announced</a>" in html
     assert "Slides attached" not in html
-
-
-def test_a_session_page_says_slides_attached_on_parallel_cards_only_when_there(client, conference):
-    mine = make_session(conference, title="Mine", slug="mine", room=make_room(conference))
-    announced = make_session(
-        conference, title="Announced", slug="announced", room=make_room(conference)
-    )
-    Attachment.objects.create(session=announced, title="Slides to come")
-    with_file = make_session(
-        conference, title="Uploaded", slug="uploaded", room=make_room(conference)
-    )
-    Attachment.objects.create(session=with_file, title="Deck", url="https://example.org/deck.pdf")
-    html = client.get(mine.get_absolute_url()).content.decode()
-    cards = dict(
-        re.findall(
-            r'<article id="session-(\w+)" class="session(?: [^"]*)?">(.*?)</article>', html, re.S
-        )
-    )
-    assert "Slides attached" not in cards["announced"]
-    assert "Slides attached" in cards["uploaded"]
-
-
-def test_cards_on_a_session_page_name_the_day_of_parallel_sessions(client, conference):
-    mine = make_session(conference, title="Mine", slug="mine", room=make_room(conference))
-    make_session(conference, title="Parallel", slug="parallel", room=make_room(conference))
-    html = client.get(mine.get_absolute_url()).content.decode()
-    assert '<span class="time">Wed 8 Apr, <time' in html
 
 
 def test_cards_on_a_speaker_page_name_the_day(client, conference):
@@ -567,6 +540,71 @@ def test_session_page_lists_parallel_sessions(client, conference):
     assert [other.title for other in response.context["parallel_sessions"]] == ["Parallel"]
 
 
+def parallel_lines(html: str) -> list[str]:
+    """The “At the same time” list of a session page, a line of text per session."""
+    section = html.split('id="parallel-heading"', 1)[1].split("</section>", 1)[0]
+    return [
+        " ".join(strip_tags(item).split()) for item in re.findall(r"<li>(.*?)</li>", section, re.S)
+    ]
+
+
+def test_a_session_page_names_parallel_sessions_a_line_each_with_time_and_room(client, conference):
+    mine = make_session(conference, title="Mine", room=make_room(conference, name="Hall A"))
+    make_session(
+        conference,
+        title="Workshop on tests",
+        kind=Session.Kind.WORKSHOP,
+        starts_at=paris(8, 9, 30),
+        ends_at=paris(8, 11),
+        room=make_room(conference, name="Hall B"),
+    )
+    make_session(
+        conference,
+        title="Called off",
+        room=make_room(conference, name="Hall C"),
+        status=Session.Status.CANCELLED,
+    )
+    make_session(conference, title="Coffee", kind=Session.Kind.BREAK, starts_at=paris(8, 10, 15))
+    html = client.get(session_url(mine)).content.decode()
+    assert parallel_lines(html) == [
+        "Workshop: Workshop on tests 09:30–11:00 CEST Hall B",
+        "Called off Cancelled 10:00–10:30 CEST Hall C",
+        "Coffee 10:15–10:45 CEST",
+    ]
+    assert '<a href="/pycon/sessions/workshop-on-tests/">Workshop: Workshop on tests</a>' in html
+    assert '<a href="/pycon/sessions/coffee/">' not in html  # a break has no page to go to
+    # Only the session's own Save button: the others are saved from their pages.
+    assert html.count('class="save-button"') == 1
+
+
+def test_staff_see_a_draft_among_parallel_sessions_marked_as_such(admin_client, conference):
+    mine = make_session(conference, title="Mine", room=make_room(conference))
+    make_session(
+        conference,
+        title="Not yet",
+        room=make_room(conference, name="Hall B"),
+        status=Session.Status.DRAFT,
+    )
+    html = admin_client.get(session_url(mine)).content.decode()
+    assert parallel_lines(html) == ["Not yet Draft 10:00–10:30 CEST Hall B"]
+
+
+def test_a_session_page_shows_parallel_times_in_the_chosen_zone(client, conference):
+    mine = make_session(conference, title="Mine", room=make_room(conference))
+    make_session(conference, title="Parallel", room=make_room(conference, name="Hall B"))
+    html = client.get(session_url(mine), {"tz": "UTC"}).content.decode()
+    assert parallel_lines(html) == ["Parallel 08:00–08:30 UTC Hall B"]
+
+
+def test_a_session_page_shows_its_links_and_attachments(client, conference):
+    session = make_session(conference)
+    SessionLink.objects.create(session=session, title="Recording", url="https://v.example/1")
+    Attachment.objects.create(session=session, title="Deck", url="https://s.example/deck.pdf")
+    html = client.get(session_url(session)).content.decode()
+    assert '<li><a href="https://v.example/1" rel="nofollow">Recording</a></li>' in html
+    assert '<a href="https://s.example/deck.pdf" download>Deck</a>' in html
+
+
 def test_session_page_of_a_draft_is_a_404_for_the_public(client, conference):
     session = make_session(conference, status=Session.Status.DRAFT)
     assert client.get(session_url(session)).status_code == 404
@@ -588,10 +626,14 @@ def test_unknown_session_is_a_404(client, conference):
 
 
 @pytest.mark.parametrize("count", [1, 12])
+@pytest.mark.parametrize("with_material", [False, True], ids=["bare", "links and slides"])
 def test_session_page_query_count_does_not_grow(
-    client, django_assert_max_num_queries, conference, count
+    client, django_assert_max_num_queries, conference, count, with_material
 ):
     session = make_session(conference, speakers=[make_speaker(conference) for _ in range(3)])
+    if with_material:
+        SessionLink.objects.create(session=session, url="https://v.example/1")
+        Attachment.objects.create(session=session, title="Deck", url="https://s.example/deck.pdf")
     for number in range(count):
         make_session(
             conference,
@@ -599,7 +641,9 @@ def test_session_page_query_count_does_not_grow(
             speakers=[make_speaker(conference)],
             title=f"Parallel {number}",
         )
-    with django_assert_max_num_queries(9):  # one of them for the session's links
+    # The conference, the session, its speakers, the parallel sessions; and its links and
+    # attachments only when it has some.
+    with django_assert_max_num_queries(6 if with_material else 4):
         response = client.get(session_url(session))
     assert len(response.context["parallel_sessions"]) == count
 
