@@ -422,6 +422,8 @@ CONTENT_SECURITY_POLICY = {
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Django's database sessions, looked up by SQL compiled once (conference/session_store.py).
+SESSION_ENGINE = "conference.session_store"
 SESSION_COOKIE_HTTPONLY = True
 
 # Served over HTTPS (docs/deploy.md): DJANGO_HTTPS=1 turns on secure cookies, the redirect to

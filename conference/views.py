@@ -1,7 +1,7 @@
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpResponsePermanentRedirect, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -30,8 +30,11 @@ class ConferenceMixin:
 
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
-        conferences = Conference.objects.visible_to(request.user)
-        self.conference = get_object_or_404(conferences, slug=kwargs["conference_slug"])
+        self.conference = Conference.objects.visible_by_slug(
+            request.user, kwargs["conference_slug"]
+        )
+        if self.conference is None:
+            raise Http404("No conference by that name.")
         if not request.chosen_time_zone:
             timezone.activate(self.conference.tz)
 

@@ -36,11 +36,11 @@ class SaveTogglesMixin:
     and ``card_messages``: what saving without JavaScript just did, shown in its card."""
 
     def personal_context(self) -> dict:
-        saved = SavedSession.objects.of(self.request.user, self.conference)
+        saved = SavedSession.objects.session_ids_of(self.request.user, self.conference)
         messages, by_card = card_messages(visitor_messages(self.request))
         return {
             **super().personal_context(),
-            "saved_session_ids": set(saved.values_list("session_id", flat=True)),
+            "saved_session_ids": saved,
             "messages": messages,
             "card_messages": by_card,
         }

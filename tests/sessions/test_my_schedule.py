@@ -106,7 +106,7 @@ def test_saving_with_htmx_swaps_in_the_saved_button(attendee_client, conference)
     assert response.headers["HX-Retarget"] == f"#toggle-{session.pk}"
     assert html.startswith(f'<span class="save-toggle" id="toggle-{session.pk}"><button')
     assert 'aria-pressed="true"' in html
-    assert 'name="action" id="save-1" class="save-button" value="remove"' in html
+    assert f'name="action" id="save-{session.pk}" class="save-button" value="remove"' in html
 
 
 @pytest.mark.parametrize("action", ["save", "remove"])
