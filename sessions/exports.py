@@ -547,7 +547,7 @@ def frab_persons(
     unread = [pk for pk, speaker in speakers.items() if not hasattr(speaker, "prefetched_links")]
     links = {}
     if unread:
-        links = grouped_objects(SpeakerLink.objects.filter(speaker_id__in=unread), "speaker_id")
+        links = grouped_rows(SpeakerLink.objects.filter(speaker_id__in=unread), "speaker_id")
     for pk, speaker in speakers.items():
         persons[pk] = frab_person(
             base_url, speaker, getattr(speaker, "prefetched_links", None) or links.get(pk, [])
@@ -633,7 +633,7 @@ def ascii_url(url: str) -> str:
     return iri_to_uri(parts._replace(netloc=netloc).geturl())
 
 
-def frab_person(base_url: str, speaker: Speaker, links: list[SpeakerLink]) -> dict:
+def frab_person(base_url: str, speaker: Speaker, links: list) -> dict:
     # guid + name + public_name without "id": only the pretalx shape of the schema's oneOf matches.
     # A person may carry keys the schema does not name: role and company go along that way.
     avatar = absolute_url(base_url, speaker.photo_url) if speaker.photo else speaker.avatar_url
@@ -980,13 +980,11 @@ class RowLoader:
             appearances[session_id].append(speaker)
         links = attachments = {}
         if self.references:
-            links, attachments = (
-                grouped_objects(model.objects.filter(session_id__in=pks))
-                for model in (SessionLink, Attachment)
-            )
+            links = grouped_rows(SessionLink.objects.filter(session_id__in=pks))
+            attachments = grouped_objects(Attachment.objects.filter(session_id__in=pks))
             # The speakers' links too, read with theirs (frab_persons): a list of ids per batch
             # cost more to turn into SQL than the query took.
-            speaker_links = grouped_objects(
+            speaker_links = grouped_rows(
                 SpeakerLink.objects.filter(
                     speaker_id__in=SessionSpeaker.objects.filter(session_id__in=pks).values(
                         "speaker_id"
@@ -1003,7 +1001,7 @@ class RelatedRows(NamedTuple):
     """Sessions' related rows as objects, by session id, in the order exports list them."""
 
     speakers: dict[int, list[Speaker]]
-    links: dict[int, list[SessionLink]]
+    links: dict[int, list[tuple]]  # named tuples of SessionLink columns
     attachments: dict[int, list[Attachment]]
 
 
@@ -1026,6 +1024,20 @@ def bare_object(model: type, columns: list[str], row: Iterable, **relations) -> 
     instance.__dict__.update(zip(columns, row, strict=True))
     instance._state.fields_cache.update(relations)
     return instance
+
+
+def grouped_rows(rows: QuerySet, owner: str = "session_id") -> dict[int, list[tuple]]:
+    """Every row of ``rows`` as a named tuple of its columns, by its owner, in the order exports
+    list them: for links, of which the exports read columns only.
+
+    Speed: a tuple instead of a model object and its four dictionaries; the 12,000 links of a
+    10,000-session export were a sixth of what its garbage collections went through.
+    """
+    groups = defaultdict(list)
+    columns = loaded_columns(rows)
+    for row in rows.order_by(owner, "position", "pk").values_list(*columns, named=True):
+        groups[getattr(row, owner)].append(row)
+    return groups
 
 
 def grouped_objects(rows: QuerySet, owner: str = "session_id") -> dict[int, list]:
