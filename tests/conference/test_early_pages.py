@@ -5,6 +5,7 @@ import gzip
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -234,3 +235,20 @@ def test_the_save_form_of_a_shared_page_carries_each_visitors_own_csrf_token(
         )
         assert response.status_code == 302
         assert SavedSession.objects.filter(user__username=name, session=session).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="a dropped server connection (PostgreSQL)"
+)
+def test_a_connection_the_database_dropped_costs_an_early_answer_not_a_failure(conference):
+    """The early check is the connection's health check: when the server has dropped it, the
+    request takes the full way, which connects anew."""
+    client = Client()
+    first = client.get(SCHEDULE)
+    connection.connection.close()  # as a restarted server leaves it
+    second = client.get(SCHEDULE)
+    assert second.status_code == 200
+    assert not answered_early(second)
+    assert second.content == first.content
+    assert answered_early(client.get(SCHEDULE))
