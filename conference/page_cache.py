@@ -352,34 +352,32 @@ class SharedPage:
 
     def own_holes(self, context: dict[str, Any]) -> tuple[Assembly, dict[int, bytes]]:
         """The assembly for this visitor, and the text of each hole that is not its usual one."""
-        kinds = [(kind, kind.visitor(context)) for kind in REUSED_HOLES.values()]
-        key = tuple(visitor for _kind, visitor in kinds)
-        assembly = self.assemblies.get(key)
+        visitor = tuple(kind.visitor(context) for kind in REUSED_HOLES.values())
+        assembly = self.assemblies.get(visitor)
         if assembly is None:
-            assembly = self.assemblies[key] = Assembly.of(self, context)
+            assembly = self.assemblies[visitor] = Assembly.of(self, context)
         contexts: dict[tuple[str, bool], dict] = {}
         own, rendered_here = {}, {}
         for index in assembly.own_every_time:
             template_name, data = self.holes[index]
             # The account links are in the page twice (header, phone menu): rendered once.
-            key = (template_name, tuple(data.items()))
+            same_hole = (template_name, tuple(data.items()))
             try:
-                text = rendered_here.get(key)
+                text = rendered_here.get(same_hole)
             except TypeError:  # data that cannot be a key: rendered each time
-                key, text = None, None
+                same_hole, text = None, None
             if text is None:
                 text = render_hole(template_name, data, context, contexts).encode()
-                if key is not None:
-                    rendered_here[key] = text
+                if same_hole is not None:
+                    rendered_here[same_hole] = text
             own[index] = text
-        for kind, _visitor in kinds:
-            variant = kind.variant(context)
+        for kind in REUSED_HOLES.values():
+            variant_of = kind.variant(context)
             for name, value in kind.unusual(context):
                 for index in assembly.by_field.get((kind.template_name, name, value), ()):
-                    data = self.holes[index][1]
-                    key = (index, variant(data))
-                    if key[1] != assembly.usual_variants[index]:
-                        own[index] = self.rendering(key, context, contexts)
+                    variant = variant_of(self.holes[index][1])
+                    if variant != assembly.usual_variants[index]:
+                        own[index] = self.rendering((index, variant), context, contexts)
         return assembly, own
 
     def rendering(self, key: tuple[int, Hashable], context: dict, contexts: dict) -> bytes:
