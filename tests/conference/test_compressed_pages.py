@@ -4,10 +4,18 @@ import re
 import zlib
 
 import pytest
+from django.db import connection
 from django.template.loader import render_to_string
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
-from conference.page_cache import accepted_codings
+from conference.page_cache import (
+    accepted_codings,
+    adler_between,
+    adler_combine,
+    adler_pair,
+    stored_blocks,
+)
 from sessions.models import SavedSession, Session
 from tests.builders import make_conference, make_room, make_session, make_speaker, paris
 
@@ -177,10 +185,23 @@ def test_a_logged_in_page_costs_as_many_queries_compressed(
 ):
     client = visitor(django_user_model, "ada", ["Talk 1"])
     client.get("/pycon/schedule/")
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     with CaptureQueriesContext(connection) as plain:
         client.get("/pycon/schedule/")
     with django_assert_num_queries(len(plain.captured_queries)):
         client.get("/pycon/schedule/", headers=BROWSER)
+
+
+@pytest.mark.parametrize("size", [0, 1, 65_535, 65_536, 200_000])
+def test_stored_blocks_hold_any_length_of_text(size):
+    text = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
+    stream = stored_blocks(text) + b"\x03\x00"  # then an empty final block
+    assert zlib.decompress(stream, wbits=-zlib.MAX_WBITS) == text
+
+
+def test_adler32_of_a_text_comes_together_from_its_parts():
+    text = b"The usual page, " * 5000 + b"then what the visitor saved." * 300
+    cut = 41_234
+    whole, before = adler_pair(zlib.adler32(text)), adler_pair(zlib.adler32(text[:cut]))
+    assert adler_between(before, whole, cut, len(text)) == adler_pair(zlib.adler32(text[cut:]))
+    first, second = adler_pair(zlib.adler32(text[:cut])), adler_pair(zlib.adler32(text[cut:]))
+    assert adler_combine(first, second, len(text) - cut) == whole
