@@ -55,6 +55,7 @@ import secrets
 import struct
 import threading
 import zlib
+from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -268,15 +269,16 @@ class HoleRecorder:
         return self.marker
 
 
-class ReusedHoles:
+class ReusedHoles(ABC):
     """Personal parts whose text depends on the visitor through a few values only, such as a
     Save button (logged in or not, its session saved or not). Registered with ``reused_holes``.
 
     Their renderings are kept per page, value and worker and reused. A page is assembled from
     their *usual* renderings, those of a visitor with nothing of their own (who saved nothing),
     and only the holes ``unusual()`` points at are looked at again for this visitor: filling a
-    thousand Save buttons costs the handful this visitor saved. A reused hole never prints the
-    CSRF field (it would be another visitor's).
+    thousand Save buttons costs the handful this visitor saved. So a reused hole's template
+    reads nothing of its visitor but the values ``usual`` names (one page is assembled for
+    every visitor), and never prints the CSRF field (it would be another visitor's).
     """
 
     template_name: str
@@ -285,17 +287,13 @@ class ReusedHoles:
     # The fields of a hole's data that ``unusual()`` names holes by.
     index_fields: tuple[str, ...] = ()
 
-    def visitor(self, context: dict[str, Any]) -> Hashable:
-        """What the usual renderings depend on (logged in or not, the page's address...)."""
-        raise NotImplementedError
-
+    @abstractmethod
     def variant(self, context: dict[str, Any]) -> Callable[[dict[str, Any]], Hashable]:
         """A function of a hole's data giving everything its rendering reads of the visitor."""
-        raise NotImplementedError
 
+    @abstractmethod
     def unusual(self, context: dict[str, Any]) -> Iterable[tuple[str, Hashable]]:
         """(field, value) of the holes that may differ from the usual for this visitor."""
-        raise NotImplementedError
 
 
 REUSED_HOLES: dict[str, ReusedHoles] = {}
@@ -316,13 +314,13 @@ class SharedPage:
     parts: list[bytes]
     holes: list[Hole]
     headers: dict[str, str]
-    # This worker's renderings of reused holes, by (hole's index, variant), and its assemblies
-    # of the page from their usual renderings, by ReusedHoles.visitor() values.
+    # This worker's renderings of reused holes, by (hole's index, variant), and its assembly of
+    # the page from their usual renderings.
     reused: dict[tuple[int, Hashable], bytes] = field(default_factory=dict, compare=False)
-    assemblies: dict[Hashable, Assembly] = field(default_factory=dict, compare=False)
+    assembly: Assembly | None = field(default=None, compare=False)
 
     def __getstate__(self):  # renderings stay with the worker that made them
-        return {**self.__dict__, "reused": {}, "assemblies": {}}
+        return {**self.__dict__, "reused": {}, "assembly": None}
 
     @classmethod
     def from_rendering(cls, html: str, recorder: HoleRecorder, headers: dict[str, str]):
@@ -351,11 +349,11 @@ class SharedPage:
         return assembly.compressed().with_holes(own)
 
     def own_holes(self, context: dict[str, Any]) -> tuple[Assembly, dict[int, bytes]]:
-        """The assembly for this visitor, and the text of each hole that is not its usual one."""
-        visitor = tuple(kind.visitor(context) for kind in REUSED_HOLES.values())
-        assembly = self.assemblies.get(visitor)
+        """The page's assembly, and the text of each hole that is not its usual one for this
+        visitor."""
+        assembly = self.assembly
         if assembly is None:
-            assembly = self.assemblies[visitor] = Assembly.of(self, context)
+            assembly = self.assembly = Assembly.of(self, context)
         contexts: dict[tuple[str, bool], dict] = {}
         own, rendered_here = {}, {}
         for index in assembly.own_every_time:
@@ -395,7 +393,7 @@ class SharedPage:
 
 @dataclass
 class Assembly:
-    """A shared page for one kind of visitor (see ReusedHoles.visitor): its parts and the usual
+    """A shared page as every visitor's starts: its parts and the usual
     rendering of each reused hole, in order (``pieces``); the holes rendered for every visitor
     (``own_every_time``: account links, messages, the Save form); and the reused holes by the
     values of their ``index_fields``."""

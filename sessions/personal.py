@@ -55,9 +55,6 @@ class SaveStates(ReusedHoles):
     usual = {"saved_session_ids": frozenset()}
     index_fields = ("session_id",)
 
-    def visitor(self, context: dict) -> tuple:
-        return ()
-
     def variant(self, context: dict):
         saved = context.get("saved_session_ids", frozenset())
         return lambda data: data["session_id"] in saved
@@ -73,9 +70,6 @@ class SaveConfirmations(ReusedHoles):
     template_name = "sessions/includes/save_confirmation.html"
     usual = {"card_messages": {}}
     index_fields = ("card_id",)
-
-    def visitor(self, context: dict) -> tuple:
-        return ()
 
     def variant(self, context: dict):
         confirmations = context.get("card_messages", {})
