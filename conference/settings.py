@@ -252,9 +252,10 @@ TRUSTED_PROXIES = int(_trusted_proxies)
 # address would lock them all out together, and per account and address would let a guesser
 # with many addresses go on. The counts live in the database (axes' default handler), shared by
 # every process, where organizers see them in the admin and delete one to unlock an account.
+# Accounts are Django's, checked by ModelBackend's rules (conference.session_store.AccountBackend).
 AUTHENTICATION_BACKENDS = [
     "conference.limits.LoginLimitBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "conference.session_store.AccountBackend",
 ]
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"  # axes' default, said here
 AXES_LOCKOUT_PARAMETERS = ["username"]

@@ -1558,11 +1558,14 @@ class ScheduleImport(models.Model):
         return self.status == self.Status.CHECKED
 
 
-# SavedSession.objects.session_ids_of(): of() for any visitor and conference, by their ids.
+# SavedSession.objects.session_ids_of(): of() for any visitor and conference, by their ids. A set,
+# so unordered: ordered by start, the database reads every session of the conference first.
 SAVED_SESSION_IDS = CompiledQuery(
-    lambda user_id, conference_id: SavedSession.objects.of(
-        get_user_model()(pk=user_id), Conference(pk=conference_id)
-    ).values_list("session_id"),
+    lambda user_id, conference_id: (
+        SavedSession.objects.of(get_user_model()(pk=user_id), Conference(pk=conference_id))
+        .order_by()
+        .values_list("session_id")
+    ),
     user_id=2_000_000_001,
     conference_id=2_000_000_002,
 )

@@ -1,16 +1,21 @@
 """Lookups whose SQL is compiled once per process (conference.compiled)."""
 
 import datetime
+import importlib
+from types import SimpleNamespace
 
 import pytest
-from django.contrib.auth import get_user_model
+from django.apps import apps as django_apps
+from django.contrib.auth import BACKEND_SESSION_KEY, get_user_model
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.models import Session as StoredSession
+from django.db import connection
 from django.utils import timezone
 
 from conference.compiled import CompiledQuery
 from conference.models import Conference
-from conference.session_store import SessionStore
+from conference.session_store import AccountBackend, SessionStore
 from sessions.models import SavedSession
 from tests.builders import make_conference, make_session
 
@@ -76,3 +81,52 @@ def test_a_session_loads_until_it_expires(client, django_user_model):
     assert store.session_key is None
     client.cookies["sessionid"] = key  # the browser still sends it
     assert b"Log out" not in client.get("/pycon/schedule/").content
+
+
+def test_an_account_is_found_as_model_backend_finds_it(django_user_model):
+    ada = django_user_model.objects.create_user("ada", "ada@example.org", "pw")
+    gone = django_user_model.objects.create_user("gone", is_active=False)
+    backend, django_backend = AccountBackend(), ModelBackend()
+    for user_id in (str(ada.pk), ada.pk, str(gone.pk), "999999", "not a number"):
+        try:
+            expected = django_backend.get_user(user_id)
+        except ValueError:  # ModelBackend lets a malformed id raise; ours finds nobody
+            expected = None
+        found = backend.get_user(user_id)
+        assert found == expected
+        if found:  # the whole account, as the ORM builds it
+            assert (found.username, found.email, found.date_joined) == (
+                ada.username,
+                ada.email,
+                ada.date_joined,
+            )
+            assert found.check_password("pw")
+
+
+def test_a_session_logged_in_before_the_account_backend_stays_logged_in(client, django_user_model):
+    make_conference(slug="pycon")
+    ada = django_user_model.objects.create_user("ada")
+    client.force_login(ada, backend="django.contrib.auth.backends.ModelBackend")
+    key = client.cookies["sessionid"].value
+    migration = importlib.import_module("conference.migrations.0007_sessions_to_account_backend")
+
+    forward = migration.moving_sessions(migration.MODEL_BACKEND, migration.ACCOUNT_BACKEND)
+    forward(django_apps, SimpleNamespace(connection=connection))
+
+    assert SessionStore(key).load()[BACKEND_SESSION_KEY] == migration.ACCOUNT_BACKEND
+    assert b"Log out" in client.get("/pycon/schedule/").content
+    backward = migration.moving_sessions(migration.ACCOUNT_BACKEND, migration.MODEL_BACKEND)
+    backward(django_apps, SimpleNamespace(connection=connection))
+    assert SessionStore(key).load()[BACKEND_SESSION_KEY] == migration.MODEL_BACKEND
+
+
+def test_logging_in_records_the_account_backend(client, django_user_model):
+    django_user_model.objects.create_user("ada", password="a long enough password")
+    response = client.post(
+        "/accounts/login/", {"username": "ada", "password": "a long enough password"}
+    )
+    assert response.status_code == 302
+    key = client.cookies["sessionid"].value
+    assert (
+        SessionStore(key).load()[BACKEND_SESSION_KEY] == "conference.session_store.AccountBackend"
+    )
