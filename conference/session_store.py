@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import router
 from django.utils import timezone
 
-from conference.compiled import CompiledQuery
+from conference.compiled import CompiledQuery, as_health_check
 
 SESSION_BY_KEY = CompiledQuery(
     lambda session_key: Session.objects.filter(session_key=session_key),
@@ -30,8 +30,10 @@ ACCOUNT_BY_ID = CompiledQuery(
 class SessionStore(db.SessionStore):
     def _get_session_from_db(self):
         """As Django's: the session if it has not expired, else None (and no key)."""
-        session = SESSION_BY_KEY.first(
-            self.model, router.db_for_read(self.model), session_key=self.session_key
+        using = router.db_for_read(self.model)
+        # The first query of a logged-in request.
+        session = as_health_check(
+            using, lambda: SESSION_BY_KEY.first(self.model, using, session_key=self.session_key)
         )
         if session is None or session.expire_date <= timezone.now():
             self._session_key = None
