@@ -8,7 +8,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models, transaction
@@ -1198,14 +1197,14 @@ class SavedSessionQuerySet(models.QuerySet):
             return self.none()
         return self.filter(user=user, session__conference=conference)
 
-    def session_ids_of(self, user, conference: Conference) -> set[int]:
-        """The ids of ``user``'s saved sessions in ``conference`` (``of``). Every logged-in
-        page with Save buttons asks: its SQL is compiled once per process (conference.compiled).
-        """
+    def session_ids_of(self, user) -> set[int]:
+        """The ids of every session ``user`` saved, in any conference. Every logged-in page with
+        Save buttons asks whether its sessions are among them: its SQL is compiled once per
+        process (conference.compiled), and reads one table (by conference, PostgreSQL spent
+        five times as long planning the join as reading the rows)."""
         if not user.is_authenticated:
             return set()
-        rows = SAVED_SESSION_IDS.rows(self.db, user_id=user.pk, conference_id=conference.pk)
-        return {session_id for (session_id,) in rows}
+        return {session_id for (session_id,) in SAVED_SESSION_IDS.rows(self.db, user_id=user.pk)}
 
     def for_my_schedule(self):
         """Saves of sessions attendees may still see, loaded with all a session card shows."""
@@ -1558,14 +1557,10 @@ class ScheduleImport(models.Model):
         return self.status == self.Status.CHECKED
 
 
-# SavedSession.objects.session_ids_of(): of() for any visitor and conference, by their ids. A set,
-# so unordered: ordered by start, the database reads every session of the conference first.
+# SavedSession.objects.session_ids_of(), for any visitor by their id. A set, so unordered.
 SAVED_SESSION_IDS = CompiledQuery(
-    lambda user_id, conference_id: (
-        SavedSession.objects.of(get_user_model()(pk=user_id), Conference(pk=conference_id))
-        .order_by()
-        .values_list("session_id")
+    lambda user_id: (
+        SavedSession.objects.filter(user_id=user_id).order_by().values_list("session_id")
     ),
     user_id=2_000_000_001,
-    conference_id=2_000_000_002,
 )

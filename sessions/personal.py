@@ -36,7 +36,7 @@ class SaveTogglesMixin:
     and ``card_messages``: what saving without JavaScript just did, shown in its card."""
 
     def personal_context(self) -> dict:
-        saved = SavedSession.objects.session_ids_of(self.request.user, self.conference)
+        saved = SavedSession.objects.session_ids_of(self.request.user)
         messages, by_card = card_messages(visitor_messages(self.request))
         return {
             **super().personal_context(),

@@ -2,7 +2,9 @@
 
 import datetime
 import importlib
+import re
 from types import SimpleNamespace
+from unittest import mock
 
 import pytest
 from django.apps import apps as django_apps
@@ -11,10 +13,11 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.models import Session as StoredSession
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from conference.compiled import CompiledQuery
-from conference.models import Conference
+from conference.compiled import CompiledQuery, can_read_ahead, reading_ahead
+from conference.models import VISIBLE_BY_SLUG, Conference
 from conference.session_store import AccountBackend, SessionStore
 from sessions.models import SavedSession
 from tests.builders import make_conference, make_session
@@ -53,7 +56,7 @@ def test_visible_by_slug_finds_what_visible_to_does(admin_user, staff):
             assert found.tz == expected.tz
 
 
-def test_session_ids_of_are_the_saved_sessions_in_that_conference(django_user_model):
+def test_session_ids_of_are_the_sessions_the_visitor_saved(django_user_model):
     pycon, djangocon = make_conference(slug="pycon"), make_conference(slug="djangocon")
     ada, bob = (django_user_model.objects.create_user(name) for name in ("ada", "bob"))
     talks = [make_session(pycon, title=f"Talk {number}") for number in range(3)]
@@ -61,9 +64,9 @@ def test_session_ids_of_are_the_saved_sessions_in_that_conference(django_user_mo
     for talk in (talks[0], talks[2], elsewhere):
         SavedSession.objects.add(ada, talk)
     SavedSession.objects.add(bob, talks[1])
-    assert SavedSession.objects.session_ids_of(ada, pycon) == {talks[0].pk, talks[2].pk}
-    assert SavedSession.objects.session_ids_of(bob, pycon) == {talks[1].pk}
-    assert SavedSession.objects.session_ids_of(AnonymousUser(), pycon) == set()
+    assert SavedSession.objects.session_ids_of(ada) == {talks[0].pk, talks[2].pk, elsewhere.pk}
+    assert SavedSession.objects.session_ids_of(bob) == {talks[1].pk}
+    assert SavedSession.objects.session_ids_of(AnonymousUser()) == set()
 
 
 def test_a_session_loads_until_it_expires(client, django_user_model):
@@ -130,3 +133,73 @@ def test_logging_in_records_the_account_backend(client, django_user_model):
     assert (
         SessionStore(key).load()[BACKEND_SESSION_KEY] == "conference.session_store.AccountBackend"
     )
+
+
+# Read ahead (ReadAheadMiddleware): PostgreSQL only, where a lookup is a round trip -----------
+
+postgresql_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="lookups are read ahead on PostgreSQL only"
+)
+SAVE_STATES = re.compile(r'id="save-(\d+)" class="save-button" value="(save|remove)"')
+
+
+def save_states(response) -> dict[int, str]:
+    return {int(pk): value for pk, value in SAVE_STATES.findall(response.content.decode())}
+
+
+@pytest.fixture
+def attendee(client, django_user_model):
+    conference = make_conference(slug="pycon")
+    talks = [make_session(conference, title=f"Talk {number}") for number in range(3)]
+    ada = django_user_model.objects.create_user("ada")
+    SavedSession.objects.add(ada, talks[0])
+    client.force_login(ada)
+    return SimpleNamespace(client=client, user=ada, talks=talks)
+
+
+@postgresql_only
+def test_a_repeated_logged_in_page_reads_its_lookups_in_one_query(attendee):
+    first = attendee.client.get("/pycon/schedule/")
+    with CaptureQueriesContext(connection) as queries:
+        second = attendee.client.get("/pycon/schedule/")
+    # the session, the account, the conference and the saved sessions: one round trip
+    assert len(queries) == 1
+    assert queries[0]["sql"].count("SELECT") == 4
+    assert b"Log out" in second.content
+    assert save_states(second) == save_states(first)
+    assert save_states(second)[attendee.talks[0].pk] == "remove"
+
+
+@postgresql_only
+def test_rows_read_ahead_are_read_for_this_request(attendee):
+    """What changed since the visitor's last request shows: the rows are read, not kept."""
+    attendee.client.get("/pycon/schedule/")
+    SavedSession.objects.add(attendee.user, attendee.talks[1])
+    saved_now = save_states(attendee.client.get("/pycon/schedule/"))
+    assert saved_now[attendee.talks[1].pk] == "remove"
+
+    StoredSession.objects.all().delete()  # logged out elsewhere (a password reset, an admin)
+    logged_out = attendee.client.get("/pycon/schedule/")
+    assert b"Log out" not in logged_out.content
+    assert b"Log in" in logged_out.content
+
+
+@postgresql_only
+def test_a_lookup_not_read_ahead_runs_as_usual(django_assert_num_queries):
+    pycon, djangocon = make_conference(slug="pycon"), make_conference(slug="djangocon")
+    by_slug = VISIBLE_BY_SLUG[False]
+    with reading_ahead("default", [(by_slug, "default", (("slug", "pycon"),))]):
+        with django_assert_num_queries(0):
+            assert by_slug.first(Conference, slug="pycon") == pycon
+        with django_assert_num_queries(1):  # each row read ahead serves once
+            assert by_slug.first(Conference, slug="pycon") == pycon
+        with django_assert_num_queries(1):
+            assert by_slug.first(Conference, slug="djangocon") == djangocon
+
+
+def test_lookups_are_read_ahead_only_where_they_cost_a_round_trip(settings):
+    expected = connection.vendor == "postgresql"
+    assert can_read_ahead("default") is expected
+    options = {**connection.settings_dict["OPTIONS"], "server_side_binding": True}
+    with mock.patch.dict(connection.settings_dict, {"OPTIONS": options}):
+        assert can_read_ahead("default") is False  # one query may hold one statement only
