@@ -50,6 +50,7 @@ from __future__ import annotations
 import datetime
 import gzip
 import hashlib
+import itertools
 import re
 import secrets
 import struct
@@ -485,7 +486,10 @@ class CompressedPage:
     of the whole is put together from the usual page's (RFC 1950, 8.2), without reading it.
     """
 
-    segments: list[bytes]  # header, then the shared stream's pieces and the holes', alternating
+    # The usual page compressed, but for its checksum: the header, then the shared stream's
+    # pieces and the holes' alternating; and where each hole's stands in it (start, end).
+    stream: bytes
+    hole_spans: list[tuple[int, int]]
     hole_starts: list[int]  # each hole's offset in the usual page
     reused_lengths: list[int | None]  # each reused hole's usual length; None: the visitor's own
     # Adler-32 of the usual page up to each hole's start and up to its end, as (a, b) pairs.
@@ -522,8 +526,10 @@ class CompressedPage:
         last = pieces[-1]
         segments.append(shared.compress(last) + shared.flush(zlib.Z_FINISH))
         adler = zlib.adler32(last, adler)
+        ends = list(itertools.accumulate(len(segment) for segment in segments))
         return cls(
-            segments,
+            b"".join(segments),
+            [(ends[2 * index + 1], ends[2 * index + 2]) for index in range(len(hole_starts))],
             hole_starts,
             reused_lengths,
             adler_before,
@@ -534,7 +540,9 @@ class CompressedPage:
 
     def with_holes(self, own: dict[int, bytes]) -> bytes | None:
         """The compressed page with the visitor's ``own`` holes (index: text) in place."""
-        segments = self.segments.copy()
+        # Speed: slices of the usual stream around the visitor's holes, a handful, instead of
+        # the page's thousands of segments joined anew (0.1 ms of a logged-in schedule).
+        stream, pieces, stream_at = memoryview(self.stream), [], 0
         a, b = 1, 0  # Adler-32 of nothing, then of the page up to ``offset``
         offset_pair, offset = (1, 0), 0
         for index in sorted(own):
@@ -547,7 +555,9 @@ class CompressedPage:
                 return None  # a reused hole that does not fit its usual one's place
             if usual_length == 0:
                 continue  # nothing in its place, and no gap in the shared stream
-            segments[2 + 2 * index] = stored_blocks(text)
+            hole_start, hole_end = self.hole_spans[index]
+            pieces += [stream[stream_at:hole_start], stored_blocks(text)]
+            stream_at = hole_end
             # the usual page from the previous hole to this one, then this hole's text
             between = adler_between(offset_pair, self.adler_before[index], offset, start)
             a, b = adler_combine((a, b), between, start - offset)
@@ -555,8 +565,8 @@ class CompressedPage:
             offset_pair, offset = self.adler_after[index], start + (usual_length or 0)
         between = adler_between(offset_pair, self.adler_whole, offset, self.length)
         a, b = adler_combine((a, b), between, self.length - offset)
-        segments.append(((b << 16) | a).to_bytes(4, "big"))
-        return b"".join(segments)
+        pieces += [stream[stream_at:], ((b << 16) | a).to_bytes(4, "big")]
+        return b"".join(pieces)
 
 
 def adler_pair(adler: int) -> tuple[int, int]:
