@@ -10,9 +10,10 @@ that says what is looked up (``Conference.objects.visible_to``, ``SavedSession.o
 
 On PostgreSQL each lookup is also a round trip to the server. ``ReadAheadMiddleware``
 remembers which compiled lookups a logged-in visitor's request made; when the same request
-comes again, they are sent together as one query before the middleware and the view run, and each lookup takes its rows from there when it asks. The rows
-are read for this request, so nothing is ever stale; a lookup that was not foreseen runs as
-usual, and one foreseen but not made costs nothing more.
+comes again, they are sent together as one query before the middleware and the view run, and
+each lookup takes its rows from there when it asks. The rows are read for this request, so
+nothing is ever stale; a lookup that was not foreseen runs as usual, and one foreseen but not
+made costs a few rows read for nothing.
 
 Speed: a logged-in schedule at N=1,000 costs about 0.5 ms less in-process, and on PostgreSQL
 makes one round trip instead of four (bench/README.md, Throughput).

@@ -79,7 +79,7 @@ from django.utils.http import http_date, quote_etag
 from django.utils.safestring import SafeString
 from markupsafe import Markup
 
-from conference.compiled import as_health_check
+from conference.compiled import Remembered, as_health_check
 
 # Keys carry the content version, so age never makes an entry stale; a day bounds the memory.
 PAGE_CACHE_SECONDS = 24 * 60 * 60
@@ -823,31 +823,8 @@ class EarlyAnswer:
         return cls(page, dict(response.headers), query.sql_with_params())
 
 
-class EarlyRequests:
-    """Anonymous requests (path, query, zone cookie, gzip or not) and the finished page each
-    got."""
-
-    def __init__(self, max_entries: int):
-        self.max_entries = max_entries
-        self.entries: OrderedDict[tuple, EarlyAnswer] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, signature: tuple) -> EarlyAnswer | None:
-        with self.lock:
-            return self.entries.get(signature)
-
-    def set(self, signature: tuple, answer: EarlyAnswer) -> None:
-        with self.lock:
-            self.entries[signature] = answer
-            if len(self.entries) > self.max_entries:
-                self.entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-
-
-early_requests = EarlyRequests(EARLY_REQUESTS_KEPT)
+# Anonymous requests (path, query, zone cookie, gzip or not) and the finished page each got.
+early_requests: Remembered[tuple, EarlyAnswer] = Remembered(EARLY_REQUESTS_KEPT)
 
 
 class EarlyAnonymousPageMiddleware:
