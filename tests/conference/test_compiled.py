@@ -16,7 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from conference.compiled import CompiledQuery, can_read_ahead, reading_ahead
+from conference.compiled import CompiledQuery, Remembered, can_read_ahead, reading_ahead
 from conference.models import VISIBLE_BY_SLUG, Conference
 from conference.session_store import AccountBackend, SessionStore
 from sessions.models import SavedSession
@@ -203,3 +203,13 @@ def test_lookups_are_read_ahead_only_where_they_cost_a_round_trip(settings):
     options = {**connection.settings_dict["OPTIONS"], "server_side_binding": True}
     with mock.patch.dict(connection.settings_dict, {"OPTIONS": options}):
         assert can_read_ahead("default") is False  # one query may hold one statement only
+
+
+def test_remembered_requests_are_bounded_the_least_recently_set_going_first():
+    remembered = Remembered(max_entries=2)
+    remembered.set("schedule", 1)
+    remembered.set("speakers", 2)
+    remembered.set("schedule", 3)  # set again: the most recent now
+    remembered.set("session", 4)
+    assert remembered.get("speakers") is None
+    assert (remembered.get("schedule"), remembered.get("session")) == (3, 4)
