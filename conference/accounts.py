@@ -31,6 +31,7 @@ from conference.forms import (
     SignupForm,
 )
 from conference.models import AccountEmail, Conference
+from conference.session_store import ACCOUNT_BACKEND
 from conference.views import safe_next
 
 
@@ -83,7 +84,7 @@ class SignupView(AccountPageMixin, FormView):
 
     def form_valid(self, form):
         user = form.save()
-        login(self.request, user, backend="conference.session_store.AccountBackend")
+        login(self.request, user, backend=ACCOUNT_BACKEND)
         queue_verification_mail(user)
         messages.success(
             self.request,

@@ -56,3 +56,7 @@ class AccountBackend(ModelBackend):
             return None
         user = ACCOUNT_BY_ID.first(model, router.db_for_read(model), account_id=account_id)
         return user if user is not None and self.user_can_authenticate(user) else None
+
+
+# Its path in AUTHENTICATION_BACKENDS, for a login made without authenticate() (signing up).
+ACCOUNT_BACKEND = f"{AccountBackend.__module__}.{AccountBackend.__qualname__}"
