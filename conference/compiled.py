@@ -13,7 +13,10 @@ remembers which compiled lookups a logged-in visitor's request made; when the sa
 comes again, they are sent together as one query before the middleware and the view run, and
 each lookup takes its rows from there when it asks. The rows are read for this request, so
 nothing is ever stale; a lookup that was not foreseen runs as usual, and one foreseen but not
-made costs a few rows read for nothing.
+made costs a few rows read for nothing. It also leaves on the request a record of what was
+read (``Record``): the lookups with their rows, and whether anything else was queried. The early
+path of logged-in pages (conference.page_cache) answers a repeated request when the same lookups
+read the same rows again (``read_again``).
 
 Speed: a logged-in schedule at N=1,000 costs about 0.5 ms less in-process, and on PostgreSQL
 makes one round trip instead of four (bench/README.md, Throughput).
@@ -26,7 +29,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from django.conf import settings
@@ -112,15 +115,23 @@ class CompiledQuery:
         """The rows for ``values``: read ahead for this request (ReadAheadMiddleware), or
         read now."""
         lookup = (self, using, tuple(sorted(values.items())))
-        recorded = recorded_lookups.get()
-        if recorded is not None:
-            recorded.append(lookup)
         read = rows_read_ahead.get()
         if read is not None and lookup in read:
-            return read.pop(lookup)  # once, as the query would have run once
-        with connections[using].cursor() as cursor:
-            cursor.execute(*self.sql(using, **values))
-            return cursor.fetchall()
+            rows = read.pop(lookup)  # once, as the query would have run once
+        else:
+            rows = self.rows_now(using, values)
+        if (record := current_record.get()) is not None:
+            record.reads.append((lookup, rows))
+        return rows
+
+    def rows_now(self, using: str, values: dict[str, Any]) -> list[tuple]:
+        token = compiled_running.set(True)
+        try:
+            with connections[using].cursor() as cursor:
+                cursor.execute(*self.sql(using, **values))
+                return cursor.fetchall()
+        finally:
+            compiled_running.reset(token)
 
     def first(self, model: type[Model], using: str = "default", **values) -> Model | None:
         """The first row as a ``model`` instance (fields converted as the ORM does), or None.
@@ -153,11 +164,28 @@ class Compiled:
 
 # A compiled query, the database it runs on, and its values (sorted by name).
 Lookup = tuple[CompiledQuery, str, tuple[tuple[str, Any], ...]]
-# While a request is recorded: the lookups it makes. While it runs: the rows read ahead for it.
-recorded_lookups: ContextVar[list[Lookup] | None] = ContextVar("recorded_lookups", default=None)
+
+
+@dataclass
+class Record:
+    """What a request read: each compiled lookup with its rows, in order, and how many other
+    queries it made (``other_queries``: none means the lookups were all it read)."""
+
+    reads: list[tuple[Lookup, list[tuple]]] = field(default_factory=list)
+    other_queries: int = 0
+
+    @property
+    def lookups(self) -> list[Lookup]:
+        return [lookup for lookup, _rows in self.reads]
+
+
+# While a request is recorded: what it reads. While it runs: the rows read ahead for it.
+current_record: ContextVar[Record | None] = ContextVar("current_record", default=None)
 rows_read_ahead: ContextVar[dict[Lookup, list[tuple]] | None] = ContextVar(
     "rows_read_ahead", default=None
 )
+# True while compiled lookups run: the queries a record does not count as others.
+compiled_running: ContextVar[bool] = ContextVar("compiled_running", default=False)
 # Requests remembered by ReadAheadMiddleware (a few lookups each).
 READ_AHEAD_REQUESTS_KEPT = 5_000
 
@@ -188,26 +216,52 @@ def reading_ahead(using: str, lookups: Sequence[Lookup]) -> Iterator[None]:
 
 def run_together(using: str, statements: Sequence[tuple[str, list]]) -> list[list[tuple]]:
     """The rows of each statement, sent as one query and answered in one round trip."""
-    with connections[using].cursor() as cursor:
-        cursor.execute(
-            "; ".join(sql for sql, _params in statements),
-            [param for _sql, params in statements for param in params],
-        )
-        results = [cursor.fetchall()]
-        while cursor.nextset():
-            results.append(cursor.fetchall())
+    token = compiled_running.set(True)
+    try:
+        with connections[using].cursor() as cursor:
+            cursor.execute(
+                "; ".join(sql for sql, _params in statements),
+                [param for _sql, params in statements for param in params],
+            )
+            results = [cursor.fetchall()]
+            while cursor.nextset():
+                results.append(cursor.fetchall())
+    finally:
+        compiled_running.reset(token)
     return results
 
 
+def read_again(lookups: Sequence[Lookup]) -> list[list[tuple]]:
+    """The rows of ``lookups`` now (all on one database): together in one round trip where the
+    database can (``can_read_ahead``), else one by one. The first query of a request."""
+    using = lookups[0][1]
+
+    def read() -> list[list[tuple]]:
+        if can_read_ahead(using):
+            statements = [query.sql(using, **dict(values)) for query, _using, values in lookups]
+            return run_together(using, statements)
+        return [query.rows_now(using, dict(values)) for query, _using, values in lookups]
+
+    return as_health_check(using, read)
+
+
 @contextmanager
-def recording() -> Iterator[list[Lookup]]:
-    """The compiled lookups made inside this block, in order."""
-    lookups: list[Lookup] = []
-    token = recorded_lookups.set(lookups)
+def recording() -> Iterator[Record]:
+    """What is read inside this block: the compiled lookups with their rows, and how many other
+    queries ran on the default database."""
+    record = Record()
+
+    def count_others(execute, sql, params, many, context):
+        if not compiled_running.get():
+            record.other_queries += 1
+        return execute(sql, params, many, context)
+
+    token = current_record.set(record)
     try:
-        yield lookups
+        with connections[DEFAULT_DB_ALIAS].execute_wrapper(count_others):
+            yield record
     finally:
-        recorded_lookups.reset(token)
+        current_record.reset(token)
 
 
 class Remembered(Generic[K, V]):
@@ -230,6 +284,10 @@ class Remembered(Generic[K, V]):
             if len(self.entries) > self.max_entries:
                 self.entries.popitem(last=False)
 
+    def forget(self, key: K) -> None:
+        with self.lock:
+            self.entries.pop(key, None)
+
     def clear(self) -> None:
         with self.lock:
             self.entries.clear()
@@ -239,12 +297,16 @@ read_ahead_requests: Remembered[tuple, list[Lookup]] = Remembered(READ_AHEAD_REQ
 
 
 class ReadAheadMiddleware:
-    """Reads a logged-in visitor's lookups ahead, together, when they repeat a request.
+    """Records what a logged-in visitor's request reads, and reads it ahead, together, when
+    they repeat the request.
 
     A request with a session cookie (the visitor's, so their session, account and saved
     sessions are the same rows as last time) for the same address makes the same lookups as
-    the last one did, usually: those are read before sessions, authentication and the view
-    ask for them. Placed before SessionMiddleware, whose lookup comes first.
+    the last one did, usually: on PostgreSQL those are read before sessions, authentication
+    and the view ask for them. Placed before SessionMiddleware, whose lookup comes first. The
+    record is left on the request (``compiled_record``) for the early path of logged-in pages
+    (conference.page_cache.EarlyPersonalPageMiddleware), which runs these lookups again instead
+    of the request.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
@@ -254,27 +316,24 @@ class ReadAheadMiddleware:
         signature = read_ahead_signature(request)
         if signature is None:
             return self.get_response(request)
-        foreseen = read_ahead_requests.get(signature)
-        with recording() as lookups:
+        foreseen = read_ahead_requests.get(signature) if can_read_ahead(DEFAULT_DB_ALIAS) else None
+        with recording() as record:
             if foreseen:
                 with reading_ahead(DEFAULT_DB_ALIAS, foreseen):
                     response = self.get_response(request)
             else:
                 response = self.get_response(request)
-        if lookups:  # what this request made, the next one foresees
-            read_ahead_requests.set(signature, lookups)
+        request.compiled_record = record
+        if record.reads and can_read_ahead(DEFAULT_DB_ALIAS):  # the next one foresees them
+            read_ahead_requests.set(signature, record.lookups)
         return response
 
 
 def read_ahead_signature(request: HttpRequest) -> tuple | None:
     """What names a request's lookups: its address and the visitor's session (None when it has
-    none, or the database cannot read ahead)."""
+    none)."""
     session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    if (
-        request.method not in ("GET", "HEAD")
-        or not session_key
-        or not can_read_ahead(DEFAULT_DB_ALIAS)
-    ):
+    if request.method not in ("GET", "HEAD") or not session_key:
         return None
     return (
         request.path,

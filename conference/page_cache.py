@@ -41,6 +41,14 @@ authentication, CSRF and messages run, after one query checks that the conferenc
 ``changed_at`` (part of the version) has not moved. Anything else (a session cookie, htmx, a
 conditional request, a ``?tz=`` choice, a page that sets a cookie) takes the whole way.
 
+**Logged-in pages before the middleware.** A logged-in visitor's page is made of what its
+request read (their session and account, the conference, their saved sessions: each a compiled
+lookup, ``conference.compiled``), the shared page of its version and the request's address and
+cookies. ``EarlyPersonalPageMiddleware`` remembers those rows and the visitor's own holes; the
+same request again runs the same lookups (one round trip on PostgreSQL), and when every row
+reads as before and the session has not expired, it gets the same page without the middleware
+and the view. Anything read otherwise, or a cookie changed by the answer, takes the whole way.
+
 Views use it through ``SharedPageMixin``; this module is the only place that reads or writes
 cached pages.
 """
@@ -71,6 +79,7 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import DEFAULT_DB_ALIAS, connection
 from django.http import HttpRequest, HttpResponse, QueryDict
+from django.middleware.csrf import CsrfViewMiddleware
 from django.template import engines
 from django.template.backends.utils import csrf_input
 from django.utils import timezone
@@ -79,7 +88,13 @@ from django.utils.http import http_date, quote_etag
 from django.utils.safestring import SafeString
 from markupsafe import Markup
 
-from conference.compiled import Remembered, as_health_check
+from conference.compiled import (
+    Lookup,
+    Remembered,
+    as_health_check,
+    read_again,
+    read_ahead_requests,
+)
 
 # Keys carry the content version, so age never makes an entry stale; a day bounds the memory.
 PAGE_CACHE_SECONDS = 24 * 60 * 60
@@ -97,6 +112,9 @@ REFUSED = re.compile(r"\bq\s*=\s*0(\.0{0,3})?\s*$")
 COMPRESSION_LEVEL = 6
 # Anonymous requests remembered by EarlyAnonymousPageMiddleware (a path and query each, no page).
 EARLY_REQUESTS_KEPT = 2_000
+# Logged-in requests remembered by EarlyPersonalPageMiddleware (their reads and own holes, a
+# few kB each; no page).
+PERSONAL_REQUESTS_KEPT = 2_000
 
 
 class WorkerCopies:
@@ -211,6 +229,8 @@ def forget_pages() -> None:
     cache.clear()
     worker_copies.clear()
     early_requests.clear()
+    personal_requests.clear()
+    read_ahead_requests.clear()
 
 
 def page_query(request: HttpRequest, parameters: tuple[str, ...]) -> QueryDict:
@@ -332,25 +352,6 @@ class SharedPage:
             raise ValueError(f"{len(recorder.holes)} holes recorded, {len(parts) - 1} in the page")
         return cls(parts=[part.encode() for part in parts], holes=recorder.holes, headers=headers)
 
-    def fill(self, personal_context: dict[str, Any]) -> bytes:
-        """The page for one visitor: the usual renderings, with the holes that differ for them
-        rendered for them.
-
-        Speed: a logged-in schedule at N=1,000 (a thousand Save buttons, ten saved) fills in
-        about 0.1 ms, where rendering or even choosing each button took 2 to 11 ms.
-        """
-        assembly, own = self.own_holes(personal_context)
-        pieces = assembly.pieces.copy()
-        for index, text in own.items():
-            pieces[2 * index + 1] = text
-        return b"".join(pieces)
-
-    def deflated(self, personal_context: dict[str, Any]) -> bytes | None:
-        """The same page, compressed (``Content-Encoding: deflate``), or None when one of its
-        reused holes does not fit its usual one's place (see CompressedPage)."""
-        assembly, own = self.own_holes(personal_context)
-        return assembly.compressed().with_holes(own)
-
     def own_holes(self, context: dict[str, Any]) -> tuple[Assembly, dict[int, bytes]]:
         """The page's assembly, and the text of each hole that is not its usual one for this
         visitor."""
@@ -431,6 +432,18 @@ class Assembly:
                     by_field.setdefault((template_name, name, data[name]), []).append(index)
             pieces.append(part)
         return cls(pieces, usual_variants, own_every_time, by_field)
+
+    def filled(self, own: dict[int, bytes]) -> bytes:
+        """The page for one visitor: the usual renderings, with ``own`` holes (by index)
+        instead.
+
+        Speed: a logged-in schedule at N=1,000 (a thousand Save buttons, ten saved) fills in
+        about 0.1 ms, where rendering or even choosing each button took 2 to 11 ms.
+        """
+        pieces = self.pieces.copy()
+        for index, text in own.items():
+            pieces[2 * index + 1] = text
+        return b"".join(pieces)
 
     def compressed(self) -> CompressedPage:
         if self.compressed_page is None:
@@ -619,6 +632,7 @@ class SharedPageMixin:
     same_for_every_user = False
     query_parameters: tuple[str, ...] = ("tz",)
     hole_recorder: HoleRecorder | None = None
+    personal_page: PersonalPage | None = None
     page_cache_seconds = PAGE_CACHE_SECONDS
 
     def setup(self, request, *args, **kwargs):
@@ -647,6 +661,9 @@ class SharedPageMixin:
                     )
         elif response is None:
             response = self.personal_response(version, *args, **kwargs)
+            if moment is None and self.personal_page is not None:
+                # What the early path needs to answer this visitor's next such request.
+                request.personal_page = self.personal_page
         if moment is not None:
             # A browser may otherwise reuse it for a while without asking (heuristic freshness);
             # asking costs a 304 while the moment has not moved.
@@ -699,16 +716,19 @@ class SharedPageMixin:
             text = response.rendered_content
             page = SharedPage.from_rendering(text, self.hole_recorder, kept_headers(response))
             keep_page(key, page, self.page_cache_seconds)
-        context = self.full_personal_context()
-        if may_compress and "deflate" in accepted_codings(self.request):
-            body = page.deflated(context)
-            if body is not None:
-                response = HttpResponse(
-                    body, headers={**page.headers, "Content-Encoding": "deflate"}
-                )
-                patch_vary_headers(response, ["Accept-Encoding"])
-                return response
-        response = HttpResponse(page.fill(context), headers=page.headers)
+        assembly, own = page.own_holes(self.full_personal_context())
+        deflated = may_compress and "deflate" in accepted_codings(self.request)
+        self.personal_page = PersonalPage(key, own, deflated)
+        body = self.personal_page.body(assembly)
+        if body is None:  # a hole does not fit its place in the compressed page
+            self.personal_page = PersonalPage(key, own, deflated=False)
+            body = self.personal_page.body(assembly)
+        headers = (
+            {**page.headers, "Content-Encoding": "deflate"}
+            if self.personal_page.deflated
+            else page.headers
+        )
+        response = HttpResponse(body, headers=headers)
         patch_vary_headers(response, ["Accept-Encoding"])
         return response
 
@@ -904,3 +924,156 @@ def early_response(answer: EarlyAnswer) -> HttpResponse | None:
         return None
     content, _headers = cached
     return HttpResponse(content, headers=answer.headers)
+
+
+# The early path for logged-in visitors ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PersonalPage:
+    """One visitor's page as ``personal_response`` put it together: the shared page (its cache
+    key), the text of the visitor's own holes, and whether it went out compressed."""
+
+    key: str
+    own: dict[int, bytes]
+    deflated: bool
+
+    def body(self, assembly: Assembly) -> bytes | None:
+        """None when compressed and one of the holes does not fit its place (CompressedPage)."""
+        if self.deflated:
+            return assembly.compressed().with_holes(self.own)
+        return assembly.filled(self.own)
+
+
+@dataclass(frozen=True)
+class PersonalAnswer:
+    """A logged-in visitor's page as the full way answered it, with everything it was made of:
+    the rows it read (session, account, conference, saved sessions; all by compiled lookups,
+    conference.compiled) and the shared page. The request's address, cookies and coding are
+    its key (``personal_signature``)."""
+
+    page: PersonalPage
+    reads: list[tuple[Lookup, list[tuple]]]
+    valid_until: datetime.datetime  # the session's expiry
+    headers: dict[str, str]  # as the middleware below left them: CSP, Vary, X-Frame-Options...
+    renews_csrf_cookie: bool
+
+    @classmethod
+    def of(cls, request: HttpRequest, response: HttpResponse) -> PersonalAnswer | None:
+        """The answer to remember, or None when the page was made of more than its reads (any
+        other query), or the response changed what the visitor holds (a cookie but the CSRF
+        cookie renewed as it was: a new session key, messages used up, a ?tz= choice)."""
+        page = getattr(request, "personal_page", None)
+        record = getattr(request, "compiled_record", None)
+        valid_until = getattr(getattr(request, "session", None), "expire_date", None)
+        csrf_secret = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+        if (
+            page is None
+            or record is None
+            or record.other_queries
+            or not record.reads
+            or any(lookup[1] != DEFAULT_DB_ALIAS for lookup in record.lookups)
+            or valid_until is None
+            or response.status_code != 200
+            or response.streaming
+            or settings.CSRF_USE_SESSIONS
+            or any(
+                name != settings.CSRF_COOKIE_NAME or morsel.value != csrf_secret
+                for name, morsel in response.cookies.items()
+            )
+        ):
+            return None
+        return cls(
+            page,
+            record.reads,
+            valid_until,
+            {name: value for name, value in response.items() if name != "Content-Length"},
+            settings.CSRF_COOKIE_NAME in response.cookies,
+        )
+
+    def response(self, request: HttpRequest) -> HttpResponse | None:
+        """The same page again, when everything it was made of reads the same now and the
+        shared page is in this worker's copies; else None (the full way answers)."""
+        if timezone.now() >= self.valid_until:
+            return None
+        if read_again(self.lookups) != [rows for _lookup, rows in self.reads]:
+            return None
+        shared = worker_copies.get(self.page.key)
+        if shared is None or shared.assembly is None:
+            return None
+        body = self.page.body(shared.assembly)
+        if body is None:
+            return None
+        response = HttpResponse(body, headers=self.headers)
+        response.headers["Content-Length"] = str(len(body))
+        if self.renews_csrf_cookie:  # as CsrfViewMiddleware does whenever a page uses the token
+            request.META["CSRF_COOKIE"] = request.COOKIES[settings.CSRF_COOKIE_NAME]
+            request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True
+            CSRF_COOKIE_RENEWAL.process_response(request, response)
+        return response
+
+    @property
+    def lookups(self) -> list[Lookup]:
+        return [lookup for lookup, _rows in self.reads]
+
+
+# Only its process_response is used: it sets the CSRF cookie as on the full way.
+CSRF_COOKIE_RENEWAL = CsrfViewMiddleware(lambda request: HttpResponse())
+# Logged-in requests (path, query, cookies, deflate or not) and the answer each got.
+personal_requests: Remembered[tuple, PersonalAnswer] = Remembered(PERSONAL_REQUESTS_KEPT)
+
+
+class EarlyPersonalPageMiddleware:
+    """Answers a logged-in visitor's repeated request for a shared page before the middleware
+    and the view, when nothing it was made of has changed.
+
+    A page is a function of what its request read: the session, the account, the conference
+    and the saved sessions (each a compiled lookup, conference.compiled), the shared page of
+    its version, and the request's address and cookies. The first time, the full way answers
+    and this remembers the rows it read, the visitor's own holes and the headers; when a
+    request with the same address, cookies and coding comes again, the same lookups run again
+    (on PostgreSQL in one round trip) and, if every row is as it was and the session has not
+    expired, the page is put together again from the same holes. A save, a logout, a changed
+    password or a deactivated account, an edit of the conference: each changes a row, and the
+    full way answers. A page that read anything else, or whose answer changed a cookie
+    (messages shown, a new session key), is not remembered. Placed after
+    EarlyAnonymousPageMiddleware, before ReadAheadMiddleware (which records the reads).
+    Speed: see bench/README.md, Throughput.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        signature = personal_signature(request)
+        if signature is None:
+            return self.get_response(request)
+        answer = personal_requests.get(signature)
+        if answer is not None:
+            request.get_host()  # a host we do not serve gets its 400, as on the full way
+            response = answer.response(request)
+            if response is not None:
+                return response
+            personal_requests.forget(signature)
+        response = self.get_response(request)
+        answer = PersonalAnswer.of(request, response)
+        if answer is not None:
+            personal_requests.set(signature, answer)
+        return response
+
+
+def personal_signature(request: HttpRequest) -> tuple | None:
+    """What names a logged-in request's page, or None when it must take the full way: a request
+    without a session cookie, or from htmx (parts of pages)."""
+    if (
+        request.method != "GET"
+        or settings.SESSION_COOKIE_NAME not in request.COOKIES
+        or "HTTP_HX_REQUEST" in request.META
+    ):
+        return None
+    return (
+        request.path,
+        request.META.get("QUERY_STRING", ""),
+        request.META.get("HTTP_COOKIE", ""),
+        "deflate" in accepted_codings(request),
+    )

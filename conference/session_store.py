@@ -38,6 +38,9 @@ class SessionStore(db.SessionStore):
         if session is None or session.expire_date <= timezone.now():
             self._session_key = None
             return None
+        # Until when the session row serves: the early path of logged-in pages answers a
+        # request again only before then (conference.page_cache.EarlyPersonalPageMiddleware).
+        self.expire_date = session.expire_date
         return session
 
 

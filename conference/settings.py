@@ -130,6 +130,9 @@ MIDDLEWARE = [
     # An anonymous visitor's repeated request for a cached page is answered here, before the
     # middleware it does not need (conference.page_cache).
     "conference.page_cache.EarlyAnonymousPageMiddleware",
+    # A logged-in visitor's repeated request for a shared page is answered here when nothing it
+    # was made of changed (conference.page_cache).
+    "conference.page_cache.EarlyPersonalPageMiddleware",
     # A logged-in visitor's repeated request has its lookups read ahead in one round trip
     # (conference.compiled).
     "conference.compiled.ReadAheadMiddleware",
