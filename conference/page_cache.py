@@ -961,8 +961,8 @@ class PersonalAnswer:
     @classmethod
     def of(cls, request: HttpRequest, response: HttpResponse) -> PersonalAnswer | None:
         """The answer to remember, or None when the page was made of more than its reads (any
-        other query), or the response changed what the visitor holds (a cookie but the CSRF
-        cookie renewed as it was: a new session key, messages used up, a ?tz= choice)."""
+        other query ran), or the response set a cookie other than the CSRF cookie renewed with
+        its value unchanged (a new session key, messages used up, a ?tz= choice)."""
         page = getattr(request, "personal_page", None)
         record = getattr(request, "compiled_record", None)
         valid_until = getattr(getattr(request, "session", None), "expire_date", None)
@@ -1038,7 +1038,8 @@ class EarlyPersonalPageMiddleware:
     full way answers. A page that read anything else, or whose answer changed a cookie
     (messages shown, a new session key), is not remembered. Placed after
     EarlyAnonymousPageMiddleware, before ReadAheadMiddleware (which records the reads).
-    Speed: see bench/README.md, Throughput.
+    Speed: a logged-in schedule at N=1,000 costs 0.26 ms in-process instead of 0.93 on SQLite,
+    0.58 instead of 1.23 on PostgreSQL (bench/README.md, Throughput).
     """
 
     def __init__(self, get_response):
