@@ -2,7 +2,6 @@
 nothing their page was made of has changed (conference.page_cache.EarlyPersonalPageMiddleware)."""
 
 import datetime
-import re
 import zlib
 from types import SimpleNamespace
 from unittest import mock
@@ -19,20 +18,16 @@ from conference.page_cache import personal_requests
 from sessions.models import SavedSession
 from sessions.personal import SaveTogglesMixin
 from tests.builders import make_conference, make_session
+from tests.conference.test_compiled import save_states
 
 pytestmark = pytest.mark.django_db
 
 SCHEDULE = "/pycon/schedule/"
-SAVE_STATES = re.compile(r'id="save-(\d+)" class="save-button" value="(save|remove)"')
 
 
 def answered_early(response) -> bool:
     """Whether the request skipped the middleware that gives every request its visitor."""
     return not hasattr(response.wsgi_request, "user")
-
-
-def save_states(response) -> dict[int, str]:
-    return {int(pk): value for pk, value in SAVE_STATES.findall(response.content.decode())}
 
 
 @pytest.fixture
