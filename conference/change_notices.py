@@ -12,7 +12,8 @@ notification lost with a dropped connection costs no more than that). A notifica
 every listening connection when the writing transaction commits; the next request's check reads
 it from the socket without waiting.
 
-Nothing is trusted inside a transaction (notifications wait for its end: the test suite's
+It needs persistent connections (``CONN_MAX_AGE`` above 0, as ``make run`` and docs/deploy.md
+set it). Nothing is trusted inside a transaction (notifications wait for its end: the test suite's
 requests always query), on a connection that is not listening yet, on another database, or
 behind a pooler in transaction mode (PgBouncer), where a LISTEN does not stay with the worker's
 connection: Django's ``DISABLE_SERVER_SIDE_CURSORS``, set for such poolers, turns this off.
@@ -69,6 +70,9 @@ def confirm(using: str, conference_pk: int, changed_at: datetime.datetime) -> No
         connection.vendor != "postgresql"
         or connection.in_atomic_block
         or connection.settings_dict.get("DISABLE_SERVER_SIDE_CURSORS")
+        # Closed at the end of each request (Django's default): listening would cost a query
+        # and serve no later request.
+        or connection.settings_dict.get("CONN_MAX_AGE") == 0
     ):
         return
     notices = listening_notices(using)

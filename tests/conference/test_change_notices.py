@@ -33,7 +33,14 @@ def answered_early(response) -> bool:
 
 
 @pytest.fixture
-def listening(client, conference):
+def persistent_connections():
+    """As deployed (docs/deploy.md): connections kept between requests."""
+    with mock.patch.dict(connection.settings_dict, {"CONN_MAX_AGE": 60}):
+        yield
+
+
+@pytest.fixture
+def listening(client, conference, persistent_connections):
     """The page remembered, the connection listening, the conference confirmed unchanged."""
     client.get(SCHEDULE)  # the full way: remembered
     client.get(SCHEDULE)  # early, with a query: starts listening
@@ -103,8 +110,19 @@ def test_a_new_connection_asks_until_it_listens(listening, django_assert_num_que
         listening.get(SCHEDULE)
 
 
-def test_behind_a_transaction_pooler_every_repeat_asks(
+def test_without_persistent_connections_every_repeat_asks_once(
     client, conference, django_assert_num_queries
+):
+    """Each request has a connection of its own: no LISTEN, which no later request would use."""
+    with mock.patch.dict(connection.settings_dict, {"CONN_MAX_AGE": 0}):
+        for _ in range(3):
+            client.get(SCHEDULE)
+        with django_assert_num_queries(1):
+            assert answered_early(client.get(SCHEDULE))
+
+
+def test_behind_a_transaction_pooler_every_repeat_asks(
+    client, conference, persistent_connections, django_assert_num_queries
 ):
     """A LISTEN does not stay with a connection that PgBouncer lends per transaction."""
     settings_dict = {**connection.settings_dict, "DISABLE_SERVER_SIDE_CURSORS": True}
