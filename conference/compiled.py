@@ -125,13 +125,9 @@ class CompiledQuery:
         return rows
 
     def rows_now(self, using: str, values: dict[str, Any]) -> list[tuple]:
-        token = compiled_running.set(True)
-        try:
-            with connections[using].cursor() as cursor:
-                cursor.execute(*self.sql(using, **values))
-                return cursor.fetchall()
-        finally:
-            compiled_running.reset(token)
+        with running_compiled(), connections[using].cursor() as cursor:
+            cursor.execute(*self.sql(using, **values))
+            return cursor.fetchall()
 
     def first(self, model: type[Model], using: str = "default", **values) -> Model | None:
         """The first row as a ``model`` instance (fields converted as the ORM does), or None.
@@ -186,6 +182,17 @@ rows_read_ahead: ContextVar[dict[Lookup, list[tuple]] | None] = ContextVar(
 )
 # True while compiled lookups run: the queries a record does not count as others.
 compiled_running: ContextVar[bool] = ContextVar("compiled_running", default=False)
+
+
+@contextmanager
+def running_compiled() -> Iterator[None]:
+    token = compiled_running.set(True)
+    try:
+        yield
+    finally:
+        compiled_running.reset(token)
+
+
 # Requests remembered by ReadAheadMiddleware (a few lookups each).
 READ_AHEAD_REQUESTS_KEPT = 5_000
 
@@ -205,9 +212,7 @@ def reading_ahead(using: str, lookups: Sequence[Lookup]) -> Iterator[None]:
     """Runs those of ``lookups`` made on database ``using`` together, in one round trip, and
     lets each lookup made inside this block that is one of them take its rows from there."""
     ahead = list(dict.fromkeys(lookup for lookup in lookups if lookup[1] == using))
-    statements = [query.sql(using, **dict(values)) for query, _using, values in ahead]
-    rows = as_health_check(using, lambda: run_together(using, statements))
-    token = rows_read_ahead.set(dict(zip(ahead, rows, strict=True)))
+    token = rows_read_ahead.set(dict(zip(ahead, read_again(ahead), strict=True)))
     try:
         yield
     finally:
@@ -216,18 +221,14 @@ def reading_ahead(using: str, lookups: Sequence[Lookup]) -> Iterator[None]:
 
 def run_together(using: str, statements: Sequence[tuple[str, list]]) -> list[list[tuple]]:
     """The rows of each statement, sent as one query and answered in one round trip."""
-    token = compiled_running.set(True)
-    try:
-        with connections[using].cursor() as cursor:
-            cursor.execute(
-                "; ".join(sql for sql, _params in statements),
-                [param for _sql, params in statements for param in params],
-            )
-            results = [cursor.fetchall()]
-            while cursor.nextset():
-                results.append(cursor.fetchall())
-    finally:
-        compiled_running.reset(token)
+    with running_compiled(), connections[using].cursor() as cursor:
+        cursor.execute(
+            "; ".join(sql for sql, _params in statements),
+            [param for _sql, params in statements for param in params],
+        )
+        results = [cursor.fetchall()]
+        while cursor.nextset():
+            results.append(cursor.fetchall())
     return results
 
 

@@ -926,7 +926,7 @@ def early_response(answer: EarlyAnswer) -> HttpResponse | None:
         if not as_health_check(DEFAULT_DB_ALIAS, unchanged):
             return None
         change_notices.confirm(DEFAULT_DB_ALIAS, page.conference_pk, page.changed_at)
-    cached = worker_copies.get(answer.page.key)
+    cached = worker_copies.get(page.key)
     if cached is None:
         return None
     content, _headers = cached
