@@ -122,7 +122,6 @@ import sys
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
-from conference.session_store import ACCOUNT_BACKEND
 from django.middleware.csrf import _get_new_csrf_string
 from sessions.models import Session
 
@@ -131,7 +130,7 @@ sessions = list(Session.objects.public().filter(conference__slug="pytorch-eu-202
 for number in range(attendees):
     user = get_user_model().objects.create_user(f"load{number}", password=None)
     store = SessionStore()
-    store[SESSION_KEY], store[BACKEND_SESSION_KEY] = str(user.pk), ACCOUNT_BACKEND
+    store[SESSION_KEY], store[BACKEND_SESSION_KEY] = str(user.pk), "django.contrib.auth.backends.ModelBackend"
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.create()
     token = _get_new_csrf_string()

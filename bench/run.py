@@ -342,7 +342,7 @@ def measure_target(target: Target, size: int) -> dict:
 def measure_mode(target: Target, cached: bool, repeat: int) -> dict:
     from django.test import Client
 
-    from conference.page_cache import forget_pages
+    from conference.pages.copies import forget_pages
 
     client = Client(raise_request_exception=False)
 

@@ -31,7 +31,6 @@ from conference.forms import (
     SignupForm,
 )
 from conference.models import AccountEmail, Conference
-from conference.session_store import ACCOUNT_BACKEND
 from conference.views import safe_next
 
 
@@ -84,7 +83,7 @@ class SignupView(AccountPageMixin, FormView):
 
     def form_valid(self, form):
         user = form.save()
-        login(self.request, user, backend=ACCOUNT_BACKEND)
+        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
         queue_verification_mail(user)
         messages.success(
             self.request,

@@ -1,7 +1,4 @@
-import gc
-
 from django.apps import AppConfig
-from django.conf import settings
 from django.core.management import call_command
 from django.db.models.signals import post_migrate
 
@@ -20,6 +17,3 @@ class ConferenceConfig(AppConfig):
         from conference import lookups, signals  # noqa: F401 -- registers them, connects them
 
         post_migrate.connect(create_cache_tables, sender=self)
-
-        if settings.GC_GEN0_THRESHOLD > 0:  # see settings.py
-            gc.set_threshold(settings.GC_GEN0_THRESHOLD, *gc.get_threshold()[1:])

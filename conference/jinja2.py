@@ -21,6 +21,7 @@ from jinja2 import Environment, StrictUndefined, pass_context
 from markupsafe import Markup
 
 from conference.markup import render_markdown
+from conference.pages.holes import hole_data
 from conference.routing import reverse_slugs
 from conference.timezones import clock_text, time_range, time_zone_options
 
@@ -59,7 +60,7 @@ def querystring(query: QueryDict, **changes) -> str:
 def personal(context, template_name: str, **data) -> Markup:
     """A part of the page that belongs to the visitor: their account links, a Save button.
 
-    On a page rendered for the shared cache this leaves a hole that conference.page_cache fills
+    On a page rendered for the shared cache this leaves a hole that conference.pages fills
     per request from ``template_name`` and ``data`` (kept in the cache, so plain values only).
     Anywhere else it renders that template here, with the page's context.
     """
@@ -67,7 +68,7 @@ def personal(context, template_name: str, **data) -> Markup:
     if recorder is not None:
         return Markup(recorder.add(template_name, data))
     template = context.environment.get_template(template_name)
-    return Markup(template.render({**context.get_all(), **data}))
+    return Markup(template.render({**context.get_all(), **hole_data(template_name, data, context)}))
 
 
 def clock(value: datetime.datetime | None, zone: datetime.tzinfo | None = None) -> str:

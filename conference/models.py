@@ -4,7 +4,6 @@ import zoneinfo
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
-from types import SimpleNamespace
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -14,7 +13,6 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from conference.compiled import CompiledQuery
 from conference.versioning import Versioned, VersionedQuerySet
 
 
@@ -69,12 +67,8 @@ class ConferenceQuerySet(models.QuerySet):
         return self.all() if user.is_staff else self.published()
 
     def visible_by_slug(self, user, slug: str) -> "Conference | None":
-        """The conference ``slug`` if ``user`` may read it (``visible_to``), else None.
-
-        Every conference page asks this first, so its SQL is compiled once per process
-        (conference.compiled), for staff and for everyone else.
-        """
-        return VISIBLE_BY_SLUG[bool(user.is_staff)].first(self.model, self.db, slug=slug)
+        """The conference ``slug`` if ``user`` may read it (``visible_to``), else None."""
+        return self.visible_to(user).filter(slug=slug).first()
 
     def mark_changed(self) -> None:
         """Record that something in these conferences changed, by one UPDATE (see changed_at)."""
@@ -409,15 +403,3 @@ class AccountEmail(models.Model):
         self.verified_address, self.verified_at = address, timezone.now()
         self.save(update_fields=["verified_address", "verified_at"])
         return True
-
-
-# Conference.objects.visible_by_slug(): visible_to() for staff (True) and everyone else (False).
-VISIBLE_BY_SLUG = {
-    staff: CompiledQuery(
-        lambda slug, staff=staff: Conference.objects.visible_to(
-            SimpleNamespace(is_staff=staff)
-        ).filter(slug=slug),
-        slug="compiled-example-slug",
-    )
-    for staff in (True, False)
-}

@@ -72,12 +72,6 @@ def source_fingerprint() -> str:
 
 RELEASE = os.environ.get("DJANGO_RELEASE") or source_fingerprint()
 
-# Python collects its youngest objects every 700 allocations. A 1,000-session schedule or export
-# allocates hundreds of thousands of objects (ORM rows refer to each other in cycles), and the
-# full collections that follow cost 40-80 ms of such a request; with 50,000 they cost under 10 ms,
-# for about 50 MB more peak memory per process (bench/README.md). 0 keeps Python's default.
-GC_GEN0_THRESHOLD = int(os.environ.get("DJANGO_GC_GEN0_THRESHOLD", "50000"))
-
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
@@ -127,15 +121,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # An anonymous visitor's repeated request for a cached page is answered here, before the
-    # middleware it does not need (conference.page_cache).
-    "conference.page_cache.EarlyAnonymousPageMiddleware",
-    # A logged-in visitor's repeated request for a shared page is answered here when nothing it
-    # was made of changed (conference.page_cache).
-    "conference.page_cache.EarlyPersonalPageMiddleware",
-    # A logged-in visitor's repeated request has its lookups read ahead in one round trip
-    # (conference.compiled).
-    "conference.compiled.ReadAheadMiddleware",
+    # Answers to a request with a session cookie are private (conference/pages/middleware.py).
+    "conference.pages.middleware.PrivateForSessionsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -166,6 +153,8 @@ TEMPLATES = [
             "context_processors": [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # Last: the shared part of a cached page is rendered for nobody.
+                "conference.pages.nobody.shared_part_context",
             ],
         },
     },
@@ -192,8 +181,8 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Two caches. "default" holds shared pages, which are checked against a version read from the
-# database (conference.page_cache), so one per process is correct, only colder (with the
+# Two caches. "default" holds shared pages, which are keyed by a version read from the
+# database (conference/pages/), so one per process is correct, only colder (with the
 # local-memory cache, pages are kept in each worker's bounded copies only). "limits" holds
 # what must be counted once for all processes and servers (API throttles, password-reset mail,
 # conference.limits): Redis when REDIS_URL is set, else a table in the database, which `migrate`
@@ -237,9 +226,15 @@ EXPORT_FRAGMENT_MAX_SESSIONS = (
 )
 
 # Each worker keeps copies of the cached pages it served in its own memory, up to this many MiB
-# (conference.page_cache.WorkerCopies): 32 hold a 1,000-session schedule in every form many times
+# (conference.pages.copies.WorkerCopies): 32 hold a 1,000-session schedule in every form many times
 # over; each MiB more is a MiB more per worker (bench/README.md, Worker memory).
 PAGE_WORKER_COPY_BYTES = int(os.environ.get("DJANGO_PAGE_WORKER_COPY_MIB", "32")) * 2**20
+
+# How long an HTTP cache in front (deploy/nginx.conf) may answer with an anonymous page or an
+# export without asking again (s-maxage), and then serve it stale while it asks
+# (stale-while-revalidate). An edit shows within the first; browsers always ask (max-age=0).
+PAGE_SHARED_MAX_AGE = env_int("DJANGO_PAGE_SHARED_MAX_AGE", 10)
+PAGE_STALE_WHILE_REVALIDATE = env_int("DJANGO_PAGE_STALE_WHILE_REVALIDATE", 30)
 
 # How many proxies (load balancers) in front of the app servers append the address they were
 # reached from to X-Forwarded-For. 0: the header is ignored and the client is REMOTE_ADDR. Every
@@ -258,10 +253,9 @@ TRUSTED_PROXIES = int(_trusted_proxies)
 # address would lock them all out together, and per account and address would let a guesser
 # with many addresses go on. The counts live in the database (axes' default handler), shared by
 # every process, where organizers see them in the admin and delete one to unlock an account.
-# Accounts are Django's, checked by ModelBackend's rules (conference.session_store.AccountBackend).
 AUTHENTICATION_BACKENDS = [
     "conference.limits.LoginLimitBackend",
-    "conference.session_store.AccountBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"  # axes' default, said here
 AXES_LOCKOUT_PARAMETERS = ["username"]
@@ -429,8 +423,14 @@ CONTENT_SECURITY_POLICY = {
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CONTENT_TYPE_NOSNIFF = True
-# Django's database sessions, looked up by SQL compiled once (conference/session_store.py).
-SESSION_ENGINE = "conference.session_store"
+# Sessions live in the database; with Redis, Django's cached_db keeps them in front of it too.
+# Without Redis the cache is each process's own memory, where a logout on one worker would
+# leave the session alive in the others' copies.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if os.environ.get("REDIS_URL")
+    else "django.contrib.sessions.backends.db"
+)
 SESSION_COOKIE_HTTPONLY = True
 
 # Served over HTTPS (docs/deploy.md): DJANGO_HTTPS=1 turns on secure cookies, the redirect to

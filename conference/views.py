@@ -8,7 +8,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.generic import DetailView, ListView
 
 from conference.models import Conference
-from conference.page_cache import SharedPageMixin
+from conference.pages.views import SharedPageMixin
 
 
 def safe_next(request, default: str) -> str:
@@ -49,7 +49,7 @@ class ConferenceMixin:
 
 
 class ConferencePageMixin(SharedPageMixin, ConferenceMixin):
-    """A public page of a conference, cached and shared (conference.page_cache)."""
+    """A public page of a conference, cached and shared (conference.pages)."""
 
 
 class DropsEmptyParametersMixin:

@@ -12,13 +12,11 @@ tracks, speaker links, the latest release).
 
 import datetime
 import functools
-import gc
 import hashlib
 import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 from urllib.parse import quote, urlencode, urljoin, urlsplit
@@ -829,30 +827,6 @@ def joined_in_chunks(pieces: Iterable[bytes], size: int = 64 * 1024) -> Iterator
             chunk, length = [], 0
     if chunk:
         yield b"".join(chunk)
-
-
-def paused_while_streamed(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """``chunks`` passed on, with the garbage collector paused until the last has gone out."""
-    with garbage_collection_paused():
-        yield from chunks
-
-
-@contextmanager
-def garbage_collection_paused() -> Iterator[None]:
-    """The cyclic garbage collector off for a while (and on again after, if it was on).
-
-    An export's rows, events and text live until it is written, and make no cycles: each of
-    the collector's passes over them is wasted (ExportMixin pauses it for a whole export). Speed: at 10,000 sessions one pass of the
-    middle generation in the middle of a schedule.xml took 0.47 s, the whole gap between its
-    median (0.8 s) and its 95th percentile.
-    """
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 
 
 # Each session's part of an export, cached ------------------------------------------------------

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.views import View
 from django.views.generic import TemplateView
 
-from conference.page_cache import visitor_messages
+from conference.pages.views import visitor_messages
 from conference.views import ConferenceMixin, ConferencePageMixin, safe_next
 from sessions.exports import build_calendar
 from sessions.models import CalendarFeed, SavedSession, Session

@@ -8,7 +8,8 @@ from collections.abc import Collection
 
 from django.contrib.messages.storage.base import Message
 
-from conference.page_cache import ReusedHoles, reused_holes, visitor_messages
+from conference.pages.holes import HoleKind, hole_kind
+from conference.pages.views import visitor_messages
 from sessions.models import SavedSession
 
 
@@ -35,45 +36,47 @@ class SaveTogglesMixin:
     """Gives the page's holes ``saved_session_ids``, the visitor's saved sessions (one query),
     and ``card_messages``: what saving without JavaScript just did, shown in its card."""
 
-    def personal_context(self) -> dict:
-        saved = SavedSession.objects.session_ids_of(self.request.user)
-        messages, by_card = card_messages(visitor_messages(self.request))
+    def personal_context(self, request) -> dict:
+        saved = SavedSession.objects.session_ids_of(request.user)
+        messages, by_card = card_messages(visitor_messages(request))
         return {
-            **super().personal_context(),
+            **super().personal_context(request),
             "saved_session_ids": saved,
             "messages": messages,
             "card_messages": by_card,
         }
 
 
-@reused_holes
-class SaveStates(ReusedHoles):
-    """A Save button's state: saved or not. Most visitors saved none of a page's sessions; the
-    buttons of those they did are rendered for them."""
+@hole_kind
+class SaveState(HoleKind):
+    """A Save button's state: "saved" or "not saved". Most visitors saved none of a page's
+    sessions; the buttons of those they did are rendered for them."""
 
     template_name = "sessions/includes/save_state.html"
+    index_field = "session_id"
     usual = {"saved_session_ids": frozenset()}
-    index_fields = ("session_id",)
+    fixed_length = True
+    states = ("saved", "not saved")
+    examples = ({"session_id": 1, "can_save": True}, {"session_id": 1, "can_save": False})
 
-    def variant(self, context: dict):
-        saved = context.get("saved_session_ids", frozenset())
-        return lambda data: data["session_id"] in saved
+    def state(self, data, visitor):
+        saved = data["session_id"] in visitor.get("saved_session_ids", frozenset())
+        return "saved" if saved else "not saved"
 
-    def unusual(self, context: dict):
-        return (("session_id", pk) for pk in context.get("saved_session_ids", ()))
+    def unusual(self, visitor):
+        return visitor.get("saved_session_ids", ())
 
 
-@reused_holes
-class SaveConfirmations(ReusedHoles):
+@hole_kind
+class SaveConfirmation(HoleKind):
     """What saving a session without JavaScript just did, beside its button: usually nothing."""
 
     template_name = "sessions/includes/save_confirmation.html"
+    index_field = "card_id"
     usual = {"card_messages": {}}
-    index_fields = ("card_id",)
 
-    def variant(self, context: dict):
-        confirmations = context.get("card_messages", {})
-        return lambda data: confirmations.get(data["card_id"], "")
+    def state(self, data, visitor):
+        return visitor.get("card_messages", {}).get(data["card_id"], "")
 
-    def unusual(self, context: dict):
-        return (("card_id", card_id) for card_id in context.get("card_messages", {}))
+    def unusual(self, visitor):
+        return visitor.get("card_messages", {})

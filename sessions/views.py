@@ -29,8 +29,6 @@ from sessions.exports import (
     calendar_links,
     frab_json_chunks,
     frab_xml_chunks,
-    garbage_collection_paused,
-    paused_while_streamed,
 )
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session
@@ -240,14 +238,6 @@ class ExportMixin(ConferencePageMixin):
     query_parameters = ()
     content_type = ""
     extension = ""
-
-    def dispatch(self, request, *args, **kwargs):
-        # An export makes many objects and no cycles (sessions/exports.py explains the pause).
-        with garbage_collection_paused():
-            response = super().dispatch(request, *args, **kwargs)
-        if response.streaming:
-            response.streaming_content = paused_while_streamed(response.streaming_content)
-        return response
 
     def public_sessions(self):
         """In schedule order; each export chooses what it loads of them (sessions/exports.py)."""

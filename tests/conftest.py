@@ -7,7 +7,7 @@ from django.template.backends import jinja2 as jinja2_backend
 from django.test.signals import template_rendered
 from django.test.utils import override_settings
 
-from conference.page_cache import forget_pages
+from conference.pages.copies import forget_pages
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -1,15 +1,14 @@
-"""A logged-in visitor's page put together compressed (conference.page_cache.CompressedPage)."""
+"""A logged-in visitor's page put together compressed (conference.pages.compressed.CompressedPage)."""
 
 import re
 import zlib
 
 import pytest
 from django.db import connection
-from django.template.loader import render_to_string
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from conference.page_cache import (
+from conference.pages.compressed import (
     accepted_codings,
     adler_between,
     adler_combine,
@@ -138,19 +137,6 @@ def test_compressing_tells_no_more_of_the_visitor_than_the_plain_page_does(
             sizes[name] = (len(plain), len(compressed.content))
         plain_difference = sizes["ada"][0] - sizes["bob"][0]
         assert sizes["ada"][1] - sizes["bob"][1] == plain_difference, guess
-
-
-def test_every_state_of_a_save_button_is_as_long_as_the_others():
-    """A visitor's state takes the usual one's place in the compressed page."""
-    states = [
-        render_to_string(
-            "sessions/includes/save_state.html",
-            {"session_id": 7, "can_save": can_save, "saved_session_ids": saved},
-        ).encode()
-        for can_save in (True, False)
-        for saved in (set(), {7})
-    ]
-    assert len({len(state) for state in states}) == 1, states
 
 
 def test_a_visitor_whose_browser_refuses_deflate_gets_the_plain_page(django_user_model, conference):

@@ -7,8 +7,8 @@ import socket
 import pytest
 from django.urls import reverse
 
-from conference import page_cache
-from conference.page_cache import forget_pages
+from conference.pages import views as page_views
+from conference.pages.copies import forget_pages
 from sessions.models import SavedSession, Session, SessionSpeaker
 from tests.builders import (
     make_conference,
@@ -261,7 +261,7 @@ def test_a_thousand_junk_parameters_add_no_cache_entries(
     schedule(client)  # and the shared rendering a logged-in visitor's page is filled from
     client.logout()
     stored = []
-    monkeypatch.setattr(page_cache, "keep_page", lambda key, *args: stored.append(key))
+    monkeypatch.setattr(page_views, "keep_page", lambda key, *args: stored.append(key))
     for number in range(1000):
         assert (
             schedule(client, **{f"junk{number}": number, "utm_source": number}).status_code == 200
@@ -274,9 +274,9 @@ def test_reordered_repeated_and_empty_values_share_one_entry(client, conference,
     other = make_track(conference, name="Kernels")
     make_session(conference, title="Talk", track=track)
     stored = []
-    real_keep = page_cache.keep_page
+    real_keep = page_views.keep_page
     monkeypatch.setattr(
-        page_cache, "keep_page", lambda key, *args: [stored.append(key), real_keep(key, *args)]
+        page_views, "keep_page", lambda key, *args: [stored.append(key), real_keep(key, *args)]
     )
     url = reverse("sessions:schedule", kwargs={"conference_slug": "pycon"})
     first = client.get(f"{url}?track={track.slug}&track={other.slug}")

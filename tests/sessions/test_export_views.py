@@ -1,4 +1,3 @@
-import gc
 import json
 import re
 
@@ -176,17 +175,3 @@ def test_frab_exports_add_a_content_stamp_for_changes_since_the_release(client, 
     assert re.fullmatch(r"v1\+\d{4}-\d\d-\d\d \d\d:\d\d [0-9a-f]{8}", json_version)
     assert later_version.startswith("v1+")
     assert later_version != json_version
-
-
-@pytest.mark.parametrize("name", ["schedule-ics", "schedule-xml", "schedule-json"])
-def test_the_garbage_collector_waits_while_an_export_is_built_and_streamed(
-    client, conference, name
-):
-    """An export makes many objects and no cycles; the collector is back on once it is out."""
-    make_session(conference, title="Talk", starts_at=paris(9, 0))
-    response = client.get(url(name))
-    chunks = iter(response.streaming_content)
-    next(chunks)
-    assert not gc.isenabled()
-    list(chunks)
-    assert gc.isenabled()

@@ -258,13 +258,19 @@ def test_now_page_asks_browsers_to_revalidate_and_answers_304_within_the_minute(
 ):
     clock(paris(8, 10) + datetime.timedelta(seconds=5))
     first = client.get(now_url(rooms[0].conference))
-    assert first.headers["Cache-Control"] == "no-cache"
+    assert first.headers["Cache-Control"] == "public, max-age=0, s-maxage=10"
     again = client.get(now_url(rooms[0].conference), headers={"if-none-match": first["ETag"]})
     assert again.status_code == 304
     clock(paris(8, 10, 1) + datetime.timedelta(seconds=5))
     later = client.get(now_url(rooms[0].conference), headers={"if-none-match": first["ETag"]})
     assert later.status_code == 200
     assert later["ETag"] != first["ETag"]
+
+
+def test_a_cache_in_front_keeps_the_now_page_no_later_than_its_minute(client, clock, rooms):
+    clock(paris(8, 10) + datetime.timedelta(seconds=56))
+    response = client.get(now_url(rooms[0].conference))
+    assert response.headers["Cache-Control"] == "public, max-age=0, s-maxage=4"
 
 
 def test_an_edit_shows_at_once_on_the_now_page(client, clock, rooms):

@@ -1,0 +1,65 @@
+"""The page layer's own machinery goes: on PostgreSQL, the trigger that notified workers of
+changed conferences (0008); and logged-in sessions, which name the backend that finds their
+account, move back from conference.session_store.AccountBackend to Django's ModelBackend, so
+nobody is logged out by the deploy (and forth again, if it is undone)."""
+
+from django.contrib.auth import BACKEND_SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import migrations
+
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+ACCOUNT_BACKEND = "conference.session_store.AccountBackend"
+
+CREATE_TRIGGER = """
+CREATE FUNCTION conference_changed_notify() RETURNS trigger AS $$
+BEGIN
+    PERFORM pg_notify('conference_changed', OLD.id::text);
+    RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+CREATE TRIGGER conference_changed_notify
+    AFTER UPDATE OR DELETE ON conference_conference
+    FOR EACH ROW EXECUTE FUNCTION conference_changed_notify();
+"""
+DROP_TRIGGER = """
+DROP TRIGGER IF EXISTS conference_changed_notify ON conference_conference;
+DROP FUNCTION IF EXISTS conference_changed_notify();
+"""
+
+
+def on_postgresql(sql: str):
+    def run(apps, schema_editor):
+        if schema_editor.connection.vendor == "postgresql":
+            schema_editor.execute(sql)
+
+    return run
+
+
+def moving_sessions(old_backend: str, new_backend: str):
+    def move(apps, schema_editor):
+        Session = apps.get_model("sessions", "Session")  # django.contrib.sessions'
+        store = SessionStore()
+        sessions = Session.objects.using(schema_editor.connection.alias)
+        for session in sessions.iterator(chunk_size=1000):
+            data = store.decode(session.session_data)
+            if data.get(BACKEND_SESSION_KEY) == old_backend:
+                data[BACKEND_SESSION_KEY] = new_backend
+                session.session_data = store.encode(data)
+                session.save(update_fields=["session_data"])
+
+    return move
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("conference", "0008_conference_change_notices"),
+        ("sessions", "0001_initial"),
+    ]
+
+    operations = [
+        migrations.RunPython(on_postgresql(DROP_TRIGGER), on_postgresql(CREATE_TRIGGER)),
+        migrations.RunPython(
+            moving_sessions(ACCOUNT_BACKEND, MODEL_BACKEND),
+            moving_sessions(MODEL_BACKEND, ACCOUNT_BACKEND),
+        ),
+    ]

@@ -1,0 +1,69 @@
+"""The visitor a shared part is rendered for: nobody, so nothing personal can end up in it.
+
+The shared part of a page is cached and sent to everyone whose request names the same version.
+It is rendered for a stand-in request (``nobody_request``): an anonymous user with only the
+role the version names (staff see drafts), no cookies, an empty session, no messages, and a
+CSRF field that refuses to print. What is personal can then only come from a hole
+(conference.pages.holes), rendered per visitor.
+"""
+
+from __future__ import annotations
+
+import copy
+from importlib import import_module
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
+
+# What a request carries of its visitor, besides the user: left out of the stand-in.
+PERSONAL_META = ("HTTP_COOKIE", "CSRF_COOKIE", "CSRF_COOKIE_NEEDS_UPDATE", "HTTP_AUTHORIZATION")
+
+
+class PersonalPartOutsideHoleError(Exception):
+    """A template printed something of its visitor in the shared part of a page."""
+
+
+class CsrfStandIn:
+    """The CSRF field and token on a shared part: printing either is a mistake, caught here
+    rather than by the next visitor, who would get the first one's token."""
+
+    def __html__(self) -> str:
+        raise PersonalPartOutsideHoleError(
+            "The CSRF field belongs to one visitor: print it inside a personal() hole."
+        )
+
+    __str__ = __html__
+
+
+CSRF_STAND_IN = CsrfStandIn()
+
+
+class Nobody(AnonymousUser):
+    """No account, no name, no address: only the role a shared page's version names."""
+
+    def __init__(self, is_staff: bool):
+        self.is_staff = is_staff
+
+
+def nobody_request(request: HttpRequest) -> HttpRequest:
+    """``request`` as nobody makes it: same address, query and display zone, nothing personal."""
+    stand_in = copy.copy(request)
+    stand_in.user = Nobody(is_staff=request.user.is_staff)
+    stand_in.COOKIES = {}
+    stand_in.META = {
+        name: value for name, value in request.META.items() if name not in PERSONAL_META
+    }
+    stand_in.session = import_module(settings.SESSION_ENGINE).SessionStore()
+    stand_in._messages = []
+    stand_in.renders_shared_part = True
+    return stand_in
+
+
+def shared_part_context(request: HttpRequest | None) -> dict:
+    """Context processor: on a shared part the CSRF field and token are stand-ins that refuse
+    to print (Django's template backends put the visitor's there first) and there are no
+    messages."""
+    if getattr(request, "renders_shared_part", False):
+        return {"csrf_input": CSRF_STAND_IN, "csrf_token": CSRF_STAND_IN, "messages": []}
+    return {}
