@@ -16,7 +16,7 @@ a 1,000-session file in under 5 s and under 300 MB on SQLite.
     .venv/bin/python bench/import_schedule.py --sizes 186,1000,3000 --profile
 
 Results are printed and written to bench/results/import.md (with the reference loop and the
-load average before and after), which README.md's Performance section quotes.
+load average before and after).
 """
 
 import argparse

@@ -1,5 +1,6 @@
 """The installable web app: its manifest and the service worker that keeps visited pages for
-when the venue's network fails (conference/service_worker.js, README "At the venue / offline").
+when the venue's network fails (conference/service_worker.js; docs/attendees.md, "At the venue,
+offline").
 
 The worker is served from the site's root, not from /static/, so that its scope covers every
 page; it is given the static files' current URLs (hashed in production) and a version that
