@@ -67,8 +67,14 @@ class AdminLoginForm(LoginLimitMixin, AdminAuthenticationForm):
     pass
 
 
+def account_email_field(**kwargs) -> forms.EmailField:
+    """The account's address as a form field, required and no longer than its column: Django's
+    own EmailField allows 320 characters, the column 254, and PostgreSQL refuses the rest."""
+    return get_user_model()._meta.get_field("email").formfield(required=True, **kwargs)
+
+
 class SignupForm(AttendeeFormMixin, UserCreationForm):
-    email = forms.EmailField(
+    email = account_email_field(
         help_text="For password resets and, once you confirm it, schedule changes to sessions "
         "you saved (you can turn those off)."
     )
@@ -84,7 +90,7 @@ class AccountSettingsForm(AttendeeFormMixin, forms.Form):
     A new address starts unverified (``AccountEmail.is_verified``); mails wait until it is.
     """
 
-    email = forms.EmailField(
+    email = account_email_field(
         help_text="Schedule changes and password resets are mailed here once you confirm it."
     )
     schedule_changes = forms.BooleanField(
