@@ -25,6 +25,7 @@ from conference.limits import (
     login_is_locked,
     login_locked_message,
 )
+from conference.models import confirmed_address
 from conference.timezones import WallClock, clock_text, read_wall_clock
 from conference.versioning import EditConflictError
 
@@ -75,7 +76,7 @@ def account_email_field(**kwargs) -> forms.EmailField:
 
 class SignupForm(AttendeeFormMixin, UserCreationForm):
     email = account_email_field(
-        help_text="For password resets and, once you confirm it, schedule changes to sessions "
+        help_text="Once you confirm it, for password resets and schedule changes to sessions "
         "you saved (you can turn those off)."
     )
 
@@ -125,15 +126,25 @@ class PasswordChangeForm(AttendeeFormMixin, auth_forms.PasswordChangeForm):
 
 
 class PasswordResetForm(AttendeeFormMixin, auth_forms.PasswordResetForm):
-    """Django's reset form, sending a limited number of mails per address and per client.
+    """Django's reset form, mailing only a confirmed address, a limited number of times per
+    address and per client.
 
-    Every valid request counts, whether or not an account uses the address, so the answer (sent,
-    or too many) never tells whether one does.
+    An unconfirmed address may be a typo or someone else's, so it gets no link: the pages say
+    resets go to confirmed addresses only. Every valid request counts, whether or not an account
+    has confirmed the address, so the answer (sent, or too many) never tells whether one has.
     """
 
     def __init__(self, *args, request, **kwargs):
         super().__init__(*args, **kwargs)
         self.request = request
+
+    def get_users(self, email):
+        confirmed = set(
+            get_user_model()
+            .objects.filter(confirmed_address(), email__iexact=email)
+            .values_list("pk", flat=True)
+        )
+        return (user for user in super().get_users(email) if user.pk in confirmed)
 
     def clean(self):
         cleaned_data = super().clean()
