@@ -11,7 +11,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.db import transaction
 from django.http import QueryDict
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, path, resolve, reverse_lazy
@@ -85,7 +84,7 @@ class SignupView(AccountPageMixin, FormView):
     def form_valid(self, form):
         user = form.save()
         login(self.request, user, backend=ACCOUNT_BACKEND)
-        queue_verification_mail(user)
+        mail.queue_verification_mail(user)
         messages.success(
             self.request,
             f"Welcome, {user.get_username()}! Your account is ready: "
@@ -104,9 +103,11 @@ class AccountView(LoginRequiredMixin, AccountPageMixin, TemplateView):
     extra_context = {"nav": "account"}
 
 
-def queue_verification_mail(user) -> None:
-    """Mail the account's address its verification link, from the task worker once committed."""
-    transaction.on_commit(lambda: mail.send_verification_mail.enqueue(user.pk))
+def too_many_links(limit) -> str:
+    return (
+        "We sent too many confirmation links for this account or address lately. "
+        f"Try “Send the link again” in {limit.minutes_left()} minutes."
+    )
 
 
 class AccountSettingsView(LoginRequiredMixin, AccountPageMixin, FormView):
@@ -123,12 +124,15 @@ class AccountSettingsView(LoginRequiredMixin, AccountPageMixin, FormView):
         email_changed = form.email_changed
         form.save()
         if email_changed:
-            queue_verification_mail(self.request.user)
-            messages.success(
-                self.request,
-                f"Saved. We sent a confirmation link to {form.cleaned_data['email']}: "
-                "no mail goes there until you follow it.",
-            )
+            refused = mail.queue_verification_mail(self.request.user)
+            if refused:
+                messages.warning(self.request, f"Saved. {too_many_links(refused)}")
+            else:
+                messages.success(
+                    self.request,
+                    f"Saved. We sent a confirmation link to {form.cleaned_data['email']}: "
+                    "no mail goes there until you follow it.",
+                )
         else:
             messages.success(self.request, "Saved.")
         return super().form_valid(form)
@@ -143,8 +147,11 @@ class SendVerificationView(LoginRequiredMixin, View):
 
     def post(self, request):
         if request.user.email:
-            queue_verification_mail(request.user)
-            messages.success(request, f"We sent a confirmation link to {request.user.email}.")
+            refused = mail.queue_verification_mail(request.user)
+            if refused:
+                messages.warning(request, too_many_links(refused))
+            else:
+                messages.success(request, f"We sent a confirmation link to {request.user.email}.")
         return redirect("account-settings")
 
 
