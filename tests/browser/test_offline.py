@@ -182,3 +182,23 @@ def test_the_worker_controls_the_whole_site_and_the_manifest_is_linked(page):
     )
     assert manifest["display"] == "standalone"
     assert [icon["sizes"] for icon in manifest["icons"]] == ["192x192", "512x512", "512x512"]
+
+
+@pytest.mark.parametrize("path", ["/%61ccounts/settings/", "/accounts%2Fsettings/"])
+def test_the_account_settings_are_never_kept_however_their_address_is_spelt(page, attendee, path):
+    log_in(page)
+    visit(page, path)
+    expect(page.get_by_role("heading", name="Account settings")).to_be_visible()
+    assert not is_kept(page, path)
+
+
+@pytest.mark.parametrize("door", ["/%61ccounts/login/", "/accounts%2Flogin/"])
+def test_logging_in_through_a_door_spelt_otherwise_forgets_the_kept_pages(page, attendee, door):
+    log_in(page)
+    visit(page, MY_SCHEDULE)
+    assert is_kept(page, MY_SCHEDULE)
+
+    # Someone else logs in on this device (the answer does not matter: the worker acts first).
+    page.evaluate("(door) => fetch(door, { method: 'POST', body: new FormData() })", door)
+
+    assert not is_kept(page, MY_SCHEDULE)
