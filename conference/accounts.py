@@ -31,6 +31,7 @@ from conference.forms import (
     SignupForm,
 )
 from conference.models import AccountEmail, Conference
+from conference.offline import forgets_the_visitor
 from conference.session_store import ACCOUNT_BACKEND
 from conference.views import safe_next
 
@@ -212,19 +213,6 @@ class PasswordChangeDoneView(AccountPageMixin, auth_views.PasswordChangeDoneView
     pass
 
 
-class LogoutView(auth_views.LogoutView):
-    """Django's view; the browser also drops what it cached of the visitor's pages.
-
-    The service worker forgets its copies itself when it sees the log-out (conference/
-    service_worker.js); this covers the browser's own HTTP cache (the back button).
-    """
-
-    def post(self, request, *args, **kwargs):
-        response = super().post(request, *args, **kwargs)
-        response.headers["Clear-Site-Data"] = '"cache"'
-        return response
-
-
 class PasswordResetView(AccountPageMixin, auth_views.PasswordResetView):
     """Django's view; its form counts requests per client, so it is given the request."""
 
@@ -276,7 +264,8 @@ urlpatterns = never_stored(
         path("verify/<str:token>/", verify_email, name="verify-email"),
         path("unsubscribe/<str:token>/", UnsubscribeView.as_view(), name="unsubscribe"),
         path("login/", LoginView.as_view(), name="login"),
-        path("logout/", LogoutView.as_view(), name="logout"),
+        # Django's view; the browser also drops what it kept of the visitor's pages.
+        path("logout/", forgets_the_visitor(auth_views.LogoutView.as_view()), name="logout"),
         path("password/change/", PasswordChangeView.as_view(), name="password_change"),
         path(
             "password/change/done/", PasswordChangeDoneView.as_view(), name="password_change_done"
