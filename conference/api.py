@@ -1,12 +1,14 @@
 """API v1: conferences, rooms and tracks, and what every API view shares (scope, permissions, errors)."""
 
+import copy
+import hashlib
 import logging
-from functools import cached_property
+from functools import cached_property, partial
 
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.db import IntegrityError, transaction
 from django.db.models import RestrictedError
-from django.http import JsonResponse
+from django.http import HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import parse_etags
 from django.views.decorators.csrf import csrf_exempt
@@ -138,8 +140,50 @@ class StaffOrModelPermissionsOrReadOnly(permissions.DjangoModelPermissions):
         return user.has_perms(self.get_required_permissions(request.method, view.queryset.model))
 
 
-class ApiPolicyMixin:
-    """Who may do what, and how lists are paged, for every API viewset."""
+def etags_match_weakly(etag: str, header: str) -> bool:
+    """Whether an If-None-Match ``header`` names ``etag``, comparing weakly (RFC 9110 13.1.2)."""
+    named = parse_etags(header)
+    return "*" in named or etag in {tag.removeprefix("W/") for tag in named}
+
+
+class ConditionalReadMixin:
+    """Every successful answer carries an ETag; a read whose If-None-Match names it is a 304.
+
+    The ETag is a digest of the rendered body, so it changes exactly when the answer does: a
+    room renamed inside a session, a conference published to staff only, the user's own saved
+    sessions, the host in the paging links. A key made of the conference's ``changed_at`` and the
+    URL would have to know each of those per view, and the conference list spans conferences.
+    The body is still made for a 304; what it saves is the transfer and the client's parsing.
+
+    A Versioned object's tag starts with its version, ``"5.<digest>"``, which is what If-Match
+    compares (``VersionedObjectMixin``).
+    """
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if response.status_code == 200 and isinstance(response, Response):
+            # The body exists only once rendered: tag it then.
+            response.add_post_render_callback(partial(self.answer_conditionally, request))
+        return response
+
+    def answer_conditionally(self, request, response):
+        digest = hashlib.sha256(response.content).hexdigest()[:32]
+        obj = getattr(self, "loaded_object", None)
+        etag = f'"{obj.version}.{digest}"' if obj is not None else f'"{digest}"'
+        response["ETag"] = etag
+        header = request.headers.get("If-None-Match")
+        if request.method in ("GET", "HEAD") and header and etags_match_weakly(etag, header):
+            not_modified = HttpResponseNotModified()
+            for name in ("Cache-Control", "ETag", "Vary"):
+                if name in response:
+                    not_modified[name] = response[name]
+            not_modified.cookies = response.cookies
+            return not_modified
+        return response
+
+
+class ApiPolicyMixin(ConditionalReadMixin):
+    """Who may do what, how lists are paged, and conditional reads, for every API viewset."""
 
     permission_classes = [StaffOrModelPermissionsOrReadOnly]
     pagination_class = ApiPagination
@@ -157,16 +201,21 @@ class PreconditionFailed(exceptions.APIException):
     default_code = "precondition_failed"
 
 
-def etag_of(obj: Versioned) -> str:
-    """The strong ETag of an object's version: what If-Match must name to change it."""
-    return f'"{obj.version}"'
+def version_named(etag: str) -> str | None:
+    """The version an ETag from a detail names: ``"5.<digest>"`` and ``"5"`` name 5. A weak one
+    names none: If-Match compares strongly."""
+    if etag.startswith("W/"):
+        return None
+    return etag.strip('"').partition(".")[0]
 
 
 class VersionedObjectMixin:
     """Optimistic concurrency over HTTP for Versioned objects (conference/versioning.py).
 
-    A detail response carries the object's version as a strong ``ETag``. PUT, PATCH and DELETE
-    with an ``If-Match`` naming no current version answer 412 and change nothing. Without
+    A detail response carries a strong ``ETag`` starting with the object's version
+    (``ConditionalReadMixin``). PUT, PATCH and DELETE with an ``If-Match`` naming no current
+    version answer 412 and change nothing; only the version counts, so a change to another
+    object shown inside this one (a speaker's name in a session) refuses no write to it. Without
     If-Match they go ahead as before, still based on the version the request read, so a write
     landing between that read and this one is a 409 rather than silently overwritten.
     """
@@ -183,7 +232,7 @@ class VersionedObjectMixin:
         if header is None:
             return
         etags = parse_etags(header)
-        if "*" not in etags and etag_of(obj) not in etags:  # W/"…" never matches: strong comparison
+        if "*" not in etags and str(obj.version) not in {version_named(tag) for tag in etags}:
             raise self.precondition_failed(obj, obj.version)
 
     def precondition_failed(self, obj: Versioned, current: int | None) -> PreconditionFailed:
@@ -208,16 +257,6 @@ class VersionedObjectMixin:
             f"Someone else changed this {conflict.instance._meta.verbose_name} while this request "
             "was being handled; nothing was changed. Read it again and retry."
         )
-
-    def retrieve(self, request, *args, **kwargs):
-        response = super().retrieve(request, *args, **kwargs)
-        response["ETag"] = etag_of(self.loaded_object)
-        return response
-
-    def update(self, request, *args, **kwargs):
-        response = super().update(request, *args, **kwargs)
-        response["ETag"] = etag_of(self.loaded_object)  # saved: now at its new version
-        return response
 
     def perform_update(self, serializer):
         try:
@@ -396,10 +435,36 @@ ETAG = OpenApiParameter(
     response=[200],
     required=True,
     description=(
-        'Strong ETag of the object\'s version (`"5"`); it changes with every write of the '
-        "object. Send it back in `If-Match` to change the object only if nobody else has."
+        'Strong ETag: the object\'s version, then a digest of this answer (`"5.3f2a…"`). It '
+        "changes with every write of the object and whenever the answer would. Send it back in "
+        "`If-Match` to change the object only if nobody else has (only the version before the "
+        "dot counts there), or in `If-None-Match` to get a 304 while the answer is unchanged."
     ),
 )
+READ_ETAG = {
+    "description": "Strong ETag of this answer (a digest of its body); send it in "
+    "`If-None-Match` to get a 304 while the answer is unchanged.",
+    "required": True,
+    "schema": {"type": "string"},
+}
+NOT_MODIFIED = {
+    "description": "Not Modified, with no body: the request's `If-None-Match` header named the "
+    "ETag this answer still has."
+}
+
+
+def document_conditional_reads(result, generator, request, public):
+    """drf-spectacular hook: every read carries an ETag and may answer 304 (ConditionalReadMixin
+    serves all of them). If-None-Match is not listed as a parameter: a client that sends none
+    never gets a 304, and a fuzzer given the parameter would send `*` and expect a 200."""
+    for path, operations in result["paths"].items():
+        read = operations.get("get")
+        if read is None or not path.startswith("/api/v1/"):
+            continue
+        read["responses"]["304"] = copy.deepcopy(NOT_MODIFIED)
+        headers = read["responses"]["200"].setdefault("headers", {})
+        headers.setdefault("ETag", copy.deepcopy(READ_ETAG))
+    return result
 
 
 SLUG_SCHEMA = {"type": "string", "pattern": r"^[-a-zA-Z0-9_]+$"}

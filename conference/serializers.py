@@ -284,7 +284,8 @@ class PreconditionFailedSerializer(ErrorSerializer):
 
     etag = serializers.CharField(
         allow_null=True,
-        help_text="The object's current ETag, to fetch and compare; null if it was deleted.",
+        help_text="The object's current version as an ETag, valid in If-Match; null if it was "
+        "deleted.",
     )
 
 

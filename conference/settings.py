@@ -391,6 +391,10 @@ SPECTACULAR_SETTINGS = {
         "KindEnum": "sessions.models.Session.Kind",
         "SessionChangeKindEnum": "sessions.releases.CHANGE_KIND_CHOICES",
     },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",  # the default, kept
+        "conference.api.document_conditional_reads",
+    ],
 }
 
 # Errors and warnings to stderr, where gunicorn and any process manager collect them.
