@@ -9,7 +9,7 @@ token header.
 
 The ``handler400``-``handler500`` views (set in ``conference.urls``) answer what Django raises
 itself: too many fields, a body over DATA_UPLOAD_MAX_MEMORY_SIZE, the refusal above, and any
-error outside a DRF view. ``conference.api.api_exception_handler`` hands bad requests inside DRF
+error outside a DRF view. ``conference.api_policies.api_exception_handler`` hands bad requests inside DRF
 views to them too, so each status has one wording for pages and API alike.
 """
 
