@@ -280,15 +280,6 @@ def read_capacity(value: object, where: str) -> int | None:
     return value
 
 
-def join_text(*parts: str | None) -> str:
-    texts = []
-    for part in parts:
-        part = (part or "").strip()
-        if part and part not in texts:
-            texts.append(part)
-    return "\n\n".join(texts)
-
-
 def event_where(title: str, guid: str, location: str) -> str:
     label = f"Event “{shown(title)}”" if title else "Event"
     return f"{label} (guid {shown(guid)}, {location})" if guid else f"{label} ({location})"
