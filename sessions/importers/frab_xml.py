@@ -127,8 +127,6 @@ def parse_xml(data: bytes, conference: Conference) -> ScheduleRecords:
             for event in room.iterfind("event"):
                 try:
                     record = xml_event(event, lines, room_name, is_venue, acronym, zone, base_url)
-                    if records.conference.ours:
-                        record.extra["source_url"] = ""
                     records.add_event(record, seen)
                 except RecordError as problem:
                     records.problems.append(str(problem))
