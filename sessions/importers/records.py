@@ -308,7 +308,12 @@ def read_clock(value: str, where: str, name: str) -> datetime.time:
         ) from None
 
 
-def day_change_of_windows(windows: list[tuple[datetime.datetime, datetime.datetime]]):
+# A day's window as the file gives it (<day start end> in XML, day_start and day_end in JSON),
+# in the file's zone.
+DayWindow = tuple[datetime.datetime, datetime.datetime]
+
+
+def day_change_of_windows(windows: list[DayWindow]):
     """The day change the day windows show: the time the days ending the next morning end at,
     when they agree; None for files without such days (or with bogus windows, jev22)."""
     ends = {
