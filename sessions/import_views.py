@@ -2,7 +2,8 @@
 
 ``SessionAdmin.get_urls()`` mounts these under /admin/schedule/session/import/; each view is
 wrapped by ``admin_site.admin_view`` (staff only) and asks for the add and change permissions on
-sessions. The steps themselves are sessions/importers/runs.py.
+sessions. The steps themselves are sessions/importers/runs.py, started (now or in a task) by
+sessions/importers/tasks.py.
 """
 
 from django.core.exceptions import PermissionDenied
@@ -14,8 +15,8 @@ from django.views import View
 
 from conference.models import Conference
 from sessions.forms import ScheduleImportForm
-from sessions.importers.runs import start_check, start_import
 from sessions.importers.spreadsheet import EXAMPLE_CSV
+from sessions.importers.tasks import start_check, start_import
 from sessions.models import ScheduleImport
 
 RECENT_IMPORTS = 20

@@ -22,6 +22,7 @@ from conference.routing import reverse_slugs
 from conference.timezones import TimeRange, time_range
 from conference.uploads import FileKindValidator, RandomName
 from conference.versioning import Versioned, VersionedQuerySet
+from sessions.changes import SessionChange, changes_between
 from speakers.models import Speaker
 
 # PostgreSQL's exclusion constraint on room bookings (migrations 0003 and 0008).
@@ -1425,13 +1426,11 @@ class Release(models.Model):
         )
         return Release.objects.filter(earlier, conference=self.conference_id).first()
 
-    def changes(self) -> list:
+    def changes(self) -> list[SessionChange]:
         """What this release announced: its changes against the previous release (against
-        nothing for the first), a list of ``releases.SessionChange``."""
+        nothing for the first)."""
         if hasattr(self, "prefetched_changes"):  # releases.prefetch_changes()
             return self.prefetched_changes
-        from sessions.releases import changes_between
-
         previous = self.previous()
         return changes_between(previous.snapshot if previous else {}, self.snapshot)
 

@@ -23,8 +23,9 @@ from django_tasks import task
 from conference.mail import absolute, templated_mail, unsubscribe_url
 from conference.models import mailable_accounts
 from conference.timezones import time_range
+from sessions.changes import SessionChange, room_name
 from sessions.models import Release, ReleaseMail, SavedSession, Session
-from sessions.releases import SessionChange, room_name, schedule_released
+from sessions.releases import schedule_released
 from speakers.models import Speaker
 
 logger = logging.getLogger(__name__)

@@ -1,6 +1,13 @@
-"""schedule.json (the c3voc format frab and pretalx publish) into records, located by JSON path."""
+"""schedule.json (the c3voc format frab and pretalx publish) into records, located by JSON path.
 
+``parse_json`` reads the file section by section: the conference (a problem there refuses the
+file), then its rooms, tracks and days, each day's rooms and their events with persons, links
+and attachments (a problem with one record is noted and the next one read).
+"""
+
+import datetime
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from conference.models import Conference
@@ -16,6 +23,8 @@ from sessions.frab import (
 )
 from sessions.importers.records import (
     OPTIONAL_EVENT_FIELDS,
+    ConferenceRecord,
+    DayWindow,
     EventRecord,
     LinkRecord,
     PersonRecord,
@@ -63,9 +72,86 @@ def json_value(record: dict, key: str, kind: type, where: str, *, required: bool
     return value
 
 
+@dataclass
+class JsonSections:
+    """The parts of schedule.json the sections are read from, each checked for its type."""
+
+    conference: dict  # schedule.conference
+    days: list
+    acronym: str
+    rooms: list
+    tracks: list
+    base_url: str
+
+
+@dataclass
+class JsonMeta:
+    """schedule.conference.meta: what our exports say that the schema has no key for."""
+
+    fields: dict  # the object itself, holding the conference's details too
+    day_change: str | None
+    # Each by event guid.
+    audience_levels: dict
+    kinds: dict  # the kinds an event's type does not say
+    source_urls: dict
+
+    def apply(self, record: EventRecord, ours: bool) -> None:
+        if ours:
+            source = self.source_urls.get(record.guid)
+            record.extra["source_url"] = source if isinstance(source, str) else ""
+        level = self.audience_levels.get(record.guid)
+        record.audience_level = level if isinstance(level, str) else None
+        if self.kinds.get(record.guid) in Session.Kind.values:
+            record.kind = self.kinds[record.guid]
+
+
+@dataclass
+class JsonContext:
+    """What the file says once that each day, room and event is read with."""
+
+    acronym: str
+    zone: datetime.tzinfo  # of times without an offset
+    base_url: str  # of relative links
+    meta: JsonMeta
+    ours: bool
+    declared_rooms: set[str]  # schedule.conference.rooms; none declared: any room goes
+    venue_rooms: set[str]  # those standing for the whole venue
+
+
 def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
+    document = load_json(data)
+    records = ScheduleRecords()
     try:
-        document = json.loads(data)  # detects UTF-8, -16 and -32 and skips a BOM
+        sections = json_sections(document)
+        json_conference(document, sections, records.conference)
+        meta = json_meta(sections.conference)
+        records.conference.details = json_details(sections.conference, meta.fields)
+    except RecordError as problem:
+        raise ScheduleImportError(str(problem)) from None
+    zone = file_zone(records.conference.time_zone, conference, "schedule.conference")
+    if meta.day_change:
+        records.conference.day_change = read_clock(
+            meta.day_change, "schedule.conference.meta", "day_change"
+        )
+    declared_rooms, venue_rooms = json_rooms(sections.rooms, records)
+    json_tracks(sections.tracks, records)
+    context = JsonContext(
+        acronym=sections.acronym,
+        zone=zone,
+        base_url=sections.base_url,
+        meta=meta,
+        ours=records.conference.ours,
+        declared_rooms=declared_rooms,
+        venue_rooms=venue_rooms,
+    )
+    windows = json_days(sections.days, context, records)
+    records.conference.day_change = records.conference.day_change or day_change_of_windows(windows)
+    return records
+
+
+def load_json(data: bytes) -> object:
+    try:
+        return json.loads(data)  # detects UTF-8, -16 and -32 and skips a BOM
     except UnicodeDecodeError as error:
         raise not_utf8(data, error) from None
     except json.JSONDecodeError as error:
@@ -74,140 +160,66 @@ def parse_json(data: bytes, conference: Conference) -> ScheduleRecords:
         ) from None
     except RecursionError:
         raise ScheduleImportError("The file is not valid JSON: it is nested too deeply.") from None
-    try:
-        if not isinstance(document, dict):
-            raise RecordError("The file: expected an object with a “schedule” key.")
-        schedule = json_value(document, "schedule", dict, "The file")
-        conference_data = json_value(schedule, "conference", dict, "schedule")
-        days = json_value(conference_data, "days", list, "schedule.conference")
-        acronym = json_value(conference_data, "acronym", str, "schedule.conference", required=False)
-        room_list = json_value(
-            conference_data, "rooms", list, "schedule.conference", required=False
+
+
+def json_sections(document: object) -> JsonSections:
+    if not isinstance(document, dict):
+        raise RecordError("The file: expected an object with a “schedule” key.")
+    schedule = json_value(document, "schedule", dict, "The file")
+    conference = json_value(schedule, "conference", dict, "schedule")
+    where = "schedule.conference"
+    return JsonSections(
+        conference=conference,
+        days=json_value(conference, "days", list, where),
+        acronym=json_value(conference, "acronym", str, where, required=False) or "",
+        rooms=json_value(conference, "rooms", list, where, required=False) or [],
+        tracks=json_value(conference, "tracks", list, where, required=False) or [],
+        base_url=json_value(schedule, "base_url", str, "schedule", required=False) or "",
+    )
+
+
+def json_conference(document: dict, sections: JsonSections, header: ConferenceRecord) -> None:
+    """The conference's generator, time zone, logo and colour."""
+    conference, where = sections.conference, "schedule.conference"
+    generator = document.get("generator")
+    header.ours = isinstance(generator, dict) and generator.get("name") == GENERATOR
+    header.time_zone = (
+        json_value(conference, "time_zone_name", str, where, required=False) or ""
+    ).strip()
+    header.logo_url = absolute_link(
+        json_value(conference, "logo", str, where, required=False) or "", sections.base_url
+    )
+    colours = json_value(conference, "colors", dict, where, required=False)
+    header.colour = (
+        json_value(colours, "primary", str, f"{where}.colors", required=False) if colours else None
+    ) or ""
+
+
+def json_meta(conference: dict) -> JsonMeta:
+    meta = json_value(conference, "meta", dict, "schedule.conference", required=False) or {}
+    where = "schedule.conference.meta"
+    return JsonMeta(
+        fields=meta,
+        day_change=json_value(meta, "day_change", str, where, required=False),
+        audience_levels=json_value(meta, "audience_levels", dict, where, required=False) or {},
+        kinds=json_value(meta, "kinds", dict, where, required=False) or {},
+        source_urls=json_value(meta, "source_urls", dict, where, required=False) or {},
+    )
+
+
+def json_details(conference: dict, meta: dict) -> dict[str, str]:
+    """The conference's description and, from our exports' meta, CONFERENCE_META_FIELDS."""
+    details = {
+        "description": json_value(
+            conference, "description", str, "schedule.conference", required=False
         )
-        track_list = json_value(
-            conference_data, "tracks", list, "schedule.conference", required=False
-        )
-        base_url = json_value(schedule, "base_url", str, "schedule", required=False) or ""
-        records = ScheduleRecords()
-        header = records.conference
-        generator = document.get("generator")
-        header.ours = isinstance(generator, dict) and generator.get("name") == GENERATOR
-        header.time_zone = (
-            json_value(
-                conference_data, "time_zone_name", str, "schedule.conference", required=False
-            )
-            or ""
-        ).strip()
-        header.logo_url = absolute_link(
-            json_value(conference_data, "logo", str, "schedule.conference", required=False) or "",
-            base_url,
-        )
-        colours = json_value(conference_data, "colors", dict, "schedule.conference", required=False)
-        header.colour = (
-            json_value(colours, "primary", str, "schedule.conference.colors", required=False)
-            if colours
-            else None
-        ) or ""
-        # Our exports keep the day change, audience levels, kinds the type does not say and the
-        # conference's details in meta (the schema has no key for them).
-        meta = json_value(conference_data, "meta", dict, "schedule.conference", required=False)
-        meta = meta or {}
-        day_change = json_value(meta, "day_change", str, "schedule.conference.meta", required=False)
-        audience_levels = (
-            json_value(meta, "audience_levels", dict, "schedule.conference.meta", required=False)
-            or {}
-        )
-        kinds = json_value(meta, "kinds", dict, "schedule.conference.meta", required=False) or {}
-        source_urls = (
-            json_value(meta, "source_urls", dict, "schedule.conference.meta", required=False) or {}
-        )
-        details = {
-            "description": json_value(
-                conference_data, "description", str, "schedule.conference", required=False
-            )
-        } | {
-            name: json_value(meta, name, str, "schedule.conference.meta", required=False)
-            for name in CONFERENCE_META_FIELDS
-        }
-        header.details = {name: value.strip() for name, value in details.items() if value}
-        refuse_nul("schedule.conference", **header.details)
-    except RecordError as problem:
-        raise ScheduleImportError(str(problem)) from None
-    zone = file_zone(header.time_zone, conference, "schedule.conference")
-    if day_change:
-        header.day_change = read_clock(day_change, "schedule.conference.meta", "day_change")
-    declared_rooms, venue_rooms = json_rooms(room_list or [], records)
-    for index, track in enumerate(track_list or []):
-        where = f"schedule.conference.tracks[{index}]"
-        try:
-            if not isinstance(track, dict):
-                raise RecordError(f"{where}: expected an object.")
-            name = json_value(track, "name", str, where).strip()
-            slug = json_value(track, "slug", str, where, required=False) or ""
-            colour = json_value(track, "color", str, where, required=False) or ""
-            description = json_value(track, "description", str, where, required=False)
-            records.tracks[name] = TrackRecord(
-                name, slug, colour, f"Track “{shown(name)}” ({where})", description
-            )
-        except RecordError as problem:
-            records.problems.append(str(problem))
-    seen: dict[str, EventRecord] = {}
-    windows = []
-    for day_index, day in enumerate(days):
-        day_where = f"schedule.conference.days[{day_index}]"
-        try:
-            if not isinstance(day, dict):
-                raise RecordError(f"{day_where}: expected an object.")
-            rooms = json_value(day, "rooms", dict, day_where)
-            window = [
-                json_value(day, name, str, day_where, required=False)
-                for name in ("day_start", "day_end")
-            ]
-            if all(window):
-                windows.append(
-                    tuple(
-                        parse_moment(value, zone, day_where, name).astimezone(zone)
-                        for value, name in zip(window, ("day_start", "day_end"), strict=True)
-                    )
-                )
-        except RecordError as problem:
-            records.problems.append(str(problem))
-            continue
-        for room_name, events in rooms.items():
-            room_where = f'{day_where}.rooms["{shown(room_name)}"]'
-            if declared_rooms and room_name not in declared_rooms:
-                records.problems.append(
-                    f"{room_where}: room: “{shown(room_name)}” is not in schedule.conference.rooms."
-                )
-                continue
-            if not isinstance(events, list):
-                records.problems.append(f"{room_where}: expected a list of events.")
-                continue
-            is_venue = room_name in venue_rooms
-            if not is_venue and room_name not in records.rooms:
-                try:
-                    records.rooms[room_name] = RoomRecord(room_name, where=room_where)
-                except RecordError as problem:
-                    records.problems.append(str(problem))
-                    continue
-            for event_index, event in enumerate(events):
-                location = f"{room_where}[{event_index}]"
-                try:
-                    record = json_event(
-                        event, location, room_name, is_venue, acronym or "", zone, base_url
-                    )
-                    if header.ours:
-                        source = source_urls.get(record.guid)
-                        record.extra["source_url"] = source if isinstance(source, str) else ""
-                    level = audience_levels.get(record.guid)
-                    record.audience_level = level if isinstance(level, str) else None
-                    if kinds.get(record.guid) in Session.Kind.values:
-                        record.kind = kinds[record.guid]
-                    records.add_event(record, seen)
-                except RecordError as problem:
-                    records.problems.append(str(problem))
-    header.day_change = header.day_change or day_change_of_windows(windows)
-    return records
+    } | {
+        name: json_value(meta, name, str, "schedule.conference.meta", required=False)
+        for name in CONFERENCE_META_FIELDS
+    }
+    details = {name: value.strip() for name, value in details.items() if value}
+    refuse_nul("schedule.conference", **details)
+    return details
 
 
 def json_rooms(room_list: list, records: ScheduleRecords) -> tuple[set[str], set[str]]:
@@ -239,14 +251,94 @@ def json_rooms(room_list: list, records: ScheduleRecords) -> tuple[set[str], set
     return declared, venue
 
 
-def json_event(
-    event: object,
-    location: str,
+def json_tracks(track_list: list, records: ScheduleRecords) -> None:
+    for index, track in enumerate(track_list):
+        where = f"schedule.conference.tracks[{index}]"
+        try:
+            if not isinstance(track, dict):
+                raise RecordError(f"{where}: expected an object.")
+            name = json_value(track, "name", str, where).strip()
+            slug = json_value(track, "slug", str, where, required=False) or ""
+            colour = json_value(track, "color", str, where, required=False) or ""
+            description = json_value(track, "description", str, where, required=False)
+            records.tracks[name] = TrackRecord(
+                name, slug, colour, f"Track “{shown(name)}” ({where})", description
+            )
+        except RecordError as problem:
+            records.problems.append(str(problem))
+
+
+def json_days(days: list, context: JsonContext, records: ScheduleRecords) -> list[DayWindow]:
+    """Each day's events, room by room; the days' windows, for the day change they show."""
+    seen: dict[str, EventRecord] = {}
+    windows = []
+    for day_index, day in enumerate(days):
+        day_where = f"schedule.conference.days[{day_index}]"
+        try:
+            rooms, window = json_day(day, day_where, context.zone)
+        except RecordError as problem:
+            records.problems.append(str(problem))
+            continue
+        if window:
+            windows.append(window)
+        for room_name, events in rooms.items():
+            room_where = f'{day_where}.rooms["{shown(room_name)}"]'
+            json_room_events(room_name, events, room_where, context, records, seen)
+    return windows
+
+
+def json_day(day: object, where: str, zone: datetime.tzinfo) -> tuple[dict, DayWindow | None]:
+    """A day's rooms (room name to events) and its window, if it gives one."""
+    if not isinstance(day, dict):
+        raise RecordError(f"{where}: expected an object.")
+    rooms = json_value(day, "rooms", dict, where)
+    window = [
+        json_value(day, name, str, where, required=False) for name in ("day_start", "day_end")
+    ]
+    if not all(window):
+        return rooms, None
+    start, end = (
+        parse_moment(value, zone, where, name).astimezone(zone)
+        for value, name in zip(window, ("day_start", "day_end"), strict=True)
+    )
+    return rooms, (start, end)
+
+
+def json_room_events(
     room_name: str,
-    is_venue: bool,
-    acronym: str,
-    zone,
-    base_url: str,
+    events: object,
+    where: str,
+    context: JsonContext,
+    records: ScheduleRecords,
+    seen: dict[str, EventRecord],
+) -> None:
+    """The events one day lists under one room; a room no section declared is recorded here."""
+    if context.declared_rooms and room_name not in context.declared_rooms:
+        records.problems.append(
+            f"{where}: room: “{shown(room_name)}” is not in schedule.conference.rooms."
+        )
+        return
+    if not isinstance(events, list):
+        records.problems.append(f"{where}: expected a list of events.")
+        return
+    is_venue = room_name in context.venue_rooms
+    if not is_venue and room_name not in records.rooms:
+        try:
+            records.rooms[room_name] = RoomRecord(room_name, where=where)
+        except RecordError as problem:
+            records.problems.append(str(problem))
+            return
+    for event_index, event in enumerate(events):
+        try:
+            record = json_event(event, f"{where}[{event_index}]", room_name, is_venue, context)
+            context.meta.apply(record, context.ours)
+            records.add_event(record, seen)
+        except RecordError as problem:
+            records.problems.append(str(problem))
+
+
+def json_event(
+    event: object, location: str, room_name: str, is_venue: bool, context: JsonContext
 ) -> EventRecord:
     if not isinstance(event, dict):
         raise RecordError(f"Event ({location}): expected an object.")
@@ -270,27 +362,19 @@ def json_event(
         raise RecordError(
             f"{where}: room: “{room}” is not the room it is listed under (“{room_name}”)."
         )
-    starts_at = parse_moment(json_value(event, "date", str, where), zone, where, "date")
-    end = optional("end")
-    if end:
-        ends_at = parse_moment(end, zone, where, "end")
-    else:
-        ends_at = end_after(
-            starts_at, read_duration(json_value(event, "duration", str, where), where), where
-        )
+    starts_at, ends_at = json_times(event, where, context.zone)
+    base_url = context.base_url
     persons = [
         json_person(person, f"{where}, persons[{index}]", base_url)
         for index, person in enumerate(optional("persons", list) or [])
     ]
-    extra = {field: (optional(key) or "").strip() for field, key in OPTIONAL_EVENT_FIELDS.items()}
-    for field in ("logo_url", "source_url", "origin_url", "feedback_url"):
-        extra[field] = picture_or_page_link(extra[field], base_url)
+    extra = json_extra(event, where, base_url)
     raw_type = (optional("type") or "").strip()
     return EventRecord(
         where=where,
         guid=guid,
         title=title,
-        slug=session_slug(optional("slug") or "", acronym, title),
+        slug=session_slug(optional("slug") or "", context.acronym, title),
         kind=session_kind(raw_type),
         cancelled=cancelled,
         room=None if is_venue else room_name,
@@ -307,6 +391,29 @@ def json_event(
             optional("attachments", list) or [], f"{where}: attachments", base_url
         ),
     )
+
+
+def json_times(
+    event: dict, where: str, zone: datetime.tzinfo
+) -> tuple[datetime.datetime, datetime.datetime]:
+    """An event's start and end: its end if given, else its start plus its duration."""
+    starts_at = parse_moment(json_value(event, "date", str, where), zone, where, "date")
+    end = json_value(event, "end", str, where, required=False)
+    if end:
+        return starts_at, parse_moment(end, zone, where, "end")
+    duration = read_duration(json_value(event, "duration", str, where), where)
+    return starts_at, end_after(starts_at, duration, where)
+
+
+def json_extra(event: dict, where: str, base_url: str) -> dict[str, str]:
+    """An event's OPTIONAL_EVENT_FIELDS by model field; its pictures and pages as links."""
+    extra = {
+        field: (json_value(event, key, str, where, required=False) or "").strip()
+        for field, key in OPTIONAL_EVENT_FIELDS.items()
+    }
+    for field in ("logo_url", "source_url", "origin_url", "feedback_url"):
+        extra[field] = picture_or_page_link(extra[field], base_url)
+    return extra
 
 
 def json_links(items: list, where: str, base_url: str) -> list[LinkRecord]:

@@ -1,6 +1,13 @@
-"""schedule.xml (frab/c3voc) into records; each event located by its line."""
+"""schedule.xml (frab/c3voc) into records; each event located by its line.
 
+``parse_xml`` reads the file section by section: the conference (a problem there refuses the
+file), its tracks, then the days, each day's rooms and their events with persons, links,
+attachments and recording (a problem with one record is noted and the next one read).
+"""
+
+import datetime
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from typing import Any
 from xml.parsers import expat
 
@@ -15,6 +22,8 @@ from sessions.frab import (
 )
 from sessions.importers.records import (
     OPTIONAL_EVENT_FIELDS,
+    ConferenceRecord,
+    DayWindow,
     EventRecord,
     LinkRecord,
     PersonRecord,
@@ -68,26 +77,48 @@ def read_xml(data: bytes) -> tuple[ET.Element, dict[ET.Element, int]]:
     return builder.close(), lines
 
 
+@dataclass
+class XmlContext:
+    """What the file says once that each day, room and event is read with."""
+
+    lines: dict[ET.Element, int]  # each element's line, to name it in a problem
+    acronym: str
+    zone: datetime.tzinfo  # of times without an offset
+    base_url: str  # of relative links
+
+
 def parse_xml(data: bytes, conference: Conference) -> ScheduleRecords:
     root, lines = read_xml(data)
     if root.tag != "schedule":
         raise ScheduleImportError(f"The XML root element is <{root.tag}>, not <schedule>.")
     records = ScheduleRecords()
-    header = root.find("conference")
-    header_where = f"<conference> (line {lines[header]})" if header is not None else ""
+    context = xml_conference(root, lines, conference, records.conference)
+    xml_tracks(root, lines, records)
+    windows = xml_days(root, context, records)
+    records.conference.day_change = records.conference.day_change or day_change_of_windows(windows)
+    return records
+
+
+def xml_conference(
+    root: ET.Element, lines: dict[ET.Element, int], conference: Conference, header: ConferenceRecord
+) -> XmlContext:
+    """The conference's time zone, colour, logo and day change; and what its events are read with."""
+    element = root.find("conference")
+    where = f"<conference> (line {lines[element]})" if element is not None else ""
     acronym = (root.findtext("conference/acronym") or "").strip()
     base_url = (root.findtext("conference/base_url") or "").strip()
-    records.conference.time_zone = (root.findtext("conference/time_zone_name") or "").strip()
-    zone = file_zone(records.conference.time_zone, conference, header_where)
-    records.conference.colour = (
-        root.find("conference/color").get("primary", "")
-        if (root.find("conference/color") is not None)
-        else ""
-    )
-    records.conference.logo_url = absolute_link(root.findtext("conference/logo") or "", base_url)
+    header.time_zone = (root.findtext("conference/time_zone_name") or "").strip()
+    zone = file_zone(header.time_zone, conference, where)
+    colour = root.find("conference/color")
+    header.colour = colour.get("primary", "") if colour is not None else ""
+    header.logo_url = absolute_link(root.findtext("conference/logo") or "", base_url)
     legacy_day_change = root.findtext("conference/day_change")  # frab before the day windows
     if legacy_day_change:
-        records.conference.day_change = read_clock(legacy_day_change, header_where, "day_change")
+        header.day_change = read_clock(legacy_day_change, where, "day_change")
+    return XmlContext(lines, acronym, zone, base_url)
+
+
+def xml_tracks(root: ET.Element, lines: dict[ET.Element, int], records: ScheduleRecords) -> None:
     for track in root.iterfind("conference/track"):
         name = (track.get("name") or "").strip()
         if name:
@@ -95,73 +126,109 @@ def parse_xml(data: bytes, conference: Conference) -> ScheduleRecords:
             records.tracks[name] = TrackRecord(
                 name, track.get("slug", ""), track.get("color", ""), where
             )
+
+
+def xml_days(root: ET.Element, context: XmlContext, records: ScheduleRecords) -> list[DayWindow]:
+    """Each day's events, room by room; the days' windows, for the day change they show."""
     seen: dict[str, EventRecord] = {}
     windows = []
     for day in root.iterfind("day"):
         try:
-            day_where = f"<day> (line {lines[day]})"
-            if day.get("start") and day.get("end"):
-                windows.append(
-                    tuple(
-                        parse_moment(day.get(name), zone, day_where, name).astimezone(zone)
-                        for name in ("start", "end")
-                    )
-                )
+            window = xml_day_window(day, context)
         except RecordError as problem:
             records.problems.append(str(problem))
+        else:
+            if window:
+                windows.append(window)
         for room in day.iterfind("room"):
-            room_name = (room.get("name") or "").strip()
-            if not room_name:
-                records.problems.append(f"Room (line {lines[room]}): name: missing.")
-                continue
-            is_venue = room.get("guid") == VENUE_ROOM_GUID
-            if not is_venue and room_name not in records.rooms:
-                where = f"Room “{room_name}” (line {lines[room]})"
-                try:
-                    records.rooms[room_name] = RoomRecord(
-                        room_name, where=where, guid=(room.get("guid") or "").strip()
-                    )
-                except RecordError as problem:
-                    records.problems.append(str(problem))
-                    continue
-            for event in room.iterfind("event"):
-                try:
-                    record = xml_event(event, lines, room_name, is_venue, acronym, zone, base_url)
-                    if records.conference.ours:
-                        record.extra["source_url"] = ""
-                    records.add_event(record, seen)
-                except RecordError as problem:
-                    records.problems.append(str(problem))
-    records.conference.day_change = records.conference.day_change or day_change_of_windows(windows)
-    return records
+            xml_room_events(room, context, records, seen)
+    return windows
+
+
+def xml_day_window(day: ET.Element, context: XmlContext) -> DayWindow | None:
+    if not (day.get("start") and day.get("end")):
+        return None
+    where = f"<day> (line {context.lines[day]})"
+    start, end = (
+        parse_moment(day.get(name), context.zone, where, name).astimezone(context.zone)
+        for name in ("start", "end")
+    )
+    return start, end
+
+
+def xml_room_events(
+    room: ET.Element,
+    context: XmlContext,
+    records: ScheduleRecords,
+    seen: dict[str, EventRecord],
+) -> None:
+    """The events one day lists in one room; the room is recorded on first sight."""
+    room_name = (room.get("name") or "").strip()
+    if not room_name:
+        records.problems.append(f"Room (line {context.lines[room]}): name: missing.")
+        return
+    is_venue = room.get("guid") == VENUE_ROOM_GUID
+    if not is_venue and room_name not in records.rooms:
+        where = f"Room “{room_name}” (line {context.lines[room]})"
+        try:
+            records.rooms[room_name] = RoomRecord(
+                room_name, where=where, guid=(room.get("guid") or "").strip()
+            )
+        except RecordError as problem:
+            records.problems.append(str(problem))
+            return
+    for event in room.iterfind("event"):
+        try:
+            records.add_event(xml_event(event, room_name, is_venue, context), seen)
+        except RecordError as problem:
+            records.problems.append(str(problem))
 
 
 def xml_event(
-    event: ET.Element,
-    lines: dict[ET.Element, int],
-    room_name: str,
-    is_venue: bool,
-    acronym: str,
-    zone,
-    base_url: str,
+    event: ET.Element, room_name: str, is_venue: bool, context: XmlContext
 ) -> EventRecord:
     def text(tag: str) -> str:
         return event.findtext(tag) or ""
 
     guid = (event.get("guid") or "").strip()
     title, cancelled = split_title(text("title").strip())
-    where = event_where(title, guid, f"line {lines[event]}")
+    where = event_where(title, guid, f"line {context.lines[event]}")
     if not guid:
         raise RecordError(f"{where}: guid: missing.")
     if not title:
         raise RecordError(f"{where}: title: missing.")
     if not text("date"):
         raise RecordError(f"{where}: date: missing.")
-    starts_at = parse_moment(text("date"), zone, where, "date")
+    starts_at = parse_moment(text("date"), context.zone, where, "date")
     if event.find("room") is not None and text("room").strip() != room_name:
         raise RecordError(
             f"{where}: room: “{text('room')}” is not the room it is listed under (“{room_name}”)."
         )
+    persons = xml_persons(event, where)
+    extra = xml_extra(event, context.base_url)
+    raw_type = text("type").strip()
+    return EventRecord(
+        where=where,
+        guid=guid,
+        title=title,
+        slug=session_slug(text("slug"), context.acronym, title),
+        kind=session_kind(raw_type),
+        cancelled=cancelled,
+        room=None if is_venue else room_name,
+        track=text("track").strip(),
+        starts_at=starts_at,
+        ends_at=end_after(starts_at, read_duration(text("duration"), where), where),
+        description=text("description").strip(),
+        persons=persons,
+        type_label=type_label(raw_type),
+        do_not_record=xml_boolean(event.findtext("recording/optout"), where, "recording/optout"),
+        extra=extra,
+        links=xml_links(event, "links/link", context.base_url),
+        attachments=xml_links(event, "attachments/attachment", context.base_url),
+    )
+
+
+def xml_persons(event: ET.Element, where: str) -> list[PersonRecord]:
     persons = []
     for person in event.iterfind("persons/person"):
         name = (person.text or "").strip()
@@ -176,8 +243,14 @@ def xml_event(
                 person_where,
             )
         )
+    return persons
+
+
+def xml_extra(event: ET.Element, base_url: str) -> dict[str, str]:
+    """An event's OPTIONAL_EVENT_FIELDS by model field (the code an attribute, the licence in
+    <recording>); its pictures and pages as links."""
     extra = {
-        field: text(key).strip()
+        field: (event.findtext(key) or "").strip()
         for field, key in OPTIONAL_EVENT_FIELDS.items()
         if key not in ("code", "recording_license")
     }
@@ -185,26 +258,7 @@ def xml_event(
     extra["recording_license"] = (event.findtext("recording/license") or "").strip()
     for field in ("logo_url", "source_url", "origin_url", "feedback_url"):
         extra[field] = picture_or_page_link(extra[field], base_url)
-    raw_type = text("type").strip()
-    return EventRecord(
-        where=where,
-        guid=guid,
-        title=title,
-        slug=session_slug(text("slug"), acronym, title),
-        kind=session_kind(raw_type),
-        cancelled=cancelled,
-        room=None if is_venue else room_name,
-        track=text("track").strip(),
-        starts_at=starts_at,
-        ends_at=end_after(starts_at, read_duration(text("duration"), where), where),
-        description=text("description").strip(),
-        persons=persons,
-        type_label=type_label(raw_type),
-        do_not_record=xml_boolean(event.findtext("recording/optout"), where, "recording/optout"),
-        extra=extra,
-        links=xml_links(event, "links/link", base_url),
-        attachments=xml_links(event, "attachments/attachment", base_url),
-    )
+    return extra
 
 
 def xml_links(event: ET.Element, path: str, base_url: str) -> list[LinkRecord]:

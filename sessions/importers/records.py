@@ -280,15 +280,6 @@ def read_capacity(value: object, where: str) -> int | None:
     return value
 
 
-def join_text(*parts: str | None) -> str:
-    texts = []
-    for part in parts:
-        part = (part or "").strip()
-        if part and part not in texts:
-            texts.append(part)
-    return "\n\n".join(texts)
-
-
 def event_where(title: str, guid: str, location: str) -> str:
     label = f"Event “{shown(title)}”" if title else "Event"
     return f"{label} (guid {shown(guid)}, {location})" if guid else f"{label} ({location})"
@@ -317,7 +308,12 @@ def read_clock(value: str, where: str, name: str) -> datetime.time:
         ) from None
 
 
-def day_change_of_windows(windows: list[tuple[datetime.datetime, datetime.datetime]]):
+# A day's window as the file gives it (<day start end> in XML, day_start and day_end in JSON),
+# in the file's zone.
+DayWindow = tuple[datetime.datetime, datetime.datetime]
+
+
+def day_change_of_windows(windows: list[DayWindow]):
     """The day change the day windows show: the time the days ending the next morning end at,
     when they agree; None for files without such days (or with bogus windows, jev22)."""
     ends = {

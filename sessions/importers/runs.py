@@ -2,13 +2,13 @@
 
 A ScheduleImport holds the file between the two steps. Each step runs ``import_schedule`` with
 the same rules as the command; a file of more than BACKGROUND_SESSIONS sessions runs in a task
-(sessions/importers/tasks.py) so the page answers at once and shows where the step stands.
+so the page answers at once and shows where the step stands. Starting a step, now or in that
+task, is sessions/importers/tasks.py, which imports this module.
 """
 
 import io
 import logging
 
-from django.db import transaction
 from django.utils import timezone
 
 from sessions.importers import ScheduleImportError, import_schedule, parse_schedule
@@ -19,25 +19,25 @@ BACKGROUND_SESSIONS = 200
 logger = logging.getLogger(__name__)
 
 
-def start_check(schedule_import: ScheduleImport) -> None:
-    """Count the file's sessions and check it, now or in a task; a file we cannot read is refused."""
+def begin_check(schedule_import: ScheduleImport) -> bool:
+    """Count the file's sessions and mark it checking; False if we cannot read it (refused)."""
     try:
         records = parse_schedule(
             bytes(schedule_import.data), schedule_import.file_name, schedule_import.conference
         )
     except ScheduleImportError as error:
         finish(schedule_import, ScheduleImport.Status.REFUSED, problems=error.problems)
-        return
+        return False
     schedule_import.session_count = len(records.events)
     schedule_import.in_background = schedule_import.session_count > BACKGROUND_SESSIONS
     schedule_import.status = ScheduleImport.Status.CHECKING
     schedule_import.step_started_at = timezone.now()
     schedule_import.save()
-    run_or_enqueue(schedule_import)
+    return True
 
 
-def start_import(schedule_import: ScheduleImport, user) -> bool:
-    """Confirm a checked file: import it for real, now or in a task.
+def claim_import(schedule_import: ScheduleImport, user) -> bool:
+    """Mark a checked file importing, confirmed by ``user``.
 
     False if it was not waiting for confirmation: confirmed twice (a double click, two
     organizers at once), only the first claims it.
@@ -54,18 +54,7 @@ def start_import(schedule_import: ScheduleImport, user) -> bool:
     if not claimed:
         return False
     schedule_import.refresh_from_db()
-    run_or_enqueue(schedule_import)
     return True
-
-
-def run_or_enqueue(schedule_import: ScheduleImport) -> None:
-    if schedule_import.in_background:
-        from sessions.importers.tasks import run_schedule_import  # it imports this module
-
-        # Once the row is committed, or the worker might look for it before it exists.
-        transaction.on_commit(lambda: run_schedule_import.enqueue(schedule_import.pk))
-    else:
-        run_step(schedule_import.pk)
 
 
 def run_step(import_id: int) -> None:

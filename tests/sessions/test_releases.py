@@ -5,6 +5,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
+from sessions.changes import CANCELLED
 from sessions.models import Release, Session, SessionSpeaker
 from sessions.releases import (
     changes_between,
@@ -209,6 +210,10 @@ def test_a_cancelled_session_is_announced_once(conference, central):
         "cancelled (was Wed 10:00–10:30 CEST, Central Room)"
     )
     assert changes_between(second, second) == []
+
+
+def test_snapshots_are_compared_with_the_status_cancelled_sessions_store():
+    assert CANCELLED == Session.Status.CANCELLED
 
 
 def test_a_session_moved_and_cancelled_is_cancelled_where_the_public_saw_it(

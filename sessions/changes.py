@@ -1,0 +1,170 @@
+"""What changed for the public between two snapshots of a schedule, and how each change reads.
+
+A snapshot (``releases.public_snapshot``) maps each public session's id to what attendees see of
+it; a release keeps one. ``Release.changes()`` compares a release with the one before, so this
+module reads snapshots only, never the models: models.py imports it.
+"""
+
+import datetime
+from dataclasses import dataclass
+
+from conference.timezones import clock_text
+
+# The kinds of change a release announces, in the order a session's changes are listed.
+CHANGE_KINDS = (
+    "new",
+    "reinstated",
+    "moved",
+    "room",
+    "retitled",
+    "speakers",
+    "cancelled",
+    "removed",
+)
+
+# Session.Status.CANCELLED as a snapshot stores it (this module cannot import the models;
+# tests/sessions/test_releases.py checks that the two agree).
+CANCELLED = "cancelled"
+
+Snapshot = dict[str, dict]
+
+
+@dataclass(frozen=True)
+class SessionChange:
+    """One change of one session between two snapshots; ``before`` and ``after`` are its
+    snapshot entries (None where it was not, or is no longer, public)."""
+
+    kind: str
+    session_id: int
+    title: str
+    slug: str
+    before: dict | None
+    after: dict | None
+
+    @property
+    def sort_key(self) -> tuple:
+        """Where the session is (or was) in the schedule, then the kind's place in CHANGE_KINDS."""
+        entry = self.after or self.before
+        return (entry["starts_at"], entry["room_name"], self.title, self.session_id, self.order)
+
+    @property
+    def order(self) -> int:
+        return CHANGE_KINDS.index(self.kind)
+
+    def describe(self, zone: datetime.tzinfo) -> str:
+        """The change in words, times in ``zone``: “moved from Wed 10:35 Central Room to
+        Wed 14:00 Junior Stage”."""
+        before, after = self.before, self.after
+        if self.kind == "new":
+            return f"new: {place(after, zone)}"
+        if self.kind == "reinstated":
+            return f"back on the schedule: {place(after, zone)}"
+        if self.kind == "cancelled":  # where the public last saw it, if it saw it before
+            return f"cancelled (was {place(before or after, zone)})"
+        if self.kind == "removed":
+            return f"removed from the schedule (was {place(before, zone)})"
+        if self.kind == "retitled":
+            return f"retitled from “{before['title']}” to “{after['title']}”"
+        if self.kind == "room":
+            return f"changed room from {room_name(before)} to {room_name(after)}"
+        if self.kind == "speakers":
+            return speaker_change_text(before, after)
+        return move_text(before, after, zone)
+
+
+def changes_between(old: Snapshot, new: Snapshot) -> list[SessionChange]:
+    """What changed for the public from snapshot ``old`` to ``new``, in schedule order.
+
+    A session that became public is new (or, public but cancelled from the start, cancelled);
+    one no longer public (deleted, back to draft) is removed. Of a session cancelled in both,
+    nothing is announced: it does not take place, wherever it would have. A session reinstated
+    is announced with any move, new room, title or speakers since it was cancelled.
+    """
+    changes = []
+    for key in old.keys() | new.keys():
+        before, after = old.get(key), new.get(key)
+        changes.extend(session_changes(before, after))
+    changes.sort(key=lambda change: change.sort_key)
+    return changes
+
+
+def session_changes(before: dict | None, after: dict | None) -> list[SessionChange]:
+    cancelled = CANCELLED
+    if before is None:
+        return [change("cancelled" if after["status"] == cancelled else "new", before, after)]
+    if after is None:
+        return [change("removed", before, after)]
+    if after["status"] == cancelled:
+        return [change("cancelled", before, after)] if before["status"] != cancelled else []
+    kinds = ["reinstated"] if before["status"] == cancelled else []
+    if before["starts_at"] != after["starts_at"] or before["ends_at"] != after["ends_at"]:
+        kinds.append("moved")
+    elif before["room_id"] != after["room_id"]:
+        kinds.append("room")
+    if before["title"] != after["title"]:
+        kinds.append("retitled")
+    if set(before["speaker_ids"]) != set(after["speaker_ids"]):
+        kinds.append("speakers")
+    return [change(kind, before, after) for kind in kinds]
+
+
+def change(kind: str, before: dict | None, after: dict | None) -> SessionChange:
+    entry = after or before
+    return SessionChange(kind, entry["id"], entry["title"], entry["slug"], before, after)
+
+
+def local(entry: dict, field: str, zone: datetime.tzinfo) -> datetime.datetime:
+    return datetime.datetime.fromisoformat(entry[field]).astimezone(zone)
+
+
+def day_and_clock(moment: datetime.datetime, *, with_zone: bool) -> str:
+    text = f"{moment:%a} {clock_text(moment)}"
+    return f"{text} {moment.tzname()}" if with_zone else text
+
+
+def room_name(entry: dict) -> str:
+    return entry["room_name"] or "the whole venue"
+
+
+def place(entry: dict, zone: datetime.tzinfo) -> str:
+    """“Wed 10:35–11:00 CEST, Central Room”."""
+    starts_at, ends_at = local(entry, "starts_at", zone), local(entry, "ends_at", zone)
+    start = day_and_clock(starts_at, with_zone=starts_at.tzname() != ends_at.tzname())
+    return f"{start}–{clock_text(ends_at)} {ends_at.tzname()}, {room_name(entry)}"
+
+
+def move_text(before: dict, after: dict, zone: datetime.tzinfo) -> str:
+    """A new time (and maybe room). Each time carries its zone's abbreviation only when the two
+    differ, as across a change of the clocks; otherwise it is said once at the end."""
+    old_start, new_start = local(before, "starts_at", zone), local(after, "starts_at", zone)
+    old_end, new_end = local(before, "ends_at", zone), local(after, "ends_at", zone)
+    apart = old_start.tzname() != new_start.tzname()
+    abbreviation = "" if apart else f" ({new_start.tzname()})"
+    if old_start == new_start:
+        text = (
+            f"now ends at {clock_text(new_end)} instead of {clock_text(old_end)} "
+            f"({new_end.tzname()})"
+        )
+        if before["room_id"] != after["room_id"]:
+            text += f", in {room_name(after)} instead of {room_name(before)}"
+        return text
+    old_text = day_and_clock(old_start, with_zone=apart)
+    new_text = day_and_clock(new_start, with_zone=apart)
+    if before["room_id"] == after["room_id"]:
+        return f"moved from {old_text} to {new_text}{abbreviation}, {room_name(after)}"
+    return (
+        f"moved from {old_text} {room_name(before)} to {new_text} {room_name(after)}{abbreviation}"
+    )
+
+
+def speaker_change_text(before: dict, after: dict) -> str:
+    old = dict(zip(before["speaker_ids"], before["speaker_names"], strict=True))
+    new = dict(zip(after["speaker_ids"], after["speaker_names"], strict=True))
+    parts = []
+    added = [name for pk, name in new.items() if pk not in old]
+    removed = [name for pk, name in old.items() if pk not in new]
+    if added:
+        parts.append(f"{', '.join(added)} added")
+    if removed:
+        parts.append(f"{', '.join(removed)} removed")
+    return f"speakers changed: {'; '.join(parts)}"
