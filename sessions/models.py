@@ -252,7 +252,7 @@ class SessionQuerySet(VersionedQuerySet):
         """Everything a schedule row shows, in a fixed number of queries.
 
         The conference, rooms and tracks are prefetched, not joined: the sessions share one object
-        each instead of a copy built for every row, which cost a 1,000-session page 25 ms. Reached
+        each instead of a copy built for every row, a cost that grows with the sessions. Reached
         through ``conference.sessions``, rows already hold that conference and no query is made.
         For one session or a handful, ``select_related("room", "track")`` first saves two
         queries: Django does not prefetch what a join has already loaded.
@@ -269,10 +269,10 @@ class SessionQuerySet(VersionedQuerySet):
     def for_page(self):
         """Everything a session's own page shows (sessions/session_detail.html), for one session.
 
-        Speed: for one row a join costs less than a query, so its room, track and its speakers'
+        For one row a join costs less than a query, so its room, track and its speakers'
         conference (their links need its slug) are joined; and its links and attachments are
-        only looked for when the row says there are some (most sessions have none). On
-        PostgreSQL each query saved is 0.7 ms of a 10 ms page.
+        only looked for when the row says there are some (most sessions have none): each query
+        saved is a round trip on PostgreSQL.
         """
         return (
             self.select_related("room", "track")
@@ -321,8 +321,8 @@ class SessionQuerySet(VersionedQuerySet):
         """What a calendar's VEVENT shows (exports.calendar_event): ``for_export()`` without
         links, attachments and the speakers' bios, photos and conference.
 
-        Speed: two queries and a third of the model objects fewer; uncached, schedule.ics takes
-        about a quarter less CPU (1,000 sessions: 92 ms instead of 125 to 150).
+        Two queries and a third of the model objects fewer than ``for_export()``, for the export
+        that calendars fetch most often.
         """
         calendar_speakers = Speaker.objects.only("conference_id", "name", "role", "company")
         return self.defer(
@@ -920,8 +920,8 @@ class Session(KeepsFormerSlugs, Versioned):
     def kind_label(self) -> str:
         """“Lightning Talk”, as get_kind_display() says it, from a dict built once.
 
-        Speed: Django's get_FOO_display() rebuilds the choices dict on every call; the
-        1,000 cards of a schedule render 20 ms (6 %) faster with these two labels.
+        Django's get_FOO_display() rebuilds the choices dict on every call, and a schedule
+        prints a label per card.
         """
         return KIND_LABELS.get(self.kind, self.kind)
 

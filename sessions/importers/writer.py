@@ -647,7 +647,7 @@ def link_row(link: "SessionLink | Attachment") -> list[str]:
 
 
 # What the writer vouches for itself, so that full_clean() need not ask the database row by row
-# (each of these was a query per row: 20 ms a session): every foreign key it sets holds an object
+# (each of these would be a query per row): every foreign key it sets holds an object
 # it loaded from, or saved into, this conference; GUIDs and slugs are unique by its own indexes
 # (guid_index(), unique_slug()); a session lists each speaker once (try_link()). The check
 # constraints are what Session.clean() and the fields' validators already state with field
