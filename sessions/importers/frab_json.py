@@ -44,7 +44,7 @@ from sessions.importers.records import (
     read_capacity,
     read_clock,
     read_duration,
-    refuse_nul,
+    refuse_unstorable,
     shown,
 )
 from sessions.models import Session
@@ -99,6 +99,7 @@ class JsonMeta:
         if ours:
             source = self.source_urls.get(record.guid)
             record.extra["source_url"] = source if isinstance(source, str) else ""
+            refuse_unstorable(record.where, **{"meta.source_urls": record.extra["source_url"]})
         level = self.audience_levels.get(record.guid)
         record.audience_level = level if isinstance(level, str) else None
         if self.kinds.get(record.guid) in Session.Kind.values:
@@ -218,7 +219,7 @@ def json_details(conference: dict, meta: dict) -> dict[str, str]:
         for name in CONFERENCE_META_FIELDS
     }
     details = {name: value.strip() for name, value in details.items() if value}
-    refuse_nul("schedule.conference", **details)
+    refuse_unstorable("schedule.conference", **details)
     return details
 
 
@@ -360,7 +361,8 @@ def json_event(
     room = optional("room")
     if room is not None and room.strip() != room_name:
         raise RecordError(
-            f"{where}: room: “{room}” is not the room it is listed under (“{room_name}”)."
+            f"{where}: room: “{shown(room)}” is not the room it is listed under "
+            f"(“{shown(room_name)}”)."
         )
     starts_at, ends_at = json_times(event, where, context.zone)
     base_url = context.base_url
@@ -444,6 +446,7 @@ def json_person(person: object, where: str, base_url: str) -> PersonRecord:
     name = name.strip()
     guid = json_value(person, "guid", str, where, required=False) or ""
     person_id = person.get("id")
+    refuse_unstorable(where, id=person_id if isinstance(person_id, str) else None)
     biography = json_value(person, "biography", str, where, required=False)
     avatar = json_value(person, "avatar", str, where, required=False)
     return PersonRecord(

@@ -33,13 +33,25 @@ class RecordError(Exception):
     """One record cannot be read; parsing notes it and goes on to the next record."""
 
 
-def refuse_nul(where: str, **texts: str | None) -> None:
-    """PostgreSQL text cannot hold NUL, so a NUL in any text a record carries is its error."""
+def refuse_unstorable(where: str, **texts: str | None) -> None:
+    """Text no database can store is the error of the record carrying it: NUL, which PostgreSQL
+    text cannot hold, and a lone surrogate (JSON's "\\ud800"), which no UTF-8 can encode."""
     for name, text in texts.items():
-        if text and "\x00" in text:
+        if not text:
+            continue
+        if "\x00" in text:
             raise RecordError(
                 f"{where}: {name}: contains a NUL character (U+0000), which no text here may hold."
             )
+        if surrogate := LONE_SURROGATE.search(text):
+            raise RecordError(
+                f"{where}: {name}: contains a lone surrogate (U+{ord(surrogate[0]):04X}), half of "
+                "a UTF-16 pair and no character, which no text here may hold."
+            )
+
+
+# What json.loads makes of a "\\ud800" escape without its other half.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def not_utf8(data: bytes, error: UnicodeDecodeError, advice: str = "") -> ScheduleImportError:
@@ -55,8 +67,9 @@ def not_utf8(data: bytes, error: UnicodeDecodeError, advice: str = "") -> Schedu
 
 
 def shown(text: str) -> str:
-    """``text`` as an error message may quote it: a NUL as the visible ␀."""
-    return text.replace("\x00", "\u2400")
+    """``text`` as an error message may quote it: a NUL as the visible ␀, a lone surrogate as
+    the replacement character � (the message itself is stored and shown)."""
+    return LONE_SURROGATE.sub("\ufffd", text.replace("\x00", "\u2400"))
 
 
 @dataclass
@@ -76,7 +89,7 @@ class PersonRecord:
     match_name: bool = False
 
     def __post_init__(self):
-        refuse_nul(
+        refuse_unstorable(
             self.where,
             guid=self.guid,
             name=self.name,
@@ -84,6 +97,7 @@ class PersonRecord:
             avatar=self.avatar_url,
             role=self.role,
             company=self.company,
+            **link_texts("links", self.links),
         )
 
 
@@ -94,6 +108,14 @@ class LinkRecord:
     url: str
     title: str
     kind: str
+
+
+def link_texts(kind: str, items: list[LinkRecord]) -> dict[str, str]:
+    """The texts of a record's links, by where they are (“links[0]”), for refuse_unstorable()."""
+    return {
+        f"{kind}[{index}]": f"{item.url} {item.title} {item.kind}"
+        for index, item in enumerate(items)
+    }
 
 
 # The event fields the model has a field for, beyond what every event must have, with the
@@ -137,7 +159,7 @@ class EventRecord:
     planned_minutes: int | None = None
 
     def __post_init__(self):
-        refuse_nul(
+        refuse_unstorable(
             self.where,
             guid=self.guid,
             title=self.title,
@@ -147,11 +169,8 @@ class EventRecord:
             type=self.type_label,
             description=self.description,
             **{OPTIONAL_EVENT_FIELDS[name]: value for name, value in self.extra.items()},
-            **{
-                f"{kind}[{index}]": f"{item.url} {item.title} {item.kind}"
-                for kind, items in (("links", self.links), ("attachments", self.attachments))
-                for index, item in enumerate(items)
-            },
+            **link_texts("links", self.links),
+            **link_texts("attachments", self.attachments),
         )
 
 
@@ -165,7 +184,7 @@ class RoomRecord:
     description: str | None = None
 
     def __post_init__(self):
-        refuse_nul(
+        refuse_unstorable(
             self.where or f"Room “{shown(self.name)}”",
             name=self.name,
             slug=self.slug,
@@ -199,7 +218,7 @@ class TrackRecord:
 
     def __post_init__(self):
         where = self.where or f"Track “{shown(self.name)}”"
-        refuse_nul(
+        refuse_unstorable(
             where, name=self.name, slug=self.slug, color=self.colour, description=self.description
         )
 
@@ -232,7 +251,8 @@ def parse_moment(value: str, zone: datetime.tzinfo, where: str, name: str) -> da
         moment = datetime.datetime.fromisoformat(value.strip())
     except ValueError:
         raise RecordError(
-            f"{where}: {name}: “{value}” is not a date and time like 2026-04-08T10:35:00+02:00."
+            f"{where}: {name}: “{shown(value)}” is not a date and time like "
+            "2026-04-08T10:35:00+02:00."
         ) from None
     # The formats require an offset; a file without one means its zone's (or the conference's)
     # local time: ``zone``, see file_zone().
@@ -241,7 +261,7 @@ def parse_moment(value: str, zone: datetime.tzinfo, where: str, name: str) -> da
         moment.astimezone(datetime.UTC)  # how it is stored: 9999-12-31T23:00-02:00 is not
     except OverflowError:
         raise RecordError(
-            f"{where}: {name}: “{value}” lies outside the years 1 to 9999 in UTC."
+            f"{where}: {name}: “{shown(value)}” lies outside the years 1 to 9999 in UTC."
         ) from None
     return moment
 
@@ -249,7 +269,9 @@ def parse_moment(value: str, zone: datetime.tzinfo, where: str, name: str) -> da
 def read_duration(value: str, where: str) -> datetime.timedelta:
     duration = parse_duration(value)
     if duration is None:
-        raise RecordError(f"{where}: duration: “{value}” is not a duration like 00:30 or 1:30.")
+        raise RecordError(
+            f"{where}: duration: “{shown(value)}” is not a duration like 00:30 or 1:30."
+        )
     return duration
 
 

@@ -23,6 +23,7 @@ from sessions.importers.records import (
     ScheduleRecords,
     TrackRecord,
     parse_moment,
+    refuse_unstorable,
     shown,
 )
 from sessions.models import Session
@@ -105,6 +106,7 @@ def read_speakers(speaker_list: list, records: ScheduleRecords) -> dict[str, Per
             if not isinstance(speaker, dict):
                 raise RecordError(f"{where}: expected an object.")
             speaker_id = json_value(speaker, "id", str, where).strip()
+            refuse_unstorable(where, id=speaker_id)  # before a GUID is made of it
             name = (json_value(speaker, "fullName", str, where, required=False) or "").strip()
             if not name:
                 first = json_value(speaker, "firstName", str, where, required=False) or ""
@@ -183,6 +185,7 @@ def sessionize_event(
     session_id = item_id(session.get("id")).strip()
     if not session_id:
         raise RecordError(f"{where}: id: missing.")
+    refuse_unstorable(where, id=session_id)  # before a GUID is made of it
     json_value(session, "title", str, where, required=False)  # names a title of another type
     if not title:
         raise RecordError(f"{where}: title: missing.")
