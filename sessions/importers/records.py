@@ -9,10 +9,12 @@ import json
 import math
 import re
 import zoneinfo
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
 from conference.models import Conference
+from conference.timezones import read_wall_clock
 from sessions.frab import FILE_KEYS, parse_duration
 
 
@@ -254,16 +256,38 @@ def parse_moment(value: str, zone: datetime.tzinfo, where: str, name: str) -> da
             f"{where}: {name}: “{shown(value)}” is not a date and time like "
             "2026-04-08T10:35:00+02:00."
         ) from None
-    # The formats require an offset; a file without one means its zone's (or the conference's)
-    # local time: ``zone``, see file_zone().
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=zone)
     try:
+        if moment.tzinfo is None:
+            # The formats require an offset; a file without one (Sessionize's) means its zone's
+            # (or the conference's) local time: ``zone``, see file_zone().
+            return instant_on_clocks(
+                moment, zone, f"{where}: {name}", lambda reading: f"“{reading.isoformat()}”"
+            )
         moment.astimezone(datetime.UTC)  # how it is stored: 9999-12-31T23:00-02:00 is not
     except OverflowError:
         raise RecordError(
             f"{where}: {name}: “{shown(value)}” lies outside the years 1 to 9999 in UTC."
         ) from None
     return moment
+
+
+def instant_on_clocks(
+    local: datetime.datetime,
+    zone: datetime.tzinfo,
+    where: str,
+    spell: Callable[[datetime.datetime], str],
+) -> datetime.datetime:
+    """The instant a naive ``local`` names on ``zone``'s clocks, in UTC (so adding a duration is
+    exact), refused as the admin refuses it (ConferenceDateTimeField): a time the clocks skip, and
+    one they pass twice; the refusal shows both readings of that one, as ``spell`` writes them."""
+    reading = read_wall_clock(local, zone)
+    if len(reading.instants) == 1:
+        return reading.instants[0]
+    problem = f"{where}: {reading.refusal(local, zone)}"
+    if reading.instants:
+        first, second = (spell(instant.astimezone(zone)) for instant in reading.instants)
+        problem += f" Write {first} for the first or {second} for the second."
+    raise RecordError(problem)
 
 
 def read_duration(value: str, where: str) -> datetime.timedelta:
