@@ -141,7 +141,7 @@ class EventRecord:
     guid: str
     title: str
     slug: str
-    kind: str
+    kind: str | None  # None: the file does not say (a type label in our own schedule.xml)
     cancelled: bool
     room: str | None  # None: the whole venue
     track: str
@@ -151,7 +151,8 @@ class EventRecord:
     persons: list[PersonRecord]
     type_label: str = ""
     do_not_record: bool = False
-    # Optional texts and URLs by model field (see OPTIONAL_EVENT_FIELDS); blank when absent.
+    # Optional texts and URLs by model field (see OPTIONAL_EVENT_FIELDS); blank when absent, left
+    # out when the file cannot say (the source URL in our own schedule.xml).
     extra: dict[str, str] = field(default_factory=dict)
     links: list[LinkRecord] = field(default_factory=list)
     attachments: list[LinkRecord] = field(default_factory=list)

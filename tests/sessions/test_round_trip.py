@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from conference.models import Conference
+from conference.models import Conference, Room
 from sessions.exports import build_frab_data, build_frab_xml
 from sessions.importers import import_schedule
 from sessions.models import Attachment, Session, SessionLink
@@ -316,3 +316,28 @@ def differences(imported: dict, original: dict) -> list[str]:
                 if copied[name] != row[name]
             ]
     return found
+
+
+@pytest.mark.parametrize("kind", ["json", "xml"])
+def test_our_export_reimported_into_its_own_conference_changes_nothing(everything, kind):
+    # A room without a GUID is exported with one derived from its slug.
+    Room.objects.filter(conference=everything, slug="the-loft").update(guid="")
+
+    report = import_schedule(everything, io.BytesIO(exported(everything, kind)))
+
+    assert report.changes == []
+    assert report.unchanged == {"room": 2, "track": 2, "speaker": 3, "session": 8}
+
+
+@pytest.mark.parametrize("kind", ["json", "xml"])
+def test_our_export_never_makes_our_session_pages_source_urls(everything, kind):
+    copy = make_conference(slug="copy-2026", time_zone=everything.time_zone)
+
+    import_schedule(copy, io.BytesIO(exported(everything, kind)))
+
+    sources = set(Session.objects.filter(conference=copy).values_list("source_url", flat=True))
+    # schedule.json carries each session's own source URL; schedule.xml has no place for it.
+    original = set(
+        Session.objects.filter(conference=everything).values_list("source_url", flat=True)
+    )
+    assert sources == (original if kind == "json" else {""})
