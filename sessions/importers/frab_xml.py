@@ -42,6 +42,7 @@ from sessions.importers.records import (
     picture_or_page_link,
     read_clock,
     read_duration,
+    with_video_download,
 )
 
 
@@ -234,7 +235,11 @@ def xml_event(
         type_label=type_label(raw_type),
         do_not_record=xml_boolean(event.findtext("recording/optout"), where, "recording/optout"),
         extra=extra,
-        links=xml_links(event, "links/link", context.base_url),
+        links=with_video_download(
+            xml_links(event, "links/link", context.base_url),
+            text("video_download_url"),
+            context.base_url,
+        ),
         attachments=xml_links(event, "attachments/attachment", context.base_url),
     )
 

@@ -185,6 +185,7 @@ class RoomRecord:
     where: str = ""
     guid: str = ""
     description: str | None = None
+    kind: str | None = None  # one of Room.Kind, or None: the file does not say
 
     def __post_init__(self):
         refuse_unstorable(
@@ -372,6 +373,15 @@ def day_change_of_windows(windows: list[DayWindow]):
 
 
 NOON = datetime.time(12, 0)
+
+
+def with_video_download(links: list[LinkRecord], url: str, base_url: str) -> list[LinkRecord]:
+    """An event's links and its video_download_url (deprecated in the XSD, still in jev22's
+    files), kept as a link of type media like any other recording link."""
+    url = absolute_link(url, base_url)
+    if url and all(link.url != url for link in links):
+        return [*links, LinkRecord(url, "Video download", "media")]
+    return links
 
 
 def absolute_link(url: str, base_url: str) -> str:

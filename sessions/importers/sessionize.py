@@ -16,6 +16,7 @@ from sessions.frab import session_kind
 from sessions.importers.frab_json import json_value
 from sessions.importers.records import (
     EventRecord,
+    LinkRecord,
     PersonRecord,
     RecordError,
     RoomRecord,
@@ -117,11 +118,32 @@ def read_speakers(speaker_list: list, records: ScheduleRecords) -> dict[str, Per
             where = f"Speaker “{shown(name)}” ({where})"
             bio = json_value(speaker, "bio", str, where, required=False)
             speakers[speaker_id] = PersonRecord(
-                sessionize_guid("speaker", speaker_id), name, bio, where
+                sessionize_guid("speaker", speaker_id),
+                name,
+                bio,
+                where,
+                avatar_url=json_value(speaker, "profilePicture", str, where, required=False),
+                # Its one line under the name (“Rear Admiral, US Navy”): our role or title.
+                role=json_value(speaker, "tagLine", str, where, required=False),
+                links=speaker_links(speaker, where),
             )
         except RecordError as problem:
             records.problems.append(str(problem))
     return speakers
+
+
+def speaker_links(speaker: dict, where: str) -> list[LinkRecord]:
+    """A speaker's links: ``{"title": "Twitter", "url": …, "linkType": "Twitter"}``."""
+    links = []
+    for index, link in enumerate(json_value(speaker, "links", list, where, required=False) or []):
+        link_where = f"{where}, links[{index}]"
+        if not isinstance(link, dict):
+            raise RecordError(f"{link_where}: expected an object.")
+        url = json_value(link, "url", str, link_where).strip()
+        title = json_value(link, "title", str, link_where, required=False) or ""
+        kind = json_value(link, "linkType", str, link_where, required=False) or ""
+        links.append(LinkRecord(url, title.strip() or kind.strip(), ""))
+    return links
 
 
 def read_categories(category_list: list, records: ScheduleRecords) -> dict[str, tuple[str, str]]:

@@ -341,6 +341,8 @@ class ScheduleWriter:
                 values["guid"] = record.guid
             if record.description is not None:
                 values["description"] = record.description.strip()
+            if record.kind is not None:
+                values["kind"] = record.kind
             fields = apply_changes(room, values)
             result = outcome(room, fields)
             if self.save(room, f"Room “{record.name}”", result):
