@@ -225,7 +225,7 @@ class RoomInline(VersionedInline):
     model = Room
     extra = 0
     prepopulated_fields = {"slug": ("name",)}
-    fields = ["name", "slug", "capacity", "position", "description", "guid"]
+    fields = ["name", "slug", "kind", "capacity", "position", "description", "guid"]
 
 
 class TrackInline(VersionedInline):

@@ -16,7 +16,6 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxLengthValidator
 from django.forms.renderers import Jinja2
 from django.utils import timezone
-from django.utils.formats import date_format
 
 from conference.limits import (
     PASSWORD_RESETS_PER_CLIENT,
@@ -379,17 +378,13 @@ class ConferenceDateTimeField(forms.MultiValueField):
             raise ValidationError("Enter a date between the years 1 and 9999.", code="out_of_range")
         local, reading = typed
         zone = timezone.get_current_timezone()
-        night = f"{date_format(local, 'l j F Y')} in {zone}"
         if not reading.instants:
-            raise ValidationError(
-                f"{clock_text(local)} does not exist on {night}: {reading.change} that night.",
-                code="nonexistent_time",
-            )
+            raise ValidationError(reading.refusal(local, zone), code="nonexistent_time")
         if len(reading.instants) == 1:
             return reading.instants[0]
         if fold not in (FIRST, SECOND):
             raise ValidationError(
-                f"{clock_text(local)} happens twice on {night}: {reading.change} that night. "
+                f"{reading.refusal(local, zone)} "
                 f"Choose which {clock_text(local)} you mean, next to the time.",
                 code="ambiguous_time",
             )

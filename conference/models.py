@@ -235,9 +235,29 @@ class ConferencePartQuerySet(VersionedQuerySet):
 
 
 class Room(Versioned):
+    class Kind(models.TextChoices):
+        """The room types of the c3voc schedule format, which its clients group rooms by."""
+
+        LECTURE_HALL = "lecturehall", "lecture hall"
+        STAGE = "stage", "stage"
+        WORKSHOP = "workshop", "workshop room"
+        OUTSIDE = "outside", "outside"
+        ONLINE = "online", "online"
+        PROJECT = "project", "project space"
+        BBB = "bbb", "BigBlueButton room"
+        HANGAR = "hangar", "hangar"
+        OTHER = "other", "other"
+
     conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="rooms")
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)
+    kind = models.CharField(
+        "type",
+        max_length=20,
+        choices=Kind.choices,
+        blank=True,
+        help_text="Published in schedule.json, whose apps group rooms by it.",
+    )
     capacity = models.PositiveIntegerField(
         null=True, blank=True, help_text="Seats; leave empty if unknown."
     )

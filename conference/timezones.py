@@ -6,6 +6,7 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from django.utils import timezone
+from django.utils.formats import date_format
 
 COOKIE_NAME = "tz"
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
@@ -56,6 +57,14 @@ class WallClock(NamedTuple):
 
     instants: tuple[datetime.datetime, ...]  # in UTC, earliest first: one, two (fold 0, 1) or none
     change: "ClockChange | None"  # the night's change, when the reading is not one instant
+
+    def refusal(self, local: datetime.datetime, zone: datetime.tzinfo) -> str:
+        """Why ``local`` names no single instant, for whoever typed or imported it: “02:30 does
+        not exist on Sunday 29 March 2026 in Europe/Berlin: the clocks jump from 02:00 to 03:00
+        that night.” (or “happens twice …”, when they go back)."""
+        happens = "happens twice" if self.instants else "does not exist"
+        night = f"{date_format(local, 'l j F Y')} in {zone}"
+        return f"{clock_text(local)} {happens} on {night}: {self.change} that night."
 
 
 class ClockChange(NamedTuple):

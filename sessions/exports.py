@@ -448,6 +448,7 @@ def frab_schedule(
     tracks = list(conference.tracks.all())
     room_list = [
         {"name": room.name, "slug": room.slug, "guid": room_guid(conference, room)}
+        | ({"type": room.kind} if room.kind else {})
         | ({"capacity": room.capacity} if room.capacity is not None else {})
         | ({"description": room.description} if room.description else {})
         for room in rooms

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from conference.models import Conference
+from conference.models import Conference, Room
 from sessions.frab import (
     CONFERENCE_META_FIELDS,
     GENERATOR,
@@ -44,8 +44,9 @@ from sessions.importers.records import (
     read_capacity,
     read_clock,
     read_duration,
-    refuse_nul,
+    refuse_unstorable,
     shown,
+    with_video_download,
 )
 from sessions.models import Session
 
@@ -99,6 +100,7 @@ class JsonMeta:
         if ours:
             source = self.source_urls.get(record.guid)
             record.extra["source_url"] = source if isinstance(source, str) else ""
+            refuse_unstorable(record.where, **{"meta.source_urls": record.extra["source_url"]})
         level = self.audience_levels.get(record.guid)
         record.audience_level = level if isinstance(level, str) else None
         if self.kinds.get(record.guid) in Session.Kind.values:
@@ -218,7 +220,7 @@ def json_details(conference: dict, meta: dict) -> dict[str, str]:
         for name in CONFERENCE_META_FIELDS
     }
     details = {name: value.strip() for name, value in details.items() if value}
-    refuse_nul("schedule.conference", **details)
+    refuse_unstorable("schedule.conference", **details)
     return details
 
 
@@ -242,13 +244,37 @@ def json_rooms(room_list: list, records: ScheduleRecords) -> tuple[set[str], set
                 read_capacity(room.get("capacity"), where),
                 where,
                 (json_value(room, "guid", str, where, required=False) or "").strip(),
-                # 39c3's hub writes description_en and description_de instead.
-                json_value(room, "description", str, where, required=False)
-                or json_value(room, "description_en", str, where, required=False),
+                json_room_description(room, where),
+                json_room_kind(room, where),
             )
         except RecordError as problem:
             records.problems.append(str(problem))
     return declared, venue
+
+
+def json_room_description(room: dict, where: str) -> str | None:
+    """A room's description: a text or, as the schema allows, one per language ({"en": …}, or
+    39c3's description_en and description_de keys); English first, else the first given."""
+    description = room.get("description")
+    if isinstance(description, dict):
+        texts = description
+    else:
+        if json_value(room, "description", str, where, required=False):
+            return description
+        texts = {
+            key.removeprefix("description_"): value
+            for key, value in room.items()
+            if key.startswith("description_")
+        }
+    texts = {language: text for language, text in texts.items() if isinstance(text, str)}
+    return texts.get("en") or next(iter(texts.values()), None)
+
+
+def json_room_kind(room: dict, where: str) -> str | None:
+    """A room's type, when it is one of the schema's (Room.Kind); another is no reason to refuse
+    the schedule, so it is left out, as a track colour the model refuses is."""
+    kind = (json_value(room, "type", str, where, required=False) or "").strip()
+    return kind if kind in Room.Kind.values else None
 
 
 def json_tracks(track_list: list, records: ScheduleRecords) -> None:
@@ -360,7 +386,8 @@ def json_event(
     room = optional("room")
     if room is not None and room.strip() != room_name:
         raise RecordError(
-            f"{where}: room: “{room}” is not the room it is listed under (“{room_name}”)."
+            f"{where}: room: “{shown(room)}” is not the room it is listed under "
+            f"(“{shown(room_name)}”)."
         )
     starts_at, ends_at = json_times(event, where, context.zone)
     base_url = context.base_url
@@ -386,7 +413,11 @@ def json_event(
         type_label=type_label(raw_type),
         do_not_record=bool(optional("do_not_record", bool)),
         extra=extra,
-        links=json_links(optional("links", list) or [], f"{where}: links", base_url),
+        links=with_video_download(
+            json_links(optional("links", list) or [], f"{where}: links", base_url),
+            optional("video_download_url") or "",
+            base_url,
+        ),
         attachments=json_links(
             optional("attachments", list) or [], f"{where}: attachments", base_url
         ),
@@ -444,6 +475,7 @@ def json_person(person: object, where: str, base_url: str) -> PersonRecord:
     name = name.strip()
     guid = json_value(person, "guid", str, where, required=False) or ""
     person_id = person.get("id")
+    refuse_unstorable(where, id=person_id if isinstance(person_id, str) else None)
     biography = json_value(person, "biography", str, where, required=False)
     avatar = json_value(person, "avatar", str, where, required=False)
     return PersonRecord(

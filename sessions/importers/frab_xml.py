@@ -13,6 +13,7 @@ from xml.parsers import expat
 
 from conference.models import Conference
 from sessions.frab import (
+    GENERATOR,
     VENUE_ROOM_GUID,
     person_guid,
     session_kind,
@@ -41,6 +42,7 @@ from sessions.importers.records import (
     picture_or_page_link,
     read_clock,
     read_duration,
+    with_video_download,
 )
 
 
@@ -85,6 +87,9 @@ class XmlContext:
     acronym: str
     zone: datetime.tzinfo  # of times without an offset
     base_url: str  # of relative links
+    # Written by this software: each event's url is its page here, and a type label (“Ceremony”)
+    # hides the kind, which only our schedule.json carries.
+    ours: bool = False
 
 
 def parse_xml(data: bytes, conference: Conference) -> ScheduleRecords:
@@ -107,6 +112,8 @@ def xml_conference(
     where = f"<conference> (line {lines[element]})" if element is not None else ""
     acronym = (root.findtext("conference/acronym") or "").strip()
     base_url = (root.findtext("conference/base_url") or "").strip()
+    generator = root.find("generator")
+    header.ours = generator is not None and generator.get("name") == GENERATOR
     header.time_zone = (root.findtext("conference/time_zone_name") or "").strip()
     zone = file_zone(header.time_zone, conference, where)
     colour = root.find("conference/color")
@@ -115,7 +122,7 @@ def xml_conference(
     legacy_day_change = root.findtext("conference/day_change")  # frab before the day windows
     if legacy_day_change:
         header.day_change = read_clock(legacy_day_change, where, "day_change")
-    return XmlContext(lines, acronym, zone, base_url)
+    return XmlContext(lines, acronym, zone, base_url, header.ours)
 
 
 def xml_tracks(root: ET.Element, lines: dict[ET.Element, int], records: ScheduleRecords) -> None:
@@ -207,12 +214,17 @@ def xml_event(
     persons = xml_persons(event, where)
     extra = xml_extra(event, context.base_url)
     raw_type = text("type").strip()
+    kind = session_kind(raw_type)
+    if context.ours:
+        # As for our schedule.json (frab_json.JsonMeta): the url is our page, not a source.
+        del extra["source_url"]
+        kind = None if type_label(raw_type) else kind
     return EventRecord(
         where=where,
         guid=guid,
         title=title,
         slug=session_slug(text("slug"), context.acronym, title),
-        kind=session_kind(raw_type),
+        kind=kind,
         cancelled=cancelled,
         room=None if is_venue else room_name,
         track=text("track").strip(),
@@ -223,7 +235,11 @@ def xml_event(
         type_label=type_label(raw_type),
         do_not_record=xml_boolean(event.findtext("recording/optout"), where, "recording/optout"),
         extra=extra,
-        links=xml_links(event, "links/link", context.base_url),
+        links=with_video_download(
+            xml_links(event, "links/link", context.base_url),
+            text("video_download_url"),
+            context.base_url,
+        ),
         attachments=xml_links(event, "attachments/attachment", context.base_url),
     )
 

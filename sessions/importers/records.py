@@ -9,10 +9,12 @@ import json
 import math
 import re
 import zoneinfo
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
 from conference.models import Conference
+from conference.timezones import read_wall_clock
 from sessions.frab import FILE_KEYS, parse_duration
 
 
@@ -33,13 +35,25 @@ class RecordError(Exception):
     """One record cannot be read; parsing notes it and goes on to the next record."""
 
 
-def refuse_nul(where: str, **texts: str | None) -> None:
-    """PostgreSQL text cannot hold NUL, so a NUL in any text a record carries is its error."""
+def refuse_unstorable(where: str, **texts: str | None) -> None:
+    """Text no database can store is the error of the record carrying it: NUL, which PostgreSQL
+    text cannot hold, and a lone surrogate (JSON's "\\ud800"), which no UTF-8 can encode."""
     for name, text in texts.items():
-        if text and "\x00" in text:
+        if not text:
+            continue
+        if "\x00" in text:
             raise RecordError(
                 f"{where}: {name}: contains a NUL character (U+0000), which no text here may hold."
             )
+        if surrogate := LONE_SURROGATE.search(text):
+            raise RecordError(
+                f"{where}: {name}: contains a lone surrogate (U+{ord(surrogate[0]):04X}), half of "
+                "a UTF-16 pair and no character, which no text here may hold."
+            )
+
+
+# What json.loads makes of a "\\ud800" escape without its other half.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def not_utf8(data: bytes, error: UnicodeDecodeError, advice: str = "") -> ScheduleImportError:
@@ -55,8 +69,9 @@ def not_utf8(data: bytes, error: UnicodeDecodeError, advice: str = "") -> Schedu
 
 
 def shown(text: str) -> str:
-    """``text`` as an error message may quote it: a NUL as the visible ␀."""
-    return text.replace("\x00", "\u2400")
+    """``text`` as an error message may quote it: a NUL as the visible ␀, a lone surrogate as
+    the replacement character � (the message itself is stored and shown)."""
+    return LONE_SURROGATE.sub("\ufffd", text.replace("\x00", "\u2400"))
 
 
 @dataclass
@@ -76,7 +91,7 @@ class PersonRecord:
     match_name: bool = False
 
     def __post_init__(self):
-        refuse_nul(
+        refuse_unstorable(
             self.where,
             guid=self.guid,
             name=self.name,
@@ -84,6 +99,7 @@ class PersonRecord:
             avatar=self.avatar_url,
             role=self.role,
             company=self.company,
+            **link_texts("links", self.links),
         )
 
 
@@ -94,6 +110,14 @@ class LinkRecord:
     url: str
     title: str
     kind: str
+
+
+def link_texts(kind: str, items: list[LinkRecord]) -> dict[str, str]:
+    """The texts of a record's links, by where they are (“links[0]”), for refuse_unstorable()."""
+    return {
+        f"{kind}[{index}]": f"{item.url} {item.title} {item.kind}"
+        for index, item in enumerate(items)
+    }
 
 
 # The event fields the model has a field for, beyond what every event must have, with the
@@ -117,7 +141,7 @@ class EventRecord:
     guid: str
     title: str
     slug: str
-    kind: str
+    kind: str | None  # None: the file does not say (a type label in our own schedule.xml)
     cancelled: bool
     room: str | None  # None: the whole venue
     track: str
@@ -127,7 +151,8 @@ class EventRecord:
     persons: list[PersonRecord]
     type_label: str = ""
     do_not_record: bool = False
-    # Optional texts and URLs by model field (see OPTIONAL_EVENT_FIELDS); blank when absent.
+    # Optional texts and URLs by model field (see OPTIONAL_EVENT_FIELDS); blank when absent, left
+    # out when the file cannot say (the source URL in our own schedule.xml).
     extra: dict[str, str] = field(default_factory=dict)
     links: list[LinkRecord] = field(default_factory=list)
     attachments: list[LinkRecord] = field(default_factory=list)
@@ -137,7 +162,7 @@ class EventRecord:
     planned_minutes: int | None = None
 
     def __post_init__(self):
-        refuse_nul(
+        refuse_unstorable(
             self.where,
             guid=self.guid,
             title=self.title,
@@ -147,11 +172,8 @@ class EventRecord:
             type=self.type_label,
             description=self.description,
             **{OPTIONAL_EVENT_FIELDS[name]: value for name, value in self.extra.items()},
-            **{
-                f"{kind}[{index}]": f"{item.url} {item.title} {item.kind}"
-                for kind, items in (("links", self.links), ("attachments", self.attachments))
-                for index, item in enumerate(items)
-            },
+            **link_texts("links", self.links),
+            **link_texts("attachments", self.attachments),
         )
 
 
@@ -163,9 +185,10 @@ class RoomRecord:
     where: str = ""
     guid: str = ""
     description: str | None = None
+    kind: str | None = None  # one of Room.Kind, or None: the file does not say
 
     def __post_init__(self):
-        refuse_nul(
+        refuse_unstorable(
             self.where or f"Room “{shown(self.name)}”",
             name=self.name,
             slug=self.slug,
@@ -199,7 +222,7 @@ class TrackRecord:
 
     def __post_init__(self):
         where = self.where or f"Track “{shown(self.name)}”"
-        refuse_nul(
+        refuse_unstorable(
             where, name=self.name, slug=self.slug, color=self.colour, description=self.description
         )
 
@@ -232,24 +255,49 @@ def parse_moment(value: str, zone: datetime.tzinfo, where: str, name: str) -> da
         moment = datetime.datetime.fromisoformat(value.strip())
     except ValueError:
         raise RecordError(
-            f"{where}: {name}: “{value}” is not a date and time like 2026-04-08T10:35:00+02:00."
+            f"{where}: {name}: “{shown(value)}” is not a date and time like "
+            "2026-04-08T10:35:00+02:00."
         ) from None
-    # The formats require an offset; a file without one means its zone's (or the conference's)
-    # local time: ``zone``, see file_zone().
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=zone)
     try:
+        if moment.tzinfo is None:
+            # The formats require an offset; a file without one (Sessionize's) means its zone's
+            # (or the conference's) local time: ``zone``, see file_zone().
+            return instant_on_clocks(
+                moment, zone, f"{where}: {name}", lambda reading: f"“{reading.isoformat()}”"
+            )
         moment.astimezone(datetime.UTC)  # how it is stored: 9999-12-31T23:00-02:00 is not
     except OverflowError:
         raise RecordError(
-            f"{where}: {name}: “{value}” lies outside the years 1 to 9999 in UTC."
+            f"{where}: {name}: “{shown(value)}” lies outside the years 1 to 9999 in UTC."
         ) from None
     return moment
+
+
+def instant_on_clocks(
+    local: datetime.datetime,
+    zone: datetime.tzinfo,
+    where: str,
+    spell: Callable[[datetime.datetime], str],
+) -> datetime.datetime:
+    """The instant a naive ``local`` names on ``zone``'s clocks, in UTC (so adding a duration is
+    exact), refused as the admin refuses it (ConferenceDateTimeField): a time the clocks skip, and
+    one they pass twice; the refusal shows both readings of that one, as ``spell`` writes them."""
+    reading = read_wall_clock(local, zone)
+    if len(reading.instants) == 1:
+        return reading.instants[0]
+    problem = f"{where}: {reading.refusal(local, zone)}"
+    if reading.instants:
+        first, second = (spell(instant.astimezone(zone)) for instant in reading.instants)
+        problem += f" Write {first} for the first or {second} for the second."
+    raise RecordError(problem)
 
 
 def read_duration(value: str, where: str) -> datetime.timedelta:
     duration = parse_duration(value)
     if duration is None:
-        raise RecordError(f"{where}: duration: “{value}” is not a duration like 00:30 or 1:30.")
+        raise RecordError(
+            f"{where}: duration: “{shown(value)}” is not a duration like 00:30 or 1:30."
+        )
     return duration
 
 
@@ -325,6 +373,15 @@ def day_change_of_windows(windows: list[DayWindow]):
 
 
 NOON = datetime.time(12, 0)
+
+
+def with_video_download(links: list[LinkRecord], url: str, base_url: str) -> list[LinkRecord]:
+    """An event's links and its video_download_url (deprecated in the XSD, still in jev22's
+    files), kept as a link of type media like any other recording link."""
+    url = absolute_link(url, base_url)
+    if url and all(link.url != url for link in links):
+        return [*links, LinkRecord(url, "Video download", "media")]
+    return links
 
 
 def absolute_link(url: str, base_url: str) -> str:

@@ -16,6 +16,7 @@ from sessions.frab import session_kind
 from sessions.importers.frab_json import json_value
 from sessions.importers.records import (
     EventRecord,
+    LinkRecord,
     PersonRecord,
     RecordError,
     RoomRecord,
@@ -23,6 +24,7 @@ from sessions.importers.records import (
     ScheduleRecords,
     TrackRecord,
     parse_moment,
+    refuse_unstorable,
     shown,
 )
 from sessions.models import Session
@@ -105,6 +107,7 @@ def read_speakers(speaker_list: list, records: ScheduleRecords) -> dict[str, Per
             if not isinstance(speaker, dict):
                 raise RecordError(f"{where}: expected an object.")
             speaker_id = json_value(speaker, "id", str, where).strip()
+            refuse_unstorable(where, id=speaker_id)  # before a GUID is made of it
             name = (json_value(speaker, "fullName", str, where, required=False) or "").strip()
             if not name:
                 first = json_value(speaker, "firstName", str, where, required=False) or ""
@@ -115,11 +118,32 @@ def read_speakers(speaker_list: list, records: ScheduleRecords) -> dict[str, Per
             where = f"Speaker “{shown(name)}” ({where})"
             bio = json_value(speaker, "bio", str, where, required=False)
             speakers[speaker_id] = PersonRecord(
-                sessionize_guid("speaker", speaker_id), name, bio, where
+                sessionize_guid("speaker", speaker_id),
+                name,
+                bio,
+                where,
+                avatar_url=json_value(speaker, "profilePicture", str, where, required=False),
+                # Its one line under the name (“Rear Admiral, US Navy”): our role or title.
+                role=json_value(speaker, "tagLine", str, where, required=False),
+                links=speaker_links(speaker, where),
             )
         except RecordError as problem:
             records.problems.append(str(problem))
     return speakers
+
+
+def speaker_links(speaker: dict, where: str) -> list[LinkRecord]:
+    """A speaker's links: ``{"title": "Twitter", "url": …, "linkType": "Twitter"}``."""
+    links = []
+    for index, link in enumerate(json_value(speaker, "links", list, where, required=False) or []):
+        link_where = f"{where}, links[{index}]"
+        if not isinstance(link, dict):
+            raise RecordError(f"{link_where}: expected an object.")
+        url = json_value(link, "url", str, link_where).strip()
+        title = json_value(link, "title", str, link_where, required=False) or ""
+        kind = json_value(link, "linkType", str, link_where, required=False) or ""
+        links.append(LinkRecord(url, title.strip() or kind.strip(), ""))
+    return links
 
 
 def read_categories(category_list: list, records: ScheduleRecords) -> dict[str, tuple[str, str]]:
@@ -183,6 +207,7 @@ def sessionize_event(
     session_id = item_id(session.get("id")).strip()
     if not session_id:
         raise RecordError(f"{where}: id: missing.")
+    refuse_unstorable(where, id=session_id)  # before a GUID is made of it
     json_value(session, "title", str, where, required=False)  # names a title of another type
     if not title:
         raise RecordError(f"{where}: title: missing.")

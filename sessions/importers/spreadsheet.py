@@ -13,6 +13,7 @@ import uuid
 from django.utils.text import slugify
 
 from conference.models import Conference
+from conference.timezones import clock_text, read_wall_clock
 from sessions.frab import split_title
 from sessions.importers.records import (
     EventRecord,
@@ -22,6 +23,7 @@ from sessions.importers.records import (
     ScheduleImportError,
     ScheduleRecords,
     TrackRecord,
+    instant_on_clocks,
     not_utf8,
     shown,
 )
@@ -66,6 +68,7 @@ CSV_KEYS = {
     "slug": "title",
 }
 _TIME = re.compile(r"(\d{1,2})[:.h](\d{2})")
+_TIME_ON_CLOCKS = re.compile(r"(\d{1,2})[:.h](\d{2})(?:\s+(\S{1,10}))?")
 _MINUTES = re.compile(r"\d+")
 
 EXAMPLE_CSV = """\
@@ -241,13 +244,12 @@ def read_slot(
     if not values["start"]:
         raise RecordError(f"{where}, column start: missing (the date is {values['date']}).")
     day = read_date(values["date"], where)
-    starts_at = local_moment(day, read_time(values["start"], where, "start"), conference)
+    starts_at = local_moment(day, values["start"], conference, where, "start")
     if values["end"]:
-        ends_at = local_moment(day, read_time(values["end"], where, "end"), conference)
+        ends_at = local_moment(day, values["end"], conference, where, "end")
         if ends_at <= starts_at:  # past midnight: 23:30 to 00:30 ends the next day
-            ends_at = local_moment(
-                day + datetime.timedelta(days=1), read_time(values["end"], where, "end"), conference
-            )
+            next_day = day + datetime.timedelta(days=1)
+            ends_at = local_moment(next_day, values["end"], conference, where, "end")
         if minutes is not None and ends_at - starts_at != datetime.timedelta(minutes=minutes):
             raise RecordError(
                 f"{where}, column duration: {minutes} minutes, but {values['start']} to "
@@ -269,10 +271,12 @@ def read_date(value: str, where: str) -> datetime.date:
         ) from None
 
 
-def read_time(value: str, where: str, column: str) -> datetime.time:
-    match = _TIME.fullmatch(value)
+def read_time(value: str, where: str, column: str) -> tuple[datetime.time, str]:
+    """A time of day, and the name of the zone's clocks it is read on, if the cell gives one
+    (“02:30 CET”: which 02:30, the night the clocks go back)."""
+    match = _TIME_ON_CLOCKS.fullmatch(value)
     if match and int(match[1]) < 24 and int(match[2]) < 60:
-        return datetime.time(int(match[1]), int(match[2]))
+        return datetime.time(int(match[1]), int(match[2])), match[3] or ""
     raise RecordError(f"{where}, column {column}: “{shown(value)[:40]}” is not a time like 10:35.")
 
 
@@ -293,7 +297,31 @@ def read_minutes(value: str, where: str) -> int:
 
 
 def local_moment(
-    day: datetime.date, time: datetime.time, conference: Conference
+    day: datetime.date, value: str, conference: Conference, where: str, column: str
 ) -> datetime.datetime:
-    # On the night clocks go back, 02:30 happens twice: a table says nothing, so the first.
-    return datetime.datetime.combine(day, time, tzinfo=conference.tz)
+    """The instant a start or end cell names on the conference's clocks that day. Refused as the
+    admin refuses it: a time the clocks skip, and one they pass twice unless the cell says which
+    (“02:30 CEST” or “02:30 CET”), as the admin's choice between the two does."""
+    time, clocks = read_time(value, where, column)
+    local, zone = datetime.datetime.combine(day, time), conference.tz
+    cell = f"{where}, column {column}"
+    instants = read_wall_clock(local, zone).instants
+    if clocks and instants:
+        readings = {clock_reading(instant.astimezone(zone)): instant for instant in instants}
+        named = [
+            instant
+            for reading, instant in readings.items()
+            if reading.split()[-1].casefold() == clocks.casefold()
+        ]
+        if len(named) == 1:
+            return named[0]
+        raise RecordError(
+            f"{cell}: “{shown(value)[:40]}” is not how the clocks of {zone} read on "
+            f"{day.isoformat()}: {' or '.join(f'“{reading}”' for reading in readings)}."
+        )
+    return instant_on_clocks(local, zone, cell, lambda moment: f"“{clock_reading(moment)}”")
+
+
+def clock_reading(moment: datetime.datetime) -> str:
+    """“02:30 CET”: a time as its zone's clocks read it, which tells apart the two of a night."""
+    return f"{clock_text(moment)} {moment.tzname()}"

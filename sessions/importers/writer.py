@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils.text import slugify
 
 from conference.models import Conference, Room, Track, validate_hex_colour
-from sessions.frab import FILE_KEYS, export_guid
+from sessions.frab import FILE_KEYS, export_guid, room_guid
 from sessions.importers.merge import FieldDecision, decide, remembered_values
 from sessions.importers.records import (
     EventRecord,
@@ -336,10 +336,13 @@ class ScheduleWriter:
             values = {"name": record.name}
             if record.capacity is not None:
                 values["capacity"] = record.capacity
-            if record.guid:
+            # Our own export gives a room without a GUID the one derived from its slug: no change.
+            if record.guid and not (room.pk and record.guid == room_guid(self.conference, room)):
                 values["guid"] = record.guid
             if record.description is not None:
                 values["description"] = record.description.strip()
+            if record.kind is not None:
+                values["kind"] = record.kind
             fields = apply_changes(room, values)
             result = outcome(room, fields)
             if self.save(room, f"Room “{record.name}”", result):
@@ -466,7 +469,7 @@ class ScheduleWriter:
         )
         from_file = {
             "title": event.title,
-            "kind": event.kind,
+            **({"kind": event.kind} if event.kind is not None else {}),
             "track": self.tracks.get(event.track) if event.track else None,
             "room": self.rooms.get(event.room) if event.room else None,
             "starts_at": event.starts_at,

@@ -137,6 +137,10 @@ BILLION_LAUGHS = (
 JSON_EVENT = f'Event “Tensors” (guid {GUID}, schedule.conference.days[0].rooms["Hall"][0])'
 XML_EVENT_AT = f"Event “Tensors” (guid {GUID}, line 2)"
 SESSIONIZE_SESSION = "Session “Tensors” (sessions[0])"
+LONE_SURROGATE = (
+    "contains a lone surrogate (U+D800), half of a UTF-16 pair and no character, which no text "
+    "here may hold."
+)
 ENTITIES_REFUSED = (
     "The file declares a DOCTYPE or ENTITY. Schedules never need one, and entity expansion can "
     "exhaust the server, so such files are refused."
@@ -189,6 +193,23 @@ CASES = {
         "schedule.json",
         frab_json().replace(b'"acronym"', b'"meta": {"venue": 5}, "acronym"'),
         "schedule.conference.meta: venue: expected a string, got 5.",
+    ),
+    "json lone surrogate": (
+        "schedule.json",
+        frab_json(title="Tens\ud800ors"),
+        f'Event “Tens\ufffdors” (guid {GUID}, schedule.conference.days[0].rooms["Hall"][0]): '
+        f"title: {LONE_SURROGATE}",
+    ),
+    "json lone surrogate in a date": (
+        "schedule.json",
+        frab_json(date="2026-04-08T10:00:00\ud800"),
+        f"{JSON_EVENT}: date: “2026-04-08T10:00:00\ufffd” is not a date and time like "
+        "2026-04-08T10:35:00+02:00.",
+    ),
+    "json lone surrogate in a person id": (
+        "schedule.json",
+        frab_json(persons=[{"id": "\udc00", "name": "Ada Lovelace"}]),
+        f"{JSON_EVENT}, persons[0]: id: {LONE_SURROGATE.replace('D800', 'DC00')}",
     ),
     "json empty": ("schedule.json", b"", "The file is empty."),
     "json list at the top": (
@@ -317,6 +338,21 @@ CASES = {
         "sessionize.json",
         sessionize_with(lambda document: document.update(speakers={})),
         "The file: speakers: expected a list, got {}.",
+    ),
+    "sessionize lone surrogate": (
+        "sessionize.json",
+        sessionize(title="Tens\ud800ors"),
+        f"Session “Tens\ufffdors” (sessions[0]): title: {LONE_SURROGATE}",
+    ),
+    "sessionize lone surrogate in a speaker id": (
+        "sessionize.json",
+        sessionize_with(
+            lambda document: (
+                document["speakers"][0].update(id="\ud800"),
+                document["sessions"][0].update(speakers=[]),
+            )
+        ),
+        f"speakers[0]: id: {LONE_SURROGATE}",
     ),
     "sessionize invalid utf-8": (
         "sessionize.json",

@@ -1,6 +1,7 @@
 """CSV tables and Sessionize's “All Data” JSON: parsed into the same records as frab files and
 written by the same writer under the same rules."""
 
+import datetime
 import io
 import json
 from pathlib import Path
@@ -176,6 +177,77 @@ def test_csv_problem_names_row_and_column(row, problem):
     assert Session.objects.count() == 0
 
 
+# The nights the clocks change in Berlin: they skip 02:00–03:00 on 29 March 2026 and pass it
+# twice on 25 October 2026. Rows are refused as the admin refuses such a typed time.
+SKIPPED = (
+    "02:30 does not exist on Sunday 29 March 2026 in Europe/Berlin: the clocks jump from 02:00 "
+    "to 03:00 that night."
+)
+TWICE = (
+    "02:30 happens twice on Sunday 25 October 2026 in Europe/Berlin: the clocks go back from "
+    "03:00 to 02:00 that night."
+)
+
+
+@pytest.fixture
+def berlin():
+    return make_conference(
+        time_zone="Europe/Berlin",
+        starts_on=datetime.date(2026, 3, 28),
+        ends_on=datetime.date(2026, 10, 25),
+    )
+
+
+@pytest.mark.parametrize(
+    ("row", "problem"),
+    [
+        ("x,Tensors,,,Hall,2026-03-29,02:30,03:30,,,,,", f"column start: {SKIPPED}"),
+        ("x,Tensors,,,Hall,2026-03-29,02:30,,30,,,,", f"column start: {SKIPPED}"),
+        ("x,Tensors,,,Hall,2026-03-29,01:30,02:30,,,,,", f"column end: {SKIPPED}"),
+        (
+            "x,Tensors,,,Hall,2026-10-25,02:30,03:30,,,,,",
+            f"column start: {TWICE} Write “02:30 CEST” for the first or “02:30 CET” for the "
+            "second.",
+        ),
+        (
+            "x,Tensors,,,Hall,2026-10-25,02:30 CET,03:30 CEST,,,,,",
+            "column end: “03:30 CEST” is not how the clocks of Europe/Berlin read on "
+            "2026-10-25: “03:30 CET”.",
+        ),
+    ],
+)
+def test_csv_time_the_clocks_skip_or_pass_twice_is_refused_with_row_and_column(
+    berlin, row, problem
+):
+    assert problems_of(berlin, csv_file(row)) == [f"Row 2 (“Tensors”), {problem}"]
+    assert Session.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "utc"),
+    [
+        ("02:30 CEST", "02:30 CET", ("00:30", "01:30")),
+        ("02:30 cet", "03:30", ("01:30", "02:30")),
+    ],
+)
+def test_csv_time_the_clocks_pass_twice_is_imported_when_the_cell_says_which(
+    berlin, start, end, utc
+):
+    import_schedule(berlin, csv_file(f"x,Tensors,,,Hall,2026-10-25,{start},{end},,,,,"))
+
+    session = Session.objects.get()
+    assert (session.starts_at, session.ends_at) == tuple(
+        datetime.datetime.fromisoformat(f"2026-10-25T{time}:00+00:00") for time in utc
+    )
+
+
+def test_csv_session_over_the_skipped_hour_lasts_what_the_clocks_show(berlin):
+    import_schedule(berlin, csv_file("x,Tensors,,,Hall,2026-03-29,01:30,03:30,60,,,,"))
+
+    session = Session.objects.get()
+    assert session.ends_at - session.starts_at == datetime.timedelta(hours=1)
+
+
 def test_csv_rows_are_numbered_as_the_spreadsheet_shows_them(conference):
     upload = csv_file(
         'a,First,talk,,,,,,30,,"Two\nlines",,',
@@ -282,6 +354,38 @@ def test_sessionize_unknown_speaker_id_names_the_session(conference):
         "Session “Compilers for people in a hurry” (sessions[1]): speakers: "
         '"no-such-speaker" is not in speakers.'
     ]
+
+
+@pytest.mark.parametrize(
+    ("starts_at", "problem"),
+    [
+        ("2026-03-29T02:30:00", SKIPPED),
+        (
+            "2026-10-25T02:30:00",
+            f"{TWICE} Write “2026-10-25T02:30:00+02:00” for the first or "
+            "“2026-10-25T02:30:00+01:00” for the second.",
+        ),
+    ],
+)
+def test_sessionize_time_the_clocks_skip_or_pass_twice_names_the_session_and_field(
+    berlin, starts_at, problem
+):
+    document = {
+        "sessions": [
+            {
+                "id": "1",
+                "title": "Tensors",
+                "startsAt": starts_at,
+                "endsAt": starts_at.replace("02:30", "03:30"),
+                "roomId": 1,
+            }
+        ],
+        "rooms": [{"id": 1, "name": "Hall"}],
+    }
+    upload = io.BytesIO(json.dumps(document).encode())
+
+    assert problems_of(berlin, upload) == [f"Session “Tensors” (sessions[0]): startsAt: {problem}"]
+    assert Session.objects.count() == 0
 
 
 def test_sessionize_session_clashing_with_one_made_here_is_held(conference):

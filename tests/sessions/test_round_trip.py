@@ -2,22 +2,31 @@
 one: every field of the conference, its rooms, tracks, speakers and sessions, compared field by
 field. What a format has no place for is listed here and in docs/import.md."""
 
+import copy
 import datetime
 import io
 import json
 
 import pytest
 
-from conference.models import Conference
+from conference.models import Conference, Room
 from sessions.exports import build_frab_data, build_frab_xml
 from sessions.importers import import_schedule
 from sessions.models import Attachment, Session, SessionLink
 from speakers.models import Speaker, SpeakerLink
 from tests.builders import make_conference, make_room, make_session, make_speaker, make_track, paris
+from tests.sessions.frab_files import json_document, schedule_json
+from tests.sessions.test_import_bad_input import FRAB_EVENT, OTHER_GUID, SESSIONIZE, frab_xml
 
 BASE_URL = "https://schedule.example.org"
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def conference():
+    return make_conference(slug="elsewhere-2026")
+
 
 # Every field an organizer enters, by model. Not here: a conference's name, slug, days, zone and
 # published flag (entered when creating the conference imported into), and what is private or
@@ -34,7 +43,7 @@ ENTERED = {
         "colour",
         "logo_url",
     ),
-    "room": ("name", "slug", "capacity", "position", "guid", "description"),
+    "room": ("name", "slug", "kind", "capacity", "position", "guid", "description"),
     "track": ("name", "slug", "colour", "description"),
     "speaker": (
         "guid",
@@ -81,7 +90,7 @@ XML_CANNOT_CARRY = {
         "help_url",
         "contact_email",
     },
-    "room": {"slug", "capacity", "description"},
+    "room": {"slug", "kind", "capacity", "description"},
     "track": {"description"},
     "speaker": {"role", "company", "bio", "avatar_url", "appears_in_parallel", "links"},
     "session": {"audience_level", "kind", "source_url"},
@@ -112,6 +121,7 @@ def everything():
         position=0,
         guid="5b0e5f3e-5f55-4f52-9a55-8d51c0a3d001",
         description="Ground floor, left.",
+        kind=Room.Kind.LECTURE_HALL,
     )
     loft = make_room(
         conference,
@@ -121,6 +131,7 @@ def everything():
         position=1,
         guid="5b0e5f3e-5f55-4f52-9a55-8d51c0a3d002",
         description="Third floor; stairs only.",
+        kind=Room.Kind.WORKSHOP,
     )
     compilers = make_track(
         conference,
@@ -316,3 +327,103 @@ def differences(imported: dict, original: dict) -> list[str]:
                 if copied[name] != row[name]
             ]
     return found
+
+
+@pytest.mark.parametrize("kind", ["json", "xml"])
+def test_our_export_reimported_into_its_own_conference_changes_nothing(everything, kind):
+    # A room without a GUID is exported with one derived from its slug.
+    Room.objects.filter(conference=everything, slug="the-loft").update(guid="")
+
+    report = import_schedule(everything, io.BytesIO(exported(everything, kind)))
+
+    assert report.changes == []
+    assert report.unchanged == {"room": 2, "track": 2, "speaker": 3, "session": 8}
+
+
+@pytest.mark.parametrize("kind", ["json", "xml"])
+def test_our_export_never_makes_our_session_pages_source_urls(everything, kind):
+    copy = make_conference(slug="copy-2026", time_zone=everything.time_zone)
+
+    import_schedule(copy, io.BytesIO(exported(everything, kind)))
+
+    sources = set(Session.objects.filter(conference=copy).values_list("source_url", flat=True))
+    # schedule.json carries each session's own source URL; schedule.xml has no place for it.
+    original = set(
+        Session.objects.filter(conference=everything).values_list("source_url", flat=True)
+    )
+    assert sources == (original if kind == "json" else {""})
+
+
+# Files from elsewhere: what they say that has a home here is exported again ---------------------
+
+
+def exported_json(conference: Conference) -> dict:
+    return json.loads(exported(conference, "json"))["schedule"]["conference"]
+
+
+def test_room_type_and_description_per_language_are_imported_and_exported(conference):
+    rooms = [
+        {
+            "name": "Hall",
+            "guid": "5b0e5f3e-5f55-4f52-9a55-8d51c0a3d001",
+            "type": "lecturehall",
+            "description": {"de": "Erdgeschoss.", "en": "Ground floor."},
+            "features": {"recording": "record_by_default"},
+        },
+        {
+            "name": "Lab",
+            "guid": "5b0e5f3e-5f55-4f52-9a55-8d51c0a3d002",
+            "type": "a greenhouse",
+            "description_de": "Im Garten.",
+        },
+    ]
+    events = [FRAB_EVENT, FRAB_EVENT | {"guid": OTHER_GUID, "room": "Lab", "persons": []}]
+    document = json_document(*events, rooms=rooms, time_zone_name="Europe/Paris")
+
+    import_schedule(conference, io.BytesIO(json.dumps(document).encode()))
+
+    assert [
+        (room["name"], room.get("type"), room["description"])
+        for room in exported_json(conference)["rooms"]
+    ] == [("Hall", "lecturehall", "Ground floor."), ("Lab", None, "Im Garten.")]
+
+
+@pytest.mark.parametrize("kind", ["json", "xml"])
+def test_video_download_url_is_kept_as_a_media_link_and_exported(conference, kind):
+    video = "https://import.c3voc.de/videos/097127f9.mp4"
+    if kind == "json":
+        source = schedule_json(FRAB_EVENT | {"video_download_url": video})
+    else:
+        source = frab_xml(video_download_url=video)
+
+    import_schedule(conference, io.BytesIO(source))
+    report = import_schedule(conference, io.BytesIO(source))
+
+    [event] = exported_json(conference)["days"][1]["rooms"]["Hall"]
+    assert event["links"] == [{"url": video, "title": "Video download", "type": "media"}]
+    assert report.changes == []
+
+
+def test_sessionize_tag_line_picture_and_links_are_imported_and_exported(conference):
+    document = copy.deepcopy(SESSIONIZE)
+    document["speakers"][0] |= {
+        "tagLine": "Analyst, Analytical Engines",
+        "profilePicture": "https://sessionize.com/image/ada.jpg",
+        "links": [
+            {"title": "Website", "url": "https://ada.example.org/", "linkType": "Blog"},
+            {"title": "", "url": "https://social.example/@ada", "linkType": "Twitter"},
+        ],
+    }
+
+    import_schedule(conference, io.BytesIO(json.dumps(document).encode()))
+
+    [event] = exported_json(conference)["days"][1]["rooms"]["Hall"]
+    [person] = event["persons"]
+    assert (person["role"], person["avatar"], person["links"]) == (
+        "Analyst, Analytical Engines",
+        "https://sessionize.com/image/ada.jpg",
+        [
+            {"url": "https://ada.example.org/", "title": "Website"},
+            {"url": "https://social.example/@ada", "title": "Twitter"},
+        ],
+    )
