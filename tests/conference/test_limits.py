@@ -123,7 +123,8 @@ def test_each_door_locks_the_account_and_then_refuses_the_right_password(organiz
     response, logged_in = DOORS[door](PASSWORD, next(source))
     assert not logged_in
     assert response.status_code == 429
-    assert response["Retry-After"] == "900"
+    # 15 minutes from the first failure, less the seconds a slow run took to fail ten times.
+    assert 890 <= int(response["Retry-After"]) <= 900
 
 
 @pytest.mark.parametrize(("locked_at", "tried_at"), itertools.permutations(DOORS, 2))
