@@ -44,8 +44,8 @@ run: $(VENV)/.installed .env.local
 # debug off, hashed and compressed static files served by whitenoise, persistent database
 # connections. Set DJANGO_SECRET_KEY (a random
 # one is made and kept in .venv/secret_key, readable by its owner only, otherwise), DATABASE_URL and
-# REDIS_URL as in docs/deploy.md. Without REDIS_URL, limits are counted in a database table that
-# migrate creates, so they hold across the workers.
+# REDIS_URL as in docs/deploy.md. Without REDIS_URL, limits are counted where all the workers see
+# them: in a database table that migrate creates, or on SQLite in files in db.sqlite3.limits/.
 serve: export DJANGO_DEBUG = 0
 serve: export DJANGO_CONN_MAX_AGE ?= 60
 serve: $(VENV)/.installed
