@@ -363,6 +363,12 @@ TASKS = {
     }
 }
 
+# A task running for longer than this was lost with its worker (killed, out of memory, a reboot)
+# and is marked failed by `manage.py fail_lost_tasks` (conference/lost_tasks.py). No task here
+# runs for more than a few minutes: an import of 1,000 sessions takes seconds, a batch of 100
+# mails as long as the mail server makes it.
+TASK_LOST_AFTER = timedelta(minutes=env_int("DJANGO_TASK_LOST_AFTER_MINUTES", 30))
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
