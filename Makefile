@@ -30,22 +30,24 @@ $(VENV)/.installed-dev: pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(VENV)/.installed $@
 
-# The task worker (mails) runs beside the server, on the same database: no other service.
-# Ctrl-C reaches both; however the server stops, the trap stops the worker too (one still
+# The task worker (mails) runs beside the server, on the same database: no other service; beside
+# it, fail_lost_tasks marks failed, every 5 minutes, a task whose worker was killed mid-way.
+# Ctrl-C reaches all three; however the server stops, the trap stops the others too (one still
 # starting up ignores the terminal's Ctrl-C, as background commands of a script do).
 run: $(VENV)/.installed .env.local
 	$(MANAGE) migrate --no-input
 	$(MANAGE) load_demo --port $(PORT)
 	$(MANAGE) db_worker --no-reload & worker=$$!; \
-	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
+	$(MANAGE) fail_lost_tasks --every 300 & watcher=$$!; \
+	trap 'kill $$worker $$watcher 2>/dev/null; wait $$worker $$watcher' EXIT INT TERM; \
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
-# Production-like: gunicorn with 2 workers per core (+1) and the task worker (mails) beside it,
-# debug off, hashed and compressed static files served by whitenoise, persistent database
-# connections. Set DJANGO_SECRET_KEY (a random
+# Production-like: gunicorn with 2 workers per core (+1), and beside it the task worker (mails)
+# and fail_lost_tasks as in `make run`; debug off, hashed and compressed static files served by
+# whitenoise, persistent database connections. Set DJANGO_SECRET_KEY (a random
 # one is made and kept in .venv/secret_key, readable by its owner only, otherwise), DATABASE_URL and
-# REDIS_URL as in docs/deploy.md. Without REDIS_URL, limits are counted in a database table that
-# migrate creates, so they hold across the workers.
+# REDIS_URL as in docs/deploy.md. Without REDIS_URL, limits are counted where all the workers see
+# them: in a database table that migrate creates, or on SQLite in files in db.sqlite3.limits/.
 serve: export DJANGO_DEBUG = 0
 serve: export DJANGO_CONN_MAX_AGE ?= 60
 serve: $(VENV)/.installed
@@ -56,7 +58,8 @@ serve: $(VENV)/.installed
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) load_demo --port $(PORT)
 	export DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}"; \
 	$(MANAGE) db_worker --no-reload & worker=$$!; \
-	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
+	$(MANAGE) fail_lost_tasks --every 300 & watcher=$$!; \
+	trap 'kill $$worker $$watcher 2>/dev/null; wait $$worker $$watcher' EXIT INT TERM; \
 	$(BIN)/gunicorn conference.wsgi \
 		--workers $$(( $$(nproc) * 2 + 1 )) --bind 127.0.0.1:$(PORT) \
 		--access-logfile - --graceful-timeout 20 --limit-request-line 8190

@@ -4,7 +4,7 @@ Failed logins are counted by django-axes (settings.AXES_*): its authentication b
 locked account at every door that calls ``authenticate()`` with the request, and its signal
 receiver counts each failure, so the site's login page, the admin's and the API token endpoint
 share one count. The other limits count in the "limits" cache, which every process shares (Redis,
-or a database table: settings.CACHES).
+a database table, or on SQLite files beside the database: settings.CACHES).
 """
 
 import hashlib
@@ -113,7 +113,7 @@ def login_locked_response(request, original_response, credentials):
 
 class Limit:
     """At most ``allowed`` events per key in each fixed window of time, counted in the "limits"
-    cache. Redis counts atomically; the database cache may miss a few concurrent counts."""
+    cache. Redis counts atomically; the database and file caches may miss a few concurrent counts."""
 
     def __init__(self, name: str, allowed: int, window: timedelta):
         self.name = name
@@ -137,7 +137,7 @@ class Limit:
         except ValueError:  # expired since add(): a new window
             limits_cache.set(cache_key, 1, timeout)
             return True
-        # The database cache's incr() stores the value again with the cache's default timeout.
+        # The database and file caches' incr() store the value again with the default timeout.
         limits_cache.touch(cache_key, timeout)
         return count <= self.allowed
 

@@ -181,12 +181,35 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# SQLite, the embedded default, serves several gunicorn workers and the task worker at once:
+# - WAL: readers never wait for the writer nor it for them, so pages and API reads keep answering
+#   while an import holds its long write transaction. synchronous=NORMAL is the level SQLite
+#   advises with WAL: a power cut may lose the last commits, never corrupt the file.
+# - IMMEDIATE: a transaction takes the write lock when it begins. With SQLite's default
+#   (DEFERRED) one that reads and then writes, as every validated save does, fails at once with
+#   "database is locked" when another writer got in between, since SQLite cannot make it wait;
+#   and two requests could both pass a rule checked by reading (a room double-booked).
+# - timeout: how long a writer waits for the lock (here for an import to finish, or for the
+#   writers ahead of it) before failing; below gunicorn's 30 s worker timeout.
+IS_SQLITE = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+if IS_SQLITE:
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+    }
+
 # Two caches. "default" holds shared pages, which are keyed by a version read from the
 # database (conference/pages/), so one per process is correct, only colder (with the
 # local-memory cache, pages are kept in each worker's bounded copies only). "limits" holds
 # what must be counted once for all processes and servers (API throttles, password-reset mail,
-# conference.limits): Redis when REDIS_URL is set, else a table in the database, which `migrate`
-# creates (conference.apps). Failed logins are counted by django-axes in its own table.
+# conference.limits), and is written on every API request: Redis when REDIS_URL is set. Without
+# it, on PostgreSQL, a table in the database, which `migrate` creates (conference.apps). On
+# SQLite, files in a folder beside the database file: SQLite has one writer at a time, so a
+# count written there by every request would make each API read wait behind every write (behind
+# an import, until the timeout, and then go uncounted); and a SQLite database is only shared by
+# the processes of one machine, which share that folder too. Failed logins are counted by
+# django-axes in its own table.
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
@@ -213,6 +236,16 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 100_000},
         },
     }
+    if IS_SQLITE:
+        CACHES["limits"] = {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            # db.sqlite3 counts in db.sqlite3.limits/ (git-ignored): a folder per database, so
+            # servers on other database files (the tests') never count together.
+            "LOCATION": f"{DATABASES['default']['NAME']}.limits",
+            # Each write lists the folder, so it stays small: past MAX_ENTRIES a third of the
+            # files go, live counts included. Expired counts stay until read again or culled.
+            "OPTIONS": {"MAX_ENTRIES": 5_000},
+        }
 
 # Each session's part of an export is cached (sessions/exports.py), so that after an edit an export
 # renders only the sessions the edit touched. The local-memory cache is each worker's own: there
@@ -329,6 +362,12 @@ TASKS = {
         "BACKEND": os.environ.get("DJANGO_TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
     }
 }
+
+# A task running for longer than this was lost with its worker (killed, out of memory, a reboot)
+# and is marked failed by `manage.py fail_lost_tasks` (conference/lost_tasks.py). No task here
+# runs for more than a few minutes: an import of 1,000 sessions takes seconds, a batch of 100
+# mails as long as the mail server makes it.
+TASK_LOST_AFTER = timedelta(minutes=env_int("DJANGO_TASK_LOST_AFTER_MINUTES", 30))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"

@@ -399,7 +399,7 @@ class MyScheduleViewSet(
         serializer.is_valid(raise_exception=True)
         session = serializer.validated_data["session"]
         try:
-            _, created = SavedSession.objects.add(request.user, session)
+            created = SavedSession.objects.add(request.user, session)
         except DjangoValidationError as error:
             raise ValidationError(serializers.as_serializer_error(error)) from error
         session = session.conference.sessions.filter(pk=session.pk).for_listing().get()

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import Count, Exists, F, Min, OuterRef, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -1221,18 +1221,32 @@ class SavedSessionQuerySet(models.QuerySet):
         """Saves in their sessions' SCHEDULE_ORDER; the pk settles ties."""
         return self.order_by(*(f"session__{name}" for name in SCHEDULE_ORDER), "pk")
 
-    def add(self, user, session: Session) -> tuple["SavedSession", bool]:
-        """Put ``session`` on ``user``'s schedule; saving twice, even at once, keeps one row."""
+    def add(self, user, session: Session) -> bool:
+        """Put ``session`` on ``user``'s schedule; True if this call put it there. Saving twice,
+        even at once, keeps one row, and never fails on it."""
         if session.status != Session.Status.PUBLISHED or not session.conference.is_published:
             raise ValidationError(
                 {"session": "Only published sessions can be saved."}, code="not_published"
             )
-        # get_or_create retries the lookup when a parallel insert hits the unique constraint.
-        return self.get_or_create(
-            user=user,
-            session=session,
-            defaults={"seen_starts_at": session.starts_at, "seen_room": session.room},
-        )
+        if self.filter(user=user, session=session).exists():
+            return False
+        try:
+            with transaction.atomic():
+                self.create(
+                    user=user,
+                    session=session,
+                    seen_starts_at=session.starts_at,
+                    seen_room=session.room,
+                )
+        except IntegrityError:
+            # A parallel Save got in first (the unique constraint). Its row may already be gone
+            # to a parallel Remove: the presses then ran Save, Save, Remove, and the session is
+            # not saved. Either way this Save is done; get_or_create would look the row up again
+            # and raise. Only a session deleted meanwhile (its foreign key) is an error here.
+            if not Session.objects.filter(pk=session.pk).exists():
+                raise
+            return False
+        return True
 
     def keep_only(self, user, session: Session) -> int:
         """Resolve a clash by keeping ``session``: drop ``user``'s other saves that overlap it."""

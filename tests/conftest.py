@@ -2,6 +2,7 @@ import datetime
 
 import pytest
 from django.conf import settings
+from django.core.cache import caches
 from django.db import transaction
 from django.template.backends import jinja2 as jinja2_backend
 from django.test.signals import template_rendered
@@ -30,14 +31,19 @@ def jinja2_templates_report_their_context():
 
 
 @pytest.fixture(scope="session", autouse=True)
-def session_settings(django_test_environment):
+def session_settings(django_test_environment, tmp_path_factory):
     """What every test runs with, set once for the session (on top of pytest-django's).
 
     Django's default hasher takes about 0.6 s per password here, by design; tests hash hundreds.
     Production settings use hashed static files, which need collectstatic; tests use plain names.
     The site's address differs from the test client's host, so a link built from the request
-    instead of ``SITE_URL`` fails a test.
+    instead of ``SITE_URL`` fails a test. On SQLite the limits are counted in a folder beside the
+    database file, db.sqlite3.limits/ for the checkout's: the suite counts in one of its own.
     """
+    cache_settings = settings.CACHES
+    if cache_settings["limits"]["BACKEND"].endswith("FileBasedCache"):
+        limits = {**cache_settings["limits"], "LOCATION": str(tmp_path_factory.mktemp("limits"))}
+        cache_settings = {**cache_settings, "limits": limits}
     with override_settings(
         SITE_URL="https://schedule.example.org",
         PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
@@ -45,16 +51,19 @@ def session_settings(django_test_environment):
             **settings.STORAGES,
             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
         },
+        CACHES=cache_settings,
     ):
         yield
 
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    """Shared pages live in the cache and each worker's copies; each test starts without them.
-    (Limits live in the "limits" cache, a database table here, which each test's transaction
-    rolls back.)"""
+    """Shared pages live in the cache and each worker's copies; each test starts without them,
+    and without the counts of the "limits" cache (in a database table, each test's transaction
+    rolls them back; in files, they are deleted here)."""
     forget_pages()
+    if settings.CACHES["limits"]["BACKEND"].endswith("FileBasedCache"):
+        caches["limits"].clear()
     yield
     forget_pages()
 

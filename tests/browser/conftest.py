@@ -1,6 +1,10 @@
 """Real-browser tests: Playwright driving Debian's chromium against live_server.
 
 Without Chromium they skip on a laptop; under CI=true a missing browser is a failure.
+
+Tests wait for what they check, never for a fixed time: Playwright's actions and ``expect``
+retry until their condition holds, for up to TIMEOUT_MS. That bound only matters when a test
+fails, so it is generous: on a loaded machine a page can take many seconds to load.
 """
 
 import os
@@ -10,6 +14,8 @@ import pytest
 from django.core.management import call_command
 
 from tests.browser.axe import AXE
+
+TIMEOUT_MS = 60_000
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -21,6 +27,13 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def new_context(browser, **options):
+    """A browser context whose pages wait up to TIMEOUT_MS for each action and navigation."""
+    context = browser.new_context(**options)
+    context.set_default_timeout(TIMEOUT_MS)
+    return context
 
 
 def chromium_path() -> str | None:
@@ -41,8 +54,9 @@ def browser():
         pytest.skip(f"{message}; browser tests skipped.")
     # live_server runs Django in this process's thread while Playwright's sync API runs an event loop.
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         yield browser
@@ -66,11 +80,10 @@ def demo_conference(transactional_db):
 
 @pytest.fixture
 def page(browser, live_server, demo_conference):
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 900}, timezone_id="Europe/Paris"
+    context = new_context(
+        browser, viewport={"width": 1280, "height": 900}, timezone_id="Europe/Paris"
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
     page.base_url = live_server.url
     yield page
     context.close()

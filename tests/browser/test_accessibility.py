@@ -17,6 +17,7 @@ from conference.models import Room
 from sessions.models import SavedSession, Session
 from speakers.models import Speaker
 from tests.browser.axe import axe_violations
+from tests.browser.conftest import new_context
 from tests.builders import make_conference
 
 PASSWORD = "a long passphrase 42"
@@ -116,7 +117,8 @@ def tabs(browser, site, axe_source):
     def tab(mode):
         if mode not in opened:
             account, scheme, screen = mode
-            context = browser.new_context(
+            context = new_context(
+                browser,
                 viewport=SCREENS[screen],
                 color_scheme=scheme,
                 timezone_id="Europe/Paris",
@@ -124,7 +126,6 @@ def tabs(browser, site, axe_source):
                 service_workers="block",
             )
             page = context.new_page()
-            page.set_default_timeout(15_000)
             if account == "logged in":
                 page.goto(base_url + "/accounts/login/")
                 page.get_by_label("Username").fill("attendee")

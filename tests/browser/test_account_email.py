@@ -20,6 +20,7 @@ def log_in(page, username, password):
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
 def site_path(link: str) -> str:
@@ -40,13 +41,13 @@ def test_an_attendee_confirms_the_address_and_turns_mails_off_in_account_setting
     expect(page.get_by_text("ada@example.org is not confirmed yet")).to_be_visible()
 
     page.goto(page.base_url + site_path(verification_url(ada)))
-    assert page.get_by_role("heading", name="Address confirmed").is_visible()
+    expect(page.get_by_role("heading", name="Address confirmed")).to_be_visible()
 
     page.goto(f"{page.base_url}/accounts/settings/")
-    assert page.get_by_text("ada@example.org is confirmed.").is_visible()
+    expect(page.get_by_text("ada@example.org is confirmed.")).to_be_visible()
     page.get_by_label(re.compile("Email me when a schedule release")).uncheck()
     page.get_by_role("button", name="Save").click()
-    assert page.get_by_text("Saved.").is_visible()
+    expect(page.get_by_text("Saved.")).to_be_visible()
     assert AccountEmail.objects.get(user=ada).schedule_changes is False
     assert refused == []
 
@@ -54,5 +55,5 @@ def test_an_attendee_confirms_the_address_and_turns_mails_off_in_account_setting
 def test_the_unsubscribe_link_of_a_mail_works_with_one_button_without_logging_in(page, ada):
     page.goto(page.base_url + site_path(unsubscribe_url("account", ada.pk)))
     page.get_by_role("button", name="Unsubscribe").click()
-    assert page.get_by_role("heading", name="You are unsubscribed").is_visible()
+    expect(page.get_by_role("heading", name="You are unsubscribed")).to_be_visible()
     assert AccountEmail.objects.get(user=ada).schedule_changes is False

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions.models import Session
+from tests.browser.conftest import new_context
 from tests.builders import PARIS, make_conference, make_speaker
 
 PASSWORD = "organizer passphrase 42"
@@ -22,9 +23,8 @@ def organizer(django_user_model, demo_conference):
 @contextlib.contextmanager
 def admin_page(browser, live_server, timezone_id="Europe/Paris"):
     """A page logged in to the admin, 1280 px wide, in a browser whose clock is in ``timezone_id``."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, timezone_id=timezone_id)
+    context = new_context(browser, viewport={"width": 1280, "height": 800}, timezone_id=timezone_id)
     page = context.new_page()
-    page.set_default_timeout(10_000)
     page.goto(live_server.url + "/admin/login/")
     page.get_by_label("Username").fill("organizer")
     page.get_by_label("Password").fill(PASSWORD)

@@ -17,6 +17,7 @@ def organizer(page):
     page.get_by_label("Username").fill("organizer")
     page.get_by_label("Password").fill("plan-it-2026")
     page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
     return page
 
 

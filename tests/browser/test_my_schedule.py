@@ -2,6 +2,7 @@ from playwright.sync_api import expect
 
 from conference.models import Conference
 from sessions.models import CalendarFeed
+from tests.browser.conftest import new_context
 
 LIVE_MIGRATION = "Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
 BEYOND_JSON_RPC = (
@@ -58,6 +59,7 @@ def test_attendee_builds_a_schedule_resolves_a_clash_and_finds_it_again(page):
     expect(page.get_by_role("link", name=f"Lightning Talk: {LIVE_MIGRATION}")).to_be_visible()
 
     page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
     page.goto(page.base_url + "/pytorch-eu-2026/my-schedule/")
     log_in(page, password)
     expect(page.get_by_role("link", name=f"Lightning Talk: {LIVE_MIGRATION}")).to_be_visible()
@@ -82,7 +84,9 @@ def sign_up_and_open_the_schedule(page, django_user_model):
     page.goto(page.base_url + "/accounts/login/?next=/pytorch-eu-2026/schedule/")
     log_in(page, password)
     # Until the schedule has loaded, Enter would submit the no-JS form instead of htmx's request.
-    page.wait_for_url("**/pytorch-eu-2026/schedule/", wait_until="load")
+    # The exact address: a pattern ending in /pytorch-eu-2026/schedule/ matches the login page's
+    # own (?next=/pytorch-eu-2026/schedule/).
+    page.wait_for_url(page.base_url + "/pytorch-eu-2026/schedule/", wait_until="load")
 
 
 def test_the_focus_stays_on_the_save_button_after_saving_and_removing(page, django_user_model):
@@ -100,14 +104,16 @@ def test_the_focus_stays_on_the_save_button_after_saving_and_removing(page, djan
 def test_without_javascript_saving_comes_back_to_the_card_with_a_confirmation(
     browser, live_server, demo_conference, django_user_model
 ):
-    context = browser.new_context(
-        java_script_enabled=False, viewport={"width": 1280, "height": 900}
+    context = new_context(
+        browser, java_script_enabled=False, viewport={"width": 1280, "height": 900}
     )
     page = context.new_page()
     page.base_url = live_server.url
     sign_up_and_open_the_schedule(page, django_user_model)
     save_button(page, BEYOND_JSON_RPC).click()
-    assert page.url.endswith("/pytorch-eu-2026/schedule/#session-" + BEYOND_JSON_RPC_SLUG)
+    expect(page).to_have_url(
+        page.base_url + "/pytorch-eu-2026/schedule/#session-" + BEYOND_JSON_RPC_SLUG
+    )
     card = page.locator(f"#session-{BEYOND_JSON_RPC_SLUG}")
     expect(card.get_by_role("status")).to_have_text("Saved to your schedule.")
     expect(saved_button(page, BEYOND_JSON_RPC)).to_be_in_viewport()

@@ -21,6 +21,7 @@ def planner(page):
     page.get_by_label("Username").fill("organizer")
     page.get_by_label("Password").fill("plan-it-2026")
     page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
     conference = Conference.objects.get(slug="pytorch-eu-2026")
     page.goto(f"{page.base_url}/admin/schedule/session/planner/{conference.pk}/?day=2026-04-08")
     expect(page.locator("#planner-keys")).to_be_visible()  # planner.js is running

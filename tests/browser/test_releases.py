@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from sessions.models import Release, Session
 from sessions.releases import release_schedule
+from tests.browser.conftest import new_context
 from tests.browser.test_admin import LIVE_MIGRATION, admin_page, organizer  # noqa: F401
 
 SHOTS = "/tmp/shots-releases"
@@ -71,12 +72,12 @@ def test_visitors_find_the_change_log_from_the_home_page_in_their_zone(
     release_schedule(conference, version="v2", comment="A talk is cancelled.", user=None)
 
     for name, viewport in (("desktop", (1366, 900)), ("phone", (390, 844))):
-        context = browser.new_context(
+        context = new_context(
+            browser,
             viewport={"width": viewport[0], "height": viewport[1]},
             timezone_id="America/New_York",
         )
         page = context.new_page()
-        page.set_default_timeout(10_000)
         page.goto(f"{live_server.url}/{conference.slug}/?tz=America/New_York")
         page.get_by_role("link", name="schedule changes").click()
 

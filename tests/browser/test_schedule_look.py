@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conference.models import Conference, Room
+from tests.browser.conftest import new_context
 from tests.builders import make_session
 
 SCHEDULE = "/pytorch-eu-2026/schedule/"
@@ -26,10 +27,9 @@ def open_page(browser, live_server, demo_conference):
     contexts = []
 
     def open_page(path, viewport, **options):
-        context = browser.new_context(viewport=viewport, timezone_id="Europe/Paris", **options)
+        context = new_context(browser, viewport=viewport, timezone_id="Europe/Paris", **options)
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
         page.goto(live_server.url + path)
         return page
 
@@ -134,12 +134,18 @@ def test_a_phone_grid_has_no_empty_time_headings(open_page):
 def test_arrowing_through_the_zone_picker_does_not_reload_the_page(open_page):
     page = open_page(SCHEDULE, DESKTOP)
     picker = page.get_by_label("Times shown in")
+    chosen = picker.evaluate("select => select.selectedIndex")
+    third_zone_down = picker.locator("option").nth(chosen + 3).get_attribute("value")
+    page.evaluate("window.stillTheSamePage = true")
     picker.focus()
     for _ in range(3):
         page.keyboard.press("ArrowDown")
-    page.wait_for_timeout(300)
-    assert page.url.endswith(SCHEDULE)
+    # A page that applied the zone on change would have left at the first key: the second and
+    # third would then not have reached the picker, or the new page would not know the mark.
+    expect(picker).to_have_value(third_zone_down)
     expect(picker).to_be_focused()
+    assert page.evaluate("window.stillTheSamePage") is True
+    assert page.url.endswith(SCHEDULE)
     page.get_by_role("button", name="Show times").click()
     expect(page).to_have_url(re.compile(r"[?&]tz="))
 
@@ -147,7 +153,7 @@ def test_arrowing_through_the_zone_picker_does_not_reload_the_page(open_page):
 def test_the_zone_picker_offers_the_device_zone_after_the_conference_zone(
     browser, live_server, demo_conference
 ):
-    context = browser.new_context(timezone_id="Asia/Tokyo")
+    context = new_context(browser, timezone_id="Asia/Tokyo")
     page = context.new_page()
     page.goto(live_server.url + SCHEDULE)
     options = page.locator("#tz-select option").all_inner_texts()
@@ -165,11 +171,13 @@ SAVE_LOOK = """button => {
 
 def log_in(page, django_user_model):
     django_user_model.objects.create_user("attendee", password="a long passphrase 42")
-    page.goto(page.url.split("/pytorch-eu-2026/")[0] + "/accounts/login/?next=" + SCHEDULE)
+    base_url = page.url.split("/pytorch-eu-2026/")[0]
+    page.goto(base_url + "/accounts/login/?next=" + SCHEDULE)
     page.get_by_label("Username").fill("attendee")
     page.get_by_label("Password").fill("a long passphrase 42")
     page.get_by_role("button", name="Log in").click()
-    page.wait_for_url("**" + SCHEDULE, wait_until="load")
+    # The exact address: "**" + SCHEDULE matches the login page's own (?next=...).
+    page.wait_for_url(base_url + SCHEDULE, wait_until="load")
 
 
 def test_the_save_control_looks_the_same_logged_in_or_out(open_page, django_user_model):

@@ -1,5 +1,7 @@
 from playwright.sync_api import expect
 
+from tests.browser.conftest import new_context
+
 SCHEDULE = "/pytorch-eu-2026/schedule/"
 SPEAKERS = "/pytorch-eu-2026/speakers/"
 
@@ -8,12 +10,12 @@ def test_a_search_without_javascript_lands_on_an_address_without_empty_fields(
     browser, live_server, demo_conference
 ):
     # A GET form sends every field, the closed "More filters" ones too (q=…&day=&kind=&level=).
-    context = browser.new_context(java_script_enabled=False)
+    context = new_context(browser, java_script_enabled=False)
     page = context.new_page()
     page.goto(live_server.url + SCHEDULE)
     page.get_by_label("Search", exact=True).fill("Lightning")
     page.get_by_role("button", name="Search", exact=True).click()
-    assert page.url == live_server.url + SCHEDULE + "?q=Lightning"
+    expect(page).to_have_url(live_server.url + SCHEDULE + "?q=Lightning")
     expect(page.get_by_role("status")).to_have_text("20 sessions match")
     context.close()
 
@@ -37,7 +39,7 @@ def test_signing_up_from_the_schedule_comes_back_to_it_with_a_welcome(page):
 def test_speakers_on_a_phone_are_cards_without_sideways_scrolling(
     browser, live_server, demo_conference
 ):
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = new_context(browser, viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.goto(live_server.url + SPEAKERS)
     card = page.locator(".speaker-card").filter(has_text="Hameer Abbasi")

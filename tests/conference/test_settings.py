@@ -104,25 +104,59 @@ def test_a_malformed_local_env_file_names_its_line(tmp_path):
 
 def test_production_counts_limits_where_every_process_and_server_sees_them(tmp_path):
     show = (
-        "from conference import settings as s; print(s.CACHES['limits']['BACKEND'], s.AXES_HANDLER)"
+        "from conference import settings as s; "
+        "print(s.CACHES['limits']['BACKEND'], s.CACHES['limits']['LOCATION'], s.AXES_HANDLER)"
     )
     no_env_file = tmp_path / "no-such-file"
-    without_redis = start(["-c", show], no_env_file, DJANGO_SECRET_KEY="k", REDIS_URL="")
-    with_redis = start(
-        ["-c", show], no_env_file, DJANGO_SECRET_KEY="k", REDIS_URL="redis://cache.internal:6379/0"
-    )
+    database = tmp_path / "site.sqlite3"
+    environments = {
+        "sqlite": {"DATABASE_URL": f"sqlite:///{database}", "REDIS_URL": ""},
+        "postgresql": {"DATABASE_URL": "postgres://u@db.internal/confsched", "REDIS_URL": ""},
+        "redis": {"REDIS_URL": "redis://cache.internal:6379/0"},
+    }
+    seen = {
+        name: start(["-c", show], no_env_file, DJANGO_SECRET_KEY="k", **env).stdout.split()
+        for name, env in environments.items()
+    }
     database_failures = "axes.handlers.database.AxesDatabaseHandler"
-    assert without_redis.stdout.split() == [
-        "django.core.cache.backends.db.DatabaseCache",
-        database_failures,
-    ]
-    assert with_redis.stdout.split() == [
-        "django.core.cache.backends.redis.RedisCache",
-        database_failures,
-    ]
+    assert seen == {
+        # The processes of one machine, which a SQLite file implies, share its limits folder.
+        "sqlite": [
+            "django.core.cache.backends.filebased.FileBasedCache",
+            f"{database}.limits",
+            database_failures,
+        ],
+        "postgresql": [
+            "django.core.cache.backends.db.DatabaseCache",
+            "limits_cache",
+            database_failures,
+        ],
+        "redis": [
+            "django.core.cache.backends.redis.RedisCache",
+            "redis://cache.internal:6379/0",
+            database_failures,
+        ],
+    }
 
 
-def test_migrate_creates_the_limits_table(tmp_path):
+def test_sqlite_runs_in_wal_mode_and_writers_wait_for_each_other(tmp_path):
+    show = "from conference import settings as s; print(s.DATABASES['default']['OPTIONS'])"
+    seen = start(
+        ["-c", show],
+        tmp_path / "no-such-file",
+        DJANGO_SECRET_KEY="k",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}",
+    ).stdout.strip()
+    assert seen == repr(
+        {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        }
+    )
+
+
+def test_migrate_puts_a_sqlite_database_in_wal_mode(tmp_path):
     database = tmp_path / "fresh.sqlite3"
     result = start(
         ["manage.py", "migrate", "--no-input", "--verbosity", "0"],
@@ -134,7 +168,18 @@ def test_migrate_creates_the_limits_table(tmp_path):
     assert result.returncode == 0, result.stderr
     with closing(sqlite3.connect(database)) as connection:
         tables = connection.execute("SELECT name FROM sqlite_master").fetchall()
-    assert ("limits_cache",) in tables
+        mode = connection.execute("PRAGMA journal_mode").fetchone()
+    assert mode == ("wal",)
+    assert ("limits_cache",) not in tables  # the limits live in files beside it
+
+
+@pytest.mark.django_db
+def test_migrate_creates_the_limits_table_where_limits_live_in_the_database():
+    from django.conf import settings
+    from django.db import connection
+
+    in_database = settings.CACHES["limits"]["BACKEND"].endswith("DatabaseCache")
+    assert ("limits_cache" in connection.introspection.table_names()) is in_database
 
 
 def test_an_unreadable_number_of_trusted_proxies_stops_start_up(tmp_path):

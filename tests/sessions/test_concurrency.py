@@ -56,6 +56,23 @@ def test_many_users_saving_many_sessions_at_once_lose_and_duplicate_nothing(djan
     assert SavedSession.objects.count() == len(users) * len(sessions)
 
 
+def test_saving_and_removing_one_session_at_once_ends_saved_or_not_without_error(
+    django_user_model,
+):
+    user = django_user_model.objects.create_user("attendee")
+    session = make_session(make_conference())
+
+    def toggle(action):
+        mine = Session.objects.select_related("conference").get(pk=session.pk)
+        for _ in range(40):
+            action(user, mine)
+
+    # Save and Remove pressed together, over and over, from three tabs each.
+    actions = [SavedSession.objects.add, SavedSession.objects.remove] * 3
+    assert run_together([lambda action=action: toggle(action) for action in actions]) == []
+    assert SavedSession.objects.filter(user=user).count() in {0, 1}
+
+
 def test_organizers_booking_one_room_at_once_get_one_booking(django_user_model):
     conference = make_conference()
     room = make_room(conference)

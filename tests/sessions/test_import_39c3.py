@@ -19,7 +19,7 @@ from sessions.importers import import_schedule
 from sessions.models import Attachment, Session, SessionLink, SessionSpeaker
 from speakers.models import Speaker
 from tests.builders import make_conference
-from tests.sessions.conftest import reference_folder
+from tests.sessions.conftest import SCHEDULES
 from tests.sessions.test_frab_fields import BASE_URL, normalized
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(scope="module")
 def xml_import(module_db, django_db_blocker):
     """The conference and the report of importing 39c3's schedule.xml into it."""
-    schedules = reference_folder("schedules")
     with django_db_blocker.unblock():
         congress = make_conference(
             slug="39c3",
@@ -36,7 +35,7 @@ def xml_import(module_db, django_db_blocker):
             ends_on=datetime.date(2025, 12, 30),
             time_zone="Europe/Berlin",
         )
-        report = import_schedule(congress, schedules / "39c3-himmel.schedule.xml")
+        report = import_schedule(congress, SCHEDULES / "39c3-himmel.schedule.xml")
     return congress, report
 
 
