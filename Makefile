@@ -7,7 +7,7 @@ PORT ?= 8000
 export DJANGO_SITE_URL ?= http://127.0.0.1:$(PORT)
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run serve test lint format bench load clean
+.PHONY: run serve front test lint format bench load clean
 
 # Local development settings, git-ignored: debug on and a secret key of this clone's own.
 # settings.py reads the file wherever it starts (variables set in the environment win), so every
@@ -60,6 +60,20 @@ serve: $(VENV)/.installed
 	$(BIN)/gunicorn conference.wsgi \
 		--workers $$(( $$(nproc) * 2 + 1 )) --bind 127.0.0.1:$(PORT) \
 		--access-logfile - --graceful-timeout 20 --limit-request-line 8190
+
+# nginx in front of `make serve` (start that first, in another terminal): a few seconds of
+# micro-cache for the pages anonymous visitors share, static files from staticfiles/, gzip
+# (deploy/nginx.conf; docs/deploy.md, "nginx in front"). It listens on 127.0.0.1:$(FRONT_PORT)
+# and passes requests to gunicorn on 127.0.0.1:$(PORT), e.g. `make front FRONT_PORT=8081`; its
+# copy of the config, pid file, temporary files and cache live in .nginx/ (git-ignored).
+# Ctrl-C stops it. Debian's nginx lives in /usr/sbin, often not on a user's PATH.
+FRONT_PORT ?= 8080
+NGINX ?= $(shell command -v nginx || echo /usr/sbin/nginx)
+front:
+	mkdir -p .nginx
+	sed -e 's/listen 127.0.0.1:8080;/listen 127.0.0.1:$(FRONT_PORT);/' \
+		-e 's/server 127.0.0.1:8000;/server 127.0.0.1:$(PORT);/' deploy/nginx.conf > .nginx/nginx.conf
+	$(NGINX) -p "$(CURDIR)" -c .nginx/nginx.conf -e stderr
 
 # Development JavaScript tools (axe-core for the accessibility tests), exactly as package-lock.json
 # pins them; installed again whenever the lock file changes. The site itself serves no npm code.
