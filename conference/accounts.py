@@ -11,13 +11,13 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.db import transaction
 from django.http import QueryDict
 from django.shortcuts import redirect, render
-from django.urls import Resolver404, path, resolve, reverse_lazy
+from django.urls import Resolver404, URLPattern, path, resolve, reverse_lazy
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views import View
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import FormView, TemplateView
 
@@ -31,6 +31,7 @@ from conference.forms import (
     SignupForm,
 )
 from conference.models import AccountEmail, Conference
+from conference.offline import forgets_the_visitor
 from conference.views import safe_next
 
 
@@ -84,7 +85,7 @@ class SignupView(AccountPageMixin, FormView):
     def form_valid(self, form):
         user = form.save()
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
-        queue_verification_mail(user)
+        mail.queue_verification_mail(user)
         messages.success(
             self.request,
             f"Welcome, {user.get_username()}! Your account is ready: "
@@ -103,9 +104,11 @@ class AccountView(LoginRequiredMixin, AccountPageMixin, TemplateView):
     extra_context = {"nav": "account"}
 
 
-def queue_verification_mail(user) -> None:
-    """Mail the account's address its verification link, from the task worker once committed."""
-    transaction.on_commit(lambda: mail.send_verification_mail.enqueue(user.pk))
+def too_many_links(limit) -> str:
+    return (
+        "We sent too many confirmation links for this account or address lately. "
+        f"Try “Send the link again” in {limit.minutes_left()} minutes."
+    )
 
 
 class AccountSettingsView(LoginRequiredMixin, AccountPageMixin, FormView):
@@ -122,12 +125,15 @@ class AccountSettingsView(LoginRequiredMixin, AccountPageMixin, FormView):
         email_changed = form.email_changed
         form.save()
         if email_changed:
-            queue_verification_mail(self.request.user)
-            messages.success(
-                self.request,
-                f"Saved. We sent a confirmation link to {form.cleaned_data['email']}: "
-                "no mail goes there until you follow it.",
-            )
+            refused = mail.queue_verification_mail(self.request.user)
+            if refused:
+                messages.warning(self.request, f"Saved. {too_many_links(refused)}")
+            else:
+                messages.success(
+                    self.request,
+                    f"Saved. We sent a confirmation link to {form.cleaned_data['email']}: "
+                    "no mail goes there until you follow it.",
+                )
         else:
             messages.success(self.request, "Saved.")
         return super().form_valid(form)
@@ -142,8 +148,11 @@ class SendVerificationView(LoginRequiredMixin, View):
 
     def post(self, request):
         if request.user.email:
-            queue_verification_mail(request.user)
-            messages.success(request, f"We sent a confirmation link to {request.user.email}.")
+            refused = mail.queue_verification_mail(request.user)
+            if refused:
+                messages.warning(request, too_many_links(refused))
+            else:
+                messages.success(request, f"We sent a confirmation link to {request.user.email}.")
         return redirect("account-settings")
 
 
@@ -203,19 +212,6 @@ class PasswordChangeDoneView(AccountPageMixin, auth_views.PasswordChangeDoneView
     pass
 
 
-class LogoutView(auth_views.LogoutView):
-    """Django's view; the browser also drops what it cached of the visitor's pages.
-
-    The service worker forgets its copies itself when it sees the log-out (conference/
-    service_worker.js); this covers the browser's own HTTP cache (the back button).
-    """
-
-    def post(self, request, *args, **kwargs):
-        response = super().post(request, *args, **kwargs)
-        response.headers["Clear-Site-Data"] = '"cache"'
-        return response
-
-
 class PasswordResetView(AccountPageMixin, auth_views.PasswordResetView):
     """Django's view; its form counts requests per client, so it is given the request."""
 
@@ -243,27 +239,47 @@ class PasswordResetCompleteView(AccountPageMixin, auth_views.PasswordResetComple
     pass
 
 
-urlpatterns = [
-    path("", AccountView.as_view(), name="account"),
-    path("signup/", SignupView.as_view(), name="signup"),
-    path("settings/", AccountSettingsView.as_view(), name="account-settings"),
-    path("settings/verify/", SendVerificationView.as_view(), name="send-verification"),
-    path("verify/<str:token>/", verify_email, name="verify-email"),
-    path("unsubscribe/<str:token>/", UnsubscribeView.as_view(), name="unsubscribe"),
-    path("login/", LoginView.as_view(), name="login"),
-    path("logout/", LogoutView.as_view(), name="logout"),
-    path("password/change/", PasswordChangeView.as_view(), name="password_change"),
-    path("password/change/done/", PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path("password/reset/", PasswordResetView.as_view(), name="password_reset"),
-    path("password/reset/sent/", PasswordResetDoneView.as_view(), name="password_reset_done"),
-    path(
-        "password/reset/<uidb64>/<token>/",
-        PasswordResetConfirmView.as_view(),
-        name="password_reset_confirm",
-    ),
-    path(
-        "password/reset/done/",
-        PasswordResetCompleteView.as_view(),
-        name="password_reset_complete",
-    ),
-]
+def never_stored(patterns: list[URLPattern]) -> list[URLPattern]:
+    """``patterns`` with every answer marked ``Cache-Control: no-store`` (Django's never_cache).
+
+    Account pages name their visitor and carry CSRF tokens: no browser cache, proxy or service
+    worker may keep them, however their address is spelt (the worker's list of paths it never
+    keeps is a second guard, not the only one).
+    """
+    return [
+        URLPattern(
+            pattern.pattern, never_cache(pattern.callback), pattern.default_args, pattern.name
+        )
+        for pattern in patterns
+    ]
+
+
+urlpatterns = never_stored(
+    [
+        path("", AccountView.as_view(), name="account"),
+        path("signup/", SignupView.as_view(), name="signup"),
+        path("settings/", AccountSettingsView.as_view(), name="account-settings"),
+        path("settings/verify/", SendVerificationView.as_view(), name="send-verification"),
+        path("verify/<str:token>/", verify_email, name="verify-email"),
+        path("unsubscribe/<str:token>/", UnsubscribeView.as_view(), name="unsubscribe"),
+        path("login/", LoginView.as_view(), name="login"),
+        # Django's view; the browser also drops what it kept of the visitor's pages.
+        path("logout/", forgets_the_visitor(auth_views.LogoutView.as_view()), name="logout"),
+        path("password/change/", PasswordChangeView.as_view(), name="password_change"),
+        path(
+            "password/change/done/", PasswordChangeDoneView.as_view(), name="password_change_done"
+        ),
+        path("password/reset/", PasswordResetView.as_view(), name="password_reset"),
+        path("password/reset/sent/", PasswordResetDoneView.as_view(), name="password_reset_done"),
+        path(
+            "password/reset/<uidb64>/<token>/",
+            PasswordResetConfirmView.as_view(),
+            name="password_reset_confirm",
+        ),
+        path(
+            "password/reset/done/",
+            PasswordResetCompleteView.as_view(),
+            name="password_reset_complete",
+        ),
+    ]
+)

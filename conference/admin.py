@@ -10,10 +10,13 @@ from django.utils.http import urlencode
 
 from conference.forms import AdminLoginForm, VersionedModelForm, named_with_conference
 from conference.models import Conference, Room, Track
+from conference.offline import forgets_the_visitor
 from conference.versioning import EditConflictError
 
 # The admin's login counts towards, and respects, the same login limit as the site's.
 admin.site.login_form = AdminLoginForm
+# Its log-out clears what the browser kept of the visitor's pages, as the site's does.
+admin.site.logout = forgets_the_visitor(admin.site.logout)
 
 # Failed logins, where organizers see who is locked and delete a row to unlock an account. Only
 # this of axes' admin pages (settings.AXES_ENABLE_ADMIN is off): its access logs stay empty here.

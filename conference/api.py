@@ -1,21 +1,12 @@
-"""API v1: conferences, rooms and tracks, and what every API view shares (scope, permissions, errors)."""
+"""API v1: conferences, rooms and tracks, and signing in for a token."""
 
-import logging
 from functools import cached_property
 
-from django.core.exceptions import BadRequest, SuspiciousOperation
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import RestrictedError
-from django.http import JsonResponse
 from django.shortcuts import get_object_or_404
-from django.utils.http import parse_etags
-from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.extensions import OpenApiSerializerExtension
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
     OpenApiExample,
-    OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
     extend_schema_serializer,
     extend_schema_view,
@@ -23,12 +14,28 @@ from drf_spectacular.utils import (
 from rest_framework import exceptions, permissions, serializers, viewsets
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.renderers import JSONRenderer
-from rest_framework.response import Response
-from rest_framework.views import exception_handler, set_rollback
 
+from conference.api_policies import (
+    ApiPolicyMixin,
+    Conflict,
+    VersionedObjectMixin,
+)
+from conference.api_schema import (
+    CHANGE,
+    CONFERENCE_SLUG,
+    DELETE,
+    DEMO_CONFERENCE,
+    ETAG,
+    IF_MATCH,
+    LIST,
+    LIST_IN_CONFERENCE,
+    PAGING_ERROR,
+    READ_ONE,
+    WRITE,
+    errors,
+    path_slug,
+)
 from conference.errors import JsonBodyParser
 from conference.limits import (
     ScopedRateThrottle,
@@ -39,388 +46,9 @@ from conference.limits import (
 from conference.models import HEX_COLOUR_MESSAGE, Conference, Room, Track
 from conference.serializers import (
     ConferenceSerializer,
-    ErrorSerializer,
-    PreconditionFailedSerializer,
     RoomSerializer,
     TrackSerializer,
-    ValidationErrorSerializer,
 )
-from conference.versioning import EditConflictError, Versioned
-
-logger = logging.getLogger("django.request")
-
-DEMO_CONFERENCE = "pytorch-eu-2026"
-
-
-# --- Policies shared by every API view: ApiPolicyMixin, and settings.REST_FRAMEWORK -----------
-
-
-class ApiPagination(LimitOffsetPagination):
-    """?limit= (default PAGE_SIZE, 50; at most 200) and ?offset=; anything but a number is a 400."""
-
-    max_limit = 200
-    max_offset = 10**9  # far beyond any list here, well within what databases OFFSET by
-
-    def get_limit(self, request):
-        raw = request.query_params.get(self.limit_query_param)
-        if raw is None:
-            return self.default_limit
-        return min(self.parse(raw, self.limit_query_param, minimum=1), self.max_limit)
-
-    def get_offset(self, request):
-        raw = request.query_params.get(self.offset_query_param)
-        if raw is None:
-            return 0
-        return self.parse(raw, self.offset_query_param, minimum=0, maximum=self.max_offset)
-
-    @staticmethod
-    def parse(raw: str, name: str, minimum: int, maximum: int | None = None) -> int:
-        # isdigit() alone takes other scripts' digits, int() takes "1_000"; neither is a URL number.
-        if not (raw.isascii() and raw.isdigit()):
-            value = None
-        else:
-            value = int(raw) if len(raw) <= 18 else 10**18  # no int() of a million digits
-        if value is None or value < minimum or (maximum is not None and value > maximum):
-            limit = f" and at most {maximum}" if maximum is not None else ""
-            raise exceptions.ValidationError(
-                {name: [f"Enter a whole number of at least {minimum}{limit}."]}
-            )
-        return value
-
-    def get_paginated_response_schema(self, schema):
-        paginated = super().get_paginated_response_schema(schema)
-        properties = paginated["properties"]
-        properties["count"]["example"] = 120
-        properties["next"]["example"] = (
-            "https://example.org/api/v1/conferences/?limit=50&offset=100"
-        )
-        properties["previous"]["example"] = (
-            "https://example.org/api/v1/conferences/?limit=50&offset=0"
-        )
-        return paginated
-
-    def get_schema_operation_parameters(self, view):
-        return [
-            {
-                "name": self.limit_query_param,
-                "in": "query",
-                "required": False,
-                "description": (
-                    f"Number of results per page: {self.default_limit} by default; values "
-                    f"above {self.max_limit} return {self.max_limit}."
-                ),
-                "schema": {"type": "integer", "minimum": 1},
-            },
-            {
-                "name": self.offset_query_param,
-                "in": "query",
-                "required": False,
-                "description": "Index of the first result to return.",
-                "schema": {"type": "integer", "minimum": 0, "maximum": self.max_offset},
-            },
-        ]
-
-
-class StaffOrModelPermissionsOrReadOnly(permissions.DjangoModelPermissions):
-    """Anyone may read (each view's queryset decides what they see); staff, or holders of the
-    model's add/change/delete permission, may write."""
-
-    def has_permission(self, request, view):
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        user = request.user
-        if not (user and user.is_authenticated):
-            return False
-        if user.is_staff:
-            return True
-        # The view's class-level queryset names the model; get_queryset() would already look up
-        # the conference and answer 404 before an anonymous writer learns they must log in.
-        return user.has_perms(self.get_required_permissions(request.method, view.queryset.model))
-
-
-class ApiPolicyMixin:
-    """Who may do what, and how lists are paged, for every API viewset."""
-
-    permission_classes = [StaffOrModelPermissionsOrReadOnly]
-    pagination_class = ApiPagination
-
-
-class Conflict(exceptions.APIException):
-    status_code = 409
-    default_detail = "This change conflicts with the current state of the data."
-    default_code = "conflict"
-
-
-class PreconditionFailed(exceptions.APIException):
-    status_code = 412
-    default_detail = "The If-Match header names a version that is no longer the current one."
-    default_code = "precondition_failed"
-
-
-def etag_of(obj: Versioned) -> str:
-    """The strong ETag of an object's version: what If-Match must name to change it."""
-    return f'"{obj.version}"'
-
-
-class VersionedObjectMixin:
-    """Optimistic concurrency over HTTP for Versioned objects (conference/versioning.py).
-
-    A detail response carries the object's version as a strong ``ETag``. PUT, PATCH and DELETE
-    with an ``If-Match`` naming no current version answer 412 and change nothing. Without
-    If-Match they go ahead as before, still based on the version the request read, so a write
-    landing between that read and this one is a 409 rather than silently overwritten.
-    """
-
-    def get_object(self):
-        obj = super().get_object()
-        if self.request.method not in permissions.SAFE_METHODS:
-            self.check_if_match(obj)
-        self.loaded_object = obj
-        return obj
-
-    def check_if_match(self, obj: Versioned) -> None:
-        header = self.request.headers.get("If-Match")
-        if header is None:
-            return
-        etags = parse_etags(header)
-        if "*" not in etags and etag_of(obj) not in etags:  # W/"…" never matches: strong comparison
-            raise self.precondition_failed(obj, obj.version)
-
-    def precondition_failed(self, obj: Versioned, current: int | None) -> PreconditionFailed:
-        kind = obj._meta.verbose_name
-        if current is None:
-            detail = f"This {kind} was deleted after the version your If-Match names."
-        else:
-            detail = (
-                f"This {kind} changed after the version your If-Match names; it is now at "
-                f'ETag "{current}". Read it again (GET), apply your change to what it is now, '
-                "and send its new ETag in If-Match."
-            )
-        return PreconditionFailed(
-            {"detail": detail, "etag": None if current is None else f'"{current}"'}
-        )
-
-    def refused(self, conflict: EditConflictError) -> exceptions.APIException:
-        """Someone else wrote the object between this request's read and its write."""
-        if "If-Match" in self.request.headers:
-            return self.precondition_failed(conflict.instance, conflict.current_version)
-        return Conflict(
-            f"Someone else changed this {conflict.instance._meta.verbose_name} while this request "
-            "was being handled; nothing was changed. Read it again and retry."
-        )
-
-    def retrieve(self, request, *args, **kwargs):
-        response = super().retrieve(request, *args, **kwargs)
-        response["ETag"] = etag_of(self.loaded_object)
-        return response
-
-    def update(self, request, *args, **kwargs):
-        response = super().update(request, *args, **kwargs)
-        response["ETag"] = etag_of(self.loaded_object)  # saved: now at its new version
-        return response
-
-    def perform_update(self, serializer):
-        try:
-            super().perform_update(serializer)
-        except EditConflictError as conflict:
-            raise self.refused(conflict) from conflict
-
-    def perform_destroy(self, instance):
-        try:
-            super().perform_destroy(instance)
-        except EditConflictError as conflict:
-            raise self.refused(conflict) from conflict
-
-
-def api_exception_handler(exc, context):
-    """DRF's handler, plus JSON (never Django's HTML pages) for conflicts and server errors."""
-    response = exception_handler(exc, context)
-    if response is not None:
-        return response
-    if isinstance(exc, SuspiciousOperation | BadRequest):
-        # A body over DATA_UPLOAD_MAX_MEMORY_SIZE and the like, raised when DRF reads the body:
-        # returning None lets Django answer them, through conference.errors.bad_request (JSON).
-        return None
-    set_rollback()
-    if isinstance(exc, IntegrityError):
-        # Validation passed but the database refused: another request changed the same rows.
-        return Response({"detail": Conflict.default_detail}, status=Conflict.status_code)
-    request = context["request"]
-    logger.error(
-        "Internal Server Error: %s",
-        request.path,
-        exc_info=exc,
-        extra={"status_code": 500, "request": request._request},
-    )
-    return Response({"detail": "Server error."}, status=500)
-
-
-class JsonErrorsMixin:
-    """Errors as JSON, as everywhere in the API, from views that answer YAML or HTML when they
-    succeed (the schema and its docs page)."""
-
-    def handle_exception(self, exc):
-        self.request.accepted_renderer = JSONRenderer()
-        self.request.accepted_media_type = JSONRenderer.media_type
-        return super().handle_exception(exc)
-
-
-@csrf_exempt
-def api_not_found(request, *args, **kwargs):
-    """Any /api/ URL that names no endpoint: JSON, like every other API answer."""
-    return JsonResponse({"detail": "Not found."}, status=404)
-
-
-# --- Documentation helpers -------------------------------------------------------------------
-
-
-class ApiSchema(AutoSchema):
-    """Marks reads as open to anonymous clients where the default permission class allows it."""
-
-    def get_auth(self):
-        auths = super().get_auth()
-        open_reads = any(
-            isinstance(permission, StaffOrModelPermissionsOrReadOnly)
-            for permission in self.view.get_permissions()
-        )
-        if open_reads and self.method in permissions.SAFE_METHODS and {} not in auths:
-            auths.append({})
-        return auths
-
-
-class ValidationErrorSchema(OpenApiSerializerExtension):
-    target_class = ValidationErrorSerializer
-
-    def map_serializer(self, auto_schema, direction):
-        return {
-            "type": "object",
-            "description": (
-                "Each key names a field of the request (body or query string) and lists what is "
-                "wrong with it; `non_field_errors` holds rules that span fields. A request body "
-                "that is not valid JSON gets `detail` instead."
-            ),
-            "additionalProperties": {
-                "oneOf": [
-                    {"type": "array", "items": {"type": "string"}},
-                    {"type": "string"},
-                ]
-            },
-        }
-
-
-ERRORS = {
-    400: (
-        ValidationErrorSerializer,
-        "The request was not valid; each field names its problems.",
-        {"starts_at": ["A session must end after it starts."]},
-    ),
-    401: (
-        ErrorSerializer,
-        "Missing or invalid credentials (send `Authorization: Token <key>`).",
-        {"detail": "Authentication credentials were not provided."},
-    ),
-    403: (
-        ErrorSerializer,
-        "Authenticated, but not allowed: writes need staff status or the model's permission.",
-        {"detail": "You do not have permission to perform this action."},
-    ),
-    404: (
-        ErrorSerializer,
-        "No such object, or not visible to you (unpublished conferences and draft sessions).",
-        {"detail": "No Conference matches the given query."},
-    ),
-    409: (
-        ErrorSerializer,
-        "The object is still in use, or another request changed the same data at the same time.",
-        {"detail": "Master Stage still hosts sessions; move or delete them first."},
-    ),
-    412: (
-        PreconditionFailedSerializer,
-        "The `If-Match` header names a version that is no longer the current one: someone "
-        "changed the object since you read it. Nothing was changed; read it again.",
-        {
-            "detail": (
-                'This session changed after the version your If-Match names; it is now at ETag "5". '
-                "Read it again (GET), apply your change to what it is now, and send its new ETag "
-                "in If-Match."
-            ),
-            "etag": '"5"',
-        },
-    ),
-    429: (
-        ErrorSerializer,
-        "Too many requests; the `Retry-After` header says how many seconds to wait.",
-        {"detail": "Request was throttled. Expected available in 12 seconds."},
-    ),
-}
-
-
-def errors(*codes: int, invalid: dict | None = None) -> dict[int, OpenApiResponse]:
-    """Documented error responses, each with its schema and an example (``invalid`` for the 400)."""
-    responses = {}
-    for code in codes:
-        serializer, description, example = ERRORS[code]
-        if code == 400 and invalid is not None:
-            example = invalid
-        responses[code] = OpenApiResponse(
-            response=serializer,
-            description=description,
-            examples=[OpenApiExample(f"HTTP {code}", value=example, status_codes=[code])],
-        )
-    return responses
-
-
-READ = (401, 429)
-READ_ONE = (401, 404, 429)
-LIST = (400, 401, 429)  # 400: paging parameters that are not numbers
-LIST_IN_CONFERENCE = (400, 401, 404, 429)
-PAGING_ERROR = ["Enter a whole number of at least 0 and at most 1000000000."]
-WRITE = (400, 401, 403, 404, 409, 429)
-CHANGE = (400, 401, 403, 404, 409, 412, 429)  # PUT and PATCH of a versioned object
-DELETE = (401, 403, 404, 409, 412, 429)
-
-IF_MATCH = OpenApiParameter(
-    "If-Match",
-    str,
-    OpenApiParameter.HEADER,
-    description=(
-        'The `ETag` of the version your change is based on, as a GET returned it (`"5"`). '
-        "If the object has changed since, the request is refused with 412 and nothing is "
-        "changed. Without it the request goes ahead (409 if another write lands during it)."
-    ),
-)
-ETAG = OpenApiParameter(
-    "ETag",
-    str,
-    OpenApiParameter.HEADER,
-    response=[200],
-    required=True,
-    description=(
-        'Strong ETag of the object\'s version (`"5"`); it changes with every write of the '
-        "object. Send it back in `If-Match` to change the object only if nobody else has."
-    ),
-)
-
-
-SLUG_SCHEMA = {"type": "string", "pattern": r"^[-a-zA-Z0-9_]+$"}
-
-
-def path_slug(name: str, description: str, example: str) -> OpenApiParameter:
-    return OpenApiParameter(
-        name,
-        SLUG_SCHEMA,
-        OpenApiParameter.PATH,
-        description=description,
-        examples=[OpenApiExample("From the demo conference", value=example)],
-    )
-
-
-CONFERENCE_SLUG = path_slug(
-    "conference_slug", "Slug of the conference, as in its page's URL.", DEMO_CONFERENCE
-)
-
-
-# --- Views -----------------------------------------------------------------------------------
 
 
 class ConferenceScopedMixin(ApiPolicyMixin):

@@ -8,10 +8,12 @@ from rest_framework.routers import DefaultRouter, SimpleRouter
 
 from conference.api import (
     ConferenceViewSet,
-    JsonErrorsMixin,
     ObtainTokenView,
     RoomViewSet,
     TrackViewSet,
+)
+from conference.api_policies import (
+    JsonErrorsMixin,
     api_not_found,
 )
 from sessions.api import MyScheduleViewSet, ReleaseViewSet, SessionViewSet

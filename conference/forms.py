@@ -25,6 +25,7 @@ from conference.limits import (
     login_is_locked,
     login_locked_message,
 )
+from conference.models import confirmed_address
 from conference.timezones import WallClock, clock_text, read_wall_clock
 from conference.versioning import EditConflictError
 
@@ -67,9 +68,15 @@ class AdminLoginForm(LoginLimitMixin, AdminAuthenticationForm):
     pass
 
 
+def account_email_field(**kwargs) -> forms.EmailField:
+    """The account's address as a form field, required and no longer than its column: Django's
+    own EmailField allows 320 characters, the column 254, and PostgreSQL refuses the rest."""
+    return get_user_model()._meta.get_field("email").formfield(required=True, **kwargs)
+
+
 class SignupForm(AttendeeFormMixin, UserCreationForm):
-    email = forms.EmailField(
-        help_text="For password resets and, once you confirm it, schedule changes to sessions "
+    email = account_email_field(
+        help_text="Once you confirm it, for password resets and schedule changes to sessions "
         "you saved (you can turn those off)."
     )
 
@@ -84,7 +91,7 @@ class AccountSettingsForm(AttendeeFormMixin, forms.Form):
     A new address starts unverified (``AccountEmail.is_verified``); mails wait until it is.
     """
 
-    email = forms.EmailField(
+    email = account_email_field(
         help_text="Schedule changes and password resets are mailed here once you confirm it."
     )
     schedule_changes = forms.BooleanField(
@@ -119,15 +126,25 @@ class PasswordChangeForm(AttendeeFormMixin, auth_forms.PasswordChangeForm):
 
 
 class PasswordResetForm(AttendeeFormMixin, auth_forms.PasswordResetForm):
-    """Django's reset form, sending a limited number of mails per address and per client.
+    """Django's reset form, mailing only a confirmed address, a limited number of times per
+    address and per client.
 
-    Every valid request counts, whether or not an account uses the address, so the answer (sent,
-    or too many) never tells whether one does.
+    An unconfirmed address may be a typo or someone else's, so it gets no link: the pages say
+    resets go to confirmed addresses only. Every valid request counts, whether or not an account
+    has confirmed the address, so the answer (sent, or too many) never tells whether one has.
     """
 
     def __init__(self, *args, request, **kwargs):
         super().__init__(*args, **kwargs)
         self.request = request
+
+    def get_users(self, email):
+        confirmed = set(
+            get_user_model()
+            .objects.filter(confirmed_address(), email__iexact=email)
+            .values_list("pk", flat=True)
+        )
+        return (user for user in super().get_users(email) if user.pk in confirmed)
 
     def clean(self):
         cleaned_data = super().clean()

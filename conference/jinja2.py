@@ -1,9 +1,8 @@
 """The template engine of every attendee page: Jinja2, through Django's own backend.
 
-Chosen over Django's template language for speed: the same 1,000 session cards render in about
-150 ms with Jinja2 and 330 ms with Django templates (measured side by side), and the schedule
-list of a 1,000-session conference must be served within 250 ms. Autoescaping is on, as in
-Django templates. The admin, and the API docs page, keep Django's templates.
+Chosen over Django's template language for speed: a schedule renders a card per session, and
+Jinja2 renders them about twice as fast (bench/results/). Autoescaping is on, as in Django
+templates. The admin, and the API docs page, keep Django's templates.
 
 What Django templates get from tags, pages get here as globals and filters.
 """
@@ -32,8 +31,8 @@ SLUG = re.compile(r"[-a-zA-Z0-9_]+")
 def url(name: str, *args, **kwargs) -> str:
     """reverse(), through ``reverse_slugs`` when every argument is a slug (most are).
 
-    Speed: a page's navigation, head and footer reverse about fifteen routes; formatting them
-    saves 0.3 ms a page (a session page at 1,000 sessions takes about 7).
+    Every page's navigation, head and footer reverse about fifteen routes, and a list page one
+    or more per card: reverse() is run once per route, then formatted.
     """
     if not args and all(
         isinstance(value, str) and SLUG.fullmatch(value) for value in kwargs.values()

@@ -1,4 +1,4 @@
-"""Limits on logins, password-reset mail and API requests, and the client address they count by.
+"""Limits on logins, password-reset and verification mail and API requests, and the client address they count by.
 
 Failed logins are counted by django-axes (settings.AXES_*): its authentication backend refuses a
 locked account at every door that calls ``authenticate()`` with the request, and its signal
@@ -153,6 +153,11 @@ class Limit:
 # address serves many attendees), each hour.
 PASSWORD_RESETS_PER_EMAIL = Limit("password-reset-email", 3, timedelta(hours=1))
 PASSWORD_RESETS_PER_CLIENT = Limit("password-reset-client", 20, timedelta(hours=1))
+
+# Address-verification mail: a few per address (no mailbox gets flooded by someone typing it in)
+# and a few per account (one account cannot mail address after address), each hour.
+VERIFICATION_MAILS_PER_ADDRESS = Limit("verification-email", 3, timedelta(hours=1))
+VERIFICATION_MAILS_PER_ACCOUNT = Limit("verification-account", 5, timedelta(hours=1))
 
 
 # --- API throttles ----------------------------------------------------------------------------

@@ -11,10 +11,16 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django_tasks import task
 
+from conference.limits import (
+    VERIFICATION_MAILS_PER_ACCOUNT,
+    VERIFICATION_MAILS_PER_ADDRESS,
+    Limit,
+)
 from conference.models import AccountEmail
 
 VERIFY_SALT = "conference.mail.verify-email"
@@ -76,13 +82,14 @@ def unsubscribe(token: str) -> bool:
 # --- Verifying an address ----------------------------------------------------------------------
 
 
-def verification_url(user) -> str:
-    """A link proving that whoever reads mail at the account's address owns it.
+def verification_url(user, address: str | None = None) -> str:
+    """A link proving that whoever reads mail at ``address`` (by default the account's) owns it.
 
     It names the address as well as the account, so a link mailed before a change of address
     cannot verify the new one.
     """
-    token = signing.dumps({"user": user.pk, "email": user.email}, salt=VERIFY_SALT)
+    address = user.email if address is None else address
+    token = signing.dumps({"user": user.pk, "email": address}, salt=VERIFY_SALT)
     return absolute(reverse("verify-email", kwargs={"token": token}))
 
 
@@ -102,15 +109,42 @@ def verify_email(token: str) -> AccountEmail | None:
     return account_email if account_email.mark_verified(address) else None
 
 
+def queue_verification_mail(user) -> Limit | None:
+    """Queue a verification link to the account's address as it is now, once committed.
+
+    Unless too many were asked for that account or that address this hour: then nothing is
+    queued and the limit that refused is returned, to say how long to wait.
+    """
+    address = user.email
+    for limit, key in [
+        (VERIFICATION_MAILS_PER_ACCOUNT, str(user.pk)),
+        (VERIFICATION_MAILS_PER_ADDRESS, address.strip().lower()),
+    ]:
+        if not limit.allows(key):
+            return limit
+    transaction.on_commit(lambda: send_verification_mail.enqueue(user.pk, address))
+    return None
+
+
 @task()
-def send_verification_mail(user_id: int) -> bool:
-    """Mail the account's current address its verification link (in the background)."""
+def send_verification_mail(user_id: int, address: str | None = None) -> bool:
+    """Mail ``address``, the account's when the mail was queued, its verification link (in the
+    background). The mail never follows a later change of address: if the account has moved on,
+    nothing is sent, since that link could confirm nothing. (``address`` None: a mail queued
+    before the address was passed along, sent to the account's address as then.)"""
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
-    if user is None or not user.email:
+    if user is None:
         return False
-    context = {"user": user, "verify_url": verification_url(user), "site_url": settings.SITE_URL}
+    address = user.email if address is None else address
+    if not address or address != user.email:
+        return False
+    context = {
+        "user": user,
+        "verify_url": verification_url(user, address),
+        "site_url": settings.SITE_URL,
+    }
     message = templated_mail(
-        to=user.email,
+        to=address,
         subject="Confirm your email address",
         template="registration/verify_email",
         context=context,

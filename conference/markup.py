@@ -62,8 +62,8 @@ def render_markdown(text: str) -> str:
     """Markdown to HTML with only harmless tags, attributes and link schemes left.
 
     Kept for the last 1,024 texts this process rendered (a few MB at most): an edit makes every
-    page of its conference render again (conference.page_cache), nearly all from texts that did
-    not change. Speed: an uncached session page's description, abstract and bios, 0.8 ms of 8.
+    page of its conference render again (conference.pages), nearly all from texts that did
+    not change.
     """
     html = markdown_converter().reset().convert(separate_lists(text or ""))
     return nh3.clean(

@@ -351,16 +351,23 @@ class AccountEmailQuerySet(models.QuerySet):
         return account_email
 
 
-def mailable_accounts(prefix: str = "") -> Q:
-    """Accounts the site may mail schedule changes to: active, with an address they proved is
-    theirs (the one verified is still the account's) and the mails not turned off.
+def confirmed_address(prefix: str = "") -> Q:
+    """Accounts whose address is one their owner proved is theirs (the one verified is still the
+    account's): the only addresses the site mails, password resets included.
 
     ``prefix`` reaches the user through a relation, e.g. ``"user__"`` from a saved session.
     """
+    return ~Q(**{f"{prefix}email": ""}) & Q(
+        **{f"{prefix}account_email__verified_address": F(f"{prefix}email")}
+    )
+
+
+def mailable_accounts(prefix: str = "") -> Q:
+    """Accounts the site may mail schedule changes to: active, with a confirmed address and the
+    mails not turned off."""
     return (
         Q(**{f"{prefix}is_active": True})
-        & ~Q(**{f"{prefix}email": ""})
-        & Q(**{f"{prefix}account_email__verified_address": F(f"{prefix}email")})
+        & confirmed_address(prefix)
         & Q(**{f"{prefix}account_email__schedule_changes": True})
     )
 

@@ -34,6 +34,37 @@ PRECACHED_STATIC = [
 ]
 
 
+def login_doors() -> list[str]:
+    """Every address whose POST logs someone in or out in this browser: the site's and the
+    admin's. (The API's token login starts no browser session, so it is not one.)"""
+    doors = ["login", "logout", "signup", "admin:login", "admin:logout"]
+    return [reverse(door) for door in doors]
+
+
+# What a log-out tells the browser to drop (Clear-Site-Data, for every logout door):
+# - "cache": its HTTP cache, which the back button reads;
+# - "storage": the kept pages (Cache API) and the worker's registration with them, for a worker
+#   that missed the log-out (a page it did not control yet, an older version); the next page
+#   registers the worker again. No other storage holds anything of ours.
+# Not "cookies": the session is already ended on our side, and the page the log-out leads to
+# reads the CSRF and time-zone cookies (and a message, if any). Not "executionContexts": it
+# would reload every open tab of the site.
+LOGGED_OUT_CLEARS = '"cache", "storage"'
+
+
+def forgets_the_visitor(view):
+    """A log-out view whose answer, once no one is logged in, clears what the browser kept."""
+
+    @functools.wraps(view)
+    def logout(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        if request.method == "POST" and not request.user.is_authenticated:
+            response.headers["Clear-Site-Data"] = LOGGED_OUT_CLEARS
+        return response
+
+    return logout
+
+
 @functools.cache
 def worker_script() -> str:
     source = WORKER_SOURCE.read_text()
@@ -44,7 +75,7 @@ def worker_script() -> str:
         # Never kept: organizers' pages, the API, and the account pages (forms with CSRF tokens).
         "neverKept": ["/admin/", "/api/", "/accounts/"],
         # Posting to these changes who is logged in: the copies of the last visitor's pages go.
-        "forgetPagesOn": [reverse("login"), reverse("logout"), reverse("signup")],
+        "forgetPagesOn": login_doors(),
         # Shown offline for a page that was never kept; kept with the static files.
         "offlinePage": reverse("offline"),
     }

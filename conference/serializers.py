@@ -284,12 +284,13 @@ class PreconditionFailedSerializer(ErrorSerializer):
 
     etag = serializers.CharField(
         allow_null=True,
-        help_text="The object's current ETag, to fetch and compare; null if it was deleted.",
+        help_text="The object's current version as an ETag, valid in If-Match; null if it was "
+        "deleted.",
     )
 
 
 class ValidationErrorSerializer(serializers.Serializer):
     """Field name → messages; ``non_field_errors`` for rules across fields.
 
-    Only documents 400 bodies; its schema comes from conference.api.ValidationErrorSchema.
+    Only documents 400 bodies; its schema comes from conference.api_schema.ValidationErrorSchema.
     """

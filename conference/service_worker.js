@@ -50,11 +50,24 @@ function withoutFragment(address) {
   return url.href;
 }
 
+// The path as Django routes it: the server decodes percent escapes before Django sees the path,
+// so /%61ccounts/settings/ and /accounts%2Fsettings/ are /accounts/settings/ there and must be
+// here. null for an escape that decodes to no text: such a path is never kept.
+function routedPath(url) {
+  try {
+    return decodeURIComponent(url.pathname);
+  } catch (error) {
+    return null;
+  }
+}
+
 function keepable(url) {
+  const path = routedPath(url);
   return (
     url.origin === self.location.origin &&
-    url.pathname !== self.location.pathname &&
-    !CONFIG.neverKept.some((prefix) => url.pathname.startsWith(prefix))
+    path !== null &&
+    path !== self.location.pathname &&
+    !CONFIG.neverKept.some((prefix) => path.startsWith(prefix))
   );
 }
 
@@ -150,7 +163,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method === "POST" && CONFIG.forgetPagesOn.includes(url.pathname)) {
+  if (request.method === "POST" && CONFIG.forgetPagesOn.includes(routedPath(url))) {
     // Logging in or out: the copies hold the last visitor's pages (my schedule, Saved buttons).
     event.respondWith(forgetPagesThen(request));
     return;

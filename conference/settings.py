@@ -344,7 +344,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    # Our viewsets refine these two (conference.api.ApiPolicyMixin): classes named here are
+    # Our viewsets refine these two (conference.api_policies.ApiPolicyMixin): classes named here are
     # imported while DRF itself loads, so they cannot live beside the viewsets.
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.DjangoModelPermissionsOrAnonReadOnly"
@@ -353,8 +353,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["conference.errors.JsonBodyParser"],
-    "DEFAULT_SCHEMA_CLASS": "conference.api.ApiSchema",
-    "EXCEPTION_HANDLER": "conference.api.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "conference.api_schema.ApiSchema",
+    "EXCEPTION_HANDLER": "conference.api_policies.api_exception_handler",
     # DRF's throttles, counted in the "limits" cache per conference.limits.client_address.
     "DEFAULT_THROTTLE_CLASSES": [
         "conference.limits.AnonRateThrottle",
@@ -391,6 +391,10 @@ SPECTACULAR_SETTINGS = {
         "KindEnum": "sessions.models.Session.Kind",
         "SessionChangeKindEnum": "sessions.releases.CHANGE_KIND_CHOICES",
     },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",  # the default, kept
+        "conference.api_schema.document_conditional_reads",
+    ],
 }
 
 # Errors and warnings to stderr, where gunicorn and any process manager collect them.

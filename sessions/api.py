@@ -18,6 +18,13 @@ from rest_framework.filters import BaseFilterBackend, OrderingFilter
 from rest_framework.response import Response
 
 from conference.api import (
+    ConferenceScopedMixin,
+)
+from conference.api_policies import (
+    ApiPolicyMixin,
+    VersionedObjectMixin,
+)
+from conference.api_schema import (
     CHANGE,
     CONFERENCE_SLUG,
     DELETE,
@@ -29,9 +36,6 @@ from conference.api import (
     READ_ONE,
     SLUG_SCHEMA,
     WRITE,
-    ApiPolicyMixin,
-    ConferenceScopedMixin,
-    VersionedObjectMixin,
     errors,
     path_slug,
 )

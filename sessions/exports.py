@@ -143,8 +143,15 @@ def ical_utc(name: str, moment: datetime.datetime) -> bytes:
 
 
 def ical_local(name: str, moment: datetime.datetime, conference: Conference) -> bytes:
-    """A local time with its TZID, never floating: clients show it right wherever they are."""
+    """A local time with its TZID, never floating: clients show it right wherever they are.
+
+    On the night the clocks go back a local time happens twice. RFC 5545 (3.3.5) reads it as the
+    first, but not every client does (ical.js takes the second), so both are written in UTC,
+    the one form no client misreads.
+    """
     local = zoned(moment, conference.tz)
+    if local.utcoffset() != local.replace(fold=1 - local.fold).utcoffset():
+        return ical_utc(name, moment)
     return ical_line(f"{name};TZID={conference.time_zone}", ical_date_time(local))
 
 

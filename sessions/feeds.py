@@ -13,11 +13,25 @@ from sessions.models import Release
 from sessions.releases import change_log, change_summary
 
 
+class LastChangeAtom1Feed(Atom1Feed):
+    """Atom whose feed-level ``updated`` is the ``last_change`` it is given. Django's takes the
+    newest entry's date and, with no entry, the time of the request: a feed that changed at
+    every read, as RFC 4287 forbids and feed readers fetch again."""
+
+    def latest_post_date(self):
+        return self.feed["last_change"]
+
+
 class ChangeLogFeed(Feed):
     """One entry per release, its changes in words (times in the reader's chosen zone, else the
-    conference's). Links are on the site's public address, never the request's host."""
+    conference's). Links are on the site's public address, never the request's host.
 
-    feed_type = Atom1Feed
+    Valid Atom in every state, no release yet included: the feed names an author (the
+    conference, which entries inherit), and it was last updated by the newest release, or before
+    any release by the conference's last change.
+    """
+
+    feed_type = LastChangeAtom1Feed
 
     def __init__(self, conference):
         super().__init__()
@@ -27,6 +41,13 @@ class ChangeLogFeed(Feed):
         zone = timezone.get_current_timezone()
         self.entries = dict(change_log(self.conference, zone))
         return self.conference
+
+    def feed_extra_kwargs(self, conference):
+        released = [release.released_at for release in self.entries]
+        return {"last_change": max(released, default=conference.changed_at)}
+
+    def author_name(self, conference):
+        return conference.name
 
     def title(self, conference):
         return f"{conference.name}: schedule changes"

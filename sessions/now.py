@@ -19,7 +19,7 @@ class NowPageMixin(ConferencePageMixin):
     """A shared page about the current minute.
 
     The page renders for ``current_minute()`` and names that minute in its version
-    (``page_moment()``, see conference.page_cache): the cache serves a copy only within the
+    (``page_moment()``, see conference.pages.versions): the cache serves a copy only within the
     minute it was made for, so no page shown is more than a minute behind the clock, and an edit
     still shows at once. The page refreshes its board every minute (htmx, in the template).
     """

@@ -5,6 +5,12 @@ from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_v
 from rest_framework import viewsets
 
 from conference.api import (
+    ConferenceScopedMixin,
+)
+from conference.api_policies import (
+    VersionedObjectMixin,
+)
+from conference.api_schema import (
     CHANGE,
     CONFERENCE_SLUG,
     DELETE,
@@ -14,8 +20,6 @@ from conference.api import (
     PAGING_ERROR,
     READ_ONE,
     WRITE,
-    ConferenceScopedMixin,
-    VersionedObjectMixin,
     errors,
     path_slug,
 )

@@ -1,13 +1,9 @@
 """A logged-in page sent deflated, without compressing anything of its visitor with anything.
 
-Compressing a logged-in schedule per request would cost milliseconds, and would compress the
-visitor's own parts (which sessions they saved, their CSRF field) together with text an
-attacker can choose (the query string the page repeats): a BREACH attack reads the first
-through the size of the answer. ``CompressedPage`` compresses the shared text once per version
-and puts each visitor's holes in as stored (uncompressed) blocks.
-
-Also here: which content codings a request accepts, for this and for the finished pages'
-gzip copies (conference.pages.views).
+Compressed together, the visitor's own parts (their CSRF field, what they saved) and text an
+attacker can choose (the query string the page repeats) would let the size of the answer
+reveal the first (BREACH). ``CompressedPage`` compresses the shared text once per version and
+puts each visitor's holes in as stored (uncompressed) blocks.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """Where made pages are kept: the "default" cache, and this worker's copies in front of it.
 
-Keys carry the page's version, so a kept page is never stale, only unused; a day bounds the
-cache's memory. Each worker also keeps what it read from or wrote to the cache in its own
-memory (``WorkerCopies``), bounded in bytes, least recently used out first: with Redis a hit
-then costs no round trip and no unpickling. With the local-memory cache (one per process) pages
-are kept in the copies only, not twice.
-
-What is kept has a ``size``: a ``FinishedPage`` (whole bytes) or a ``SharedPage`` (holes).
+Keys carry the page's version, so a kept page is never stale, only unused. The copies are
+bounded in bytes, least recently used out first; with Redis a hit costs no round trip and no
+unpickling. With the local-memory cache (one per process) pages are kept in the copies only.
 """
 
 from __future__ import annotations
@@ -26,8 +22,7 @@ PAGE_CACHE_SECONDS = 24 * 60 * 60
 
 @dataclass(frozen=True)
 class FinishedPage:
-    """A page the same for everyone who gets it (anonymous visitors, exports): its body and the
-    response headers it keeps (``KEPT_HEADERS``)."""
+    """A page the same for everyone who gets it (anonymous visitors, exports)."""
 
     content: bytes
     headers: dict[str, str]

@@ -1,19 +1,11 @@
 """The personal parts of a shared page ("holes"), and how each visitor's page is put together.
 
-A template marks each personal part with ``{{ personal("template.html", **data) }}``
-(conference.jinja2). Rendered for the cache, that leaves a marker and records the hole's
-template and data, plain values since they are cached with the page (``HoleRecorder``); each
-request then renders those templates for its visitor. Rendered any other way (a page that is
-not shared, an htmx swap), ``personal()`` renders the same template in place, so a personal
-part has one template only.
-
-**Hole kinds.** Most holes of a page (a thousand Save buttons) depend on their visitor through
-one *state* (saved or not), and most visitors' states are the usual one. A ``HoleKind`` names
-that state in one function, ``state(data, visitor)``, which decides it for the shared page and
-for ``personal()`` alike: the hole's template is rendered with ``state`` and its own data,
-nothing of the visitor, so it cannot read anything else of them. A page is assembled once from
-each hole's usual rendering (``Assembly``), and per request only the holes ``unusual()``
-points at are looked at again.
+``{{ personal("template.html", **data) }}`` (conference.jinja2) records a hole when the page
+is rendered for the cache, and renders the template in place otherwise. A ``HoleKind`` names a
+hole's only dependence on its visitor in one function, ``state()``, used by the shared page and
+by ``personal()`` alike; its template is rendered from that state and its data alone. A page is
+assembled once from each kind hole's usual rendering, and per request only the holes
+``unusual()`` points at are looked at again (docs/pages.md).
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """SharedPageMixin: the one way a view caches its page, and the HTTP caching headers it sends.
 
-A shared page is made once per version (conference.pages.versions) and kept
-(conference.pages.copies):
-
-- *Anonymous visitors*, and everyone for a page without holes (``same_for_every_user``:
-  exports, stylesheets), get a finished page, the same bytes for all, with a gzip copy made
-  once. They get ETag and Last-Modified, a 304 when they hold the version, and
-  ``Cache-Control: public`` with a short ``s-maxage``, so an HTTP cache in front answers
-  repeats (deploy/nginx.conf); browsers revalidate each time (``max-age=0``).
-- *Logged-in visitors* get the shared part with their holes filled (conference.pages.holes),
-  deflated without compressing anything of theirs (conference.pages.compressed), ``private``.
-
-The shared part is rendered for nobody (conference.pages.nobody). A page must not read
-anything of its visitor outside a hole: what it reads of the request is named by its version.
+Anonymous visitors, and everyone for a page without holes (``same_for_every_user``: exports,
+stylesheets), get a finished page: the same bytes for all, conditional, ``public`` for a few
+seconds to a cache in front. Logged-in visitors get the shared part with their holes filled,
+``private``. The shared part is rendered for nobody: a page must not read anything of its
+visitor outside a hole (docs/pages.md).
 """
 
 from __future__ import annotations
@@ -26,11 +18,10 @@ from django.conf import settings
 from django.contrib.messages import get_messages
 from django.contrib.messages.storage.base import Message
 from django.http import HttpRequest, HttpResponse
-from django.template.backends.utils import csrf_input
+from django.template.backends.utils import csrf_input_lazy
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
-from django.utils.safestring import SafeString
 
 from conference.pages.compressed import COMPRESSION_LEVEL, accepted_codings
 from conference.pages.copies import PAGE_CACHE_SECONDS, FinishedPage, cached_page, keep_page
@@ -193,7 +184,7 @@ class SharedPageMixin:
             "csrf_input": (
                 CSRF_STAND_IN
                 if getattr(request, "renders_shared_part", False)
-                else CsrfFieldOnce(request)
+                else csrf_input_lazy(request)
             ),
             "next_url": self.page_url,
             "messages": visitor_messages(request),
@@ -217,26 +208,6 @@ def patch_public_cache_control(response: HttpResponse, moment: datetime.datetime
         left = moment + datetime.timedelta(minutes=1) - timezone.now()
         seconds = max(0, min(settings.PAGE_SHARED_MAX_AGE, int(left.total_seconds())))
         patch_cache_control(response, public=True, max_age=0, s_maxage=seconds)
-
-
-class CsrfFieldOnce:
-    """The CSRF field for every form of one response (the Save form, the two Log out forms),
-    masked once, when the first form prints it.
-
-    Django masks the token anew each time a template prints it (``csrf_input_lazy``); the
-    secret under the mask is the same, so one masking per response protects as much.
-    """
-
-    def __init__(self, request: HttpRequest):
-        self.request = request
-        self.field: SafeString | None = None
-
-    def __html__(self) -> SafeString:
-        if self.field is None:
-            self.field = csrf_input(self.request)
-        return self.field
-
-    __str__ = __html__
 
 
 def visitor_messages(request: HttpRequest) -> list[Message]:

@@ -153,6 +153,8 @@ def test_logging_out_forgets_the_kept_personal_pages(page, attendee):
     assert not is_kept(page, MY_SCHEDULE)
     assert not is_kept(page, SCHEDULE)  # it showed the visitor's Saved buttons
 
+    # The log-out cleared the worker too (Clear-Site-Data); the page it led to brings it back.
+    expect(page.locator("html[data-offline-ready=true]")).to_be_attached()
     page.context.set_offline(True)
     page.goto(page.base_url + MY_SCHEDULE)
     expect(page.get_by_role("heading", level=1)).to_have_text("You are offline")
@@ -182,3 +184,60 @@ def test_the_worker_controls_the_whole_site_and_the_manifest_is_linked(page):
     )
     assert manifest["display"] == "standalone"
     assert [icon["sizes"] for icon in manifest["icons"]] == ["192x192", "512x512", "512x512"]
+
+
+@pytest.mark.parametrize("path", ["/%61ccounts/settings/", "/accounts%2Fsettings/"])
+def test_the_account_settings_are_never_kept_however_their_address_is_spelt(page, attendee, path):
+    log_in(page)
+    visit(page, path)
+    expect(page.get_by_role("heading", name="Account settings")).to_be_visible()
+    assert not is_kept(page, path)
+
+
+@pytest.mark.parametrize("door", ["/%61ccounts/login/", "/accounts%2Flogin/"])
+def test_logging_in_through_a_door_spelt_otherwise_forgets_the_kept_pages(page, attendee, door):
+    log_in(page)
+    visit(page, MY_SCHEDULE)
+    assert is_kept(page, MY_SCHEDULE)
+
+    # Someone else logs in on this device (the answer does not matter: the worker acts first).
+    page.evaluate("(door) => fetch(door, { method: 'POST', body: new FormData() })", door)
+
+    assert not is_kept(page, MY_SCHEDULE)
+
+
+@pytest.fixture
+def organizer(django_user_model):
+    return django_user_model.objects.create_superuser("organizer", "o@example.org", PASSWORD)
+
+
+def test_logging_out_at_the_admins_door_forgets_the_kept_pages(page, attendee):
+    user, _ = attendee
+    user.is_staff = True
+    user.save()
+    log_in(page)
+    visit(page, MY_SCHEDULE)
+    visit(page, SCHEDULE)
+
+    page.goto(page.base_url + "/admin/")
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("link", name="Log in", exact=True)).to_be_visible()
+
+    assert not is_kept(page, MY_SCHEDULE)
+    assert not is_kept(page, SCHEDULE)
+
+
+def test_logging_in_at_the_admins_door_as_someone_else_forgets_the_kept_pages(
+    page, attendee, organizer
+):
+    log_in(page)
+    visit(page, MY_SCHEDULE)
+    assert is_kept(page, MY_SCHEDULE)
+
+    page.goto(page.base_url + "/admin/login/")
+    page.get_by_label("Username").fill("organizer")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+    assert not is_kept(page, MY_SCHEDULE)

@@ -1,9 +1,11 @@
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.core import signing
 from django.test import Client
 
+from conference import limits
 from conference.mail import unsubscribe_url, verification_url
 from conference.models import AccountEmail
 from tests.builders import make_speaker
@@ -213,3 +215,91 @@ def test_settings_open_with_the_current_address_and_choice(attendee_client, atte
     AccountEmail.objects.create(user=attendee, schedule_changes=False)
     form = attendee_client.get("/accounts/settings/").context["form"]
     assert (form["email"].value(), form["schedule_changes"].value()) == ("ada@example.org", False)
+
+
+# --- How many links, and to which address ----------------------------------------------------
+
+
+@pytest.fixture
+def limits_clock(monkeypatch):
+    """The limits' clock stands 25 minutes into an hour, so that no test straddles two."""
+    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: 1_800_000_000 + 25 * 60))
+
+
+def run(enqueued) -> None:
+    """The task worker runs what was queued, later."""
+    for result in enqueued:
+        result.task.call(*result.args, **result.kwargs)
+
+
+@pytest.mark.usefixtures("limits_clock")
+def test_asking_twenty_times_for_the_link_sends_three(
+    attendee_client, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        responses = [
+            attendee_client.post("/accounts/settings/verify/", follow=True) for _ in range(20)
+        ]
+
+    assert [message.to for message in mailoutbox] == [["ada@example.org"]] * 3
+    assert (
+        "We sent too many confirmation links for this account or address lately. "
+        "Try “Send the link again” in 35 minutes."
+    ) in responses[3].content.decode()
+
+
+@pytest.mark.usefixtures("limits_clock")
+def test_ten_changes_of_address_send_five_links_each_to_its_own_address(
+    attendee_client, attendee, mailoutbox, django_capture_on_commit_callbacks
+):
+    addresses = [f"ada{n}@example.org" for n in range(10)]
+    for address in addresses:
+        with django_capture_on_commit_callbacks(execute=True):  # each request commits
+            attendee_client.post("/accounts/settings/", {"email": address})
+
+    assert [message.to for message in mailoutbox] == [[address] for address in addresses[:5]]
+    attendee.refresh_from_db()
+    assert attendee.email == "ada9@example.org"  # saved all the same, without a link
+
+
+@pytest.mark.usefixtures("limits_clock")
+def test_the_limit_per_address_holds_across_accounts(
+    client, django_user_model, mailoutbox, django_capture_on_commit_callbacks
+):
+    for name in ("eve", "mallory"):
+        client.force_login(django_user_model.objects.create_user(name, "ada@example.org"))
+        with django_capture_on_commit_callbacks(execute=True):
+            for _ in range(2):
+                client.post("/accounts/settings/verify/")
+
+    assert len(mailoutbox) == 3
+
+
+def test_a_link_queued_before_a_change_of_address_never_goes_to_the_new_one(
+    attendee_client, attendee, mailoutbox, dummy_tasks, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        attendee_client.post("/accounts/settings/verify/")  # for ada@example.org
+        attendee_client.post("/accounts/settings/", {"email": "ada@new.example"})
+
+    run(dummy_tasks.results)
+
+    [message] = mailoutbox  # the first link is dropped: its address is no longer the account's
+    assert message.to == ["ada@new.example"]
+    attendee_client.get(path_of(link_in(message)))
+    assert AccountEmail.objects.for_user(attendee).verified_address == "ada@new.example"
+
+
+def test_each_queued_link_names_the_address_it_was_queued_for(
+    attendee_client, attendee, mailoutbox, dummy_tasks, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        attendee_client.post("/accounts/settings/", {"email": "ada@new.example"})
+        attendee_client.post("/accounts/settings/", {"email": "ada@example.org"})
+
+    run(dummy_tasks.results)
+
+    [message] = mailoutbox
+    assert message.to == ["ada@example.org"]
+    attendee_client.get(path_of(link_in(message)))
+    assert AccountEmail.objects.for_user(attendee).verified_address == "ada@example.org"

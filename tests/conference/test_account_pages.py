@@ -5,6 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from conference import accounts
 from tests.builders import make_conference, make_session
 
 pytestmark = pytest.mark.django_db
@@ -139,3 +140,36 @@ def test_the_headers_account_link_marks_the_account_page_as_current(client, atte
     client.force_login(attendee)
     html = client.get("/accounts/").content.decode()
     assert re.search(r'<a href="/accounts/\?next=[^"]*" aria-current="page">Account</a>', html)
+
+
+# --- No account page is ever stored ----------------------------------------------------------
+
+
+def account_paths() -> list[str]:
+    """Every address under /accounts/, with made-up values for its parameters."""
+    made_up = {"token": "made-up-token", "uidb64": "MQ"}
+    return [
+        reverse(
+            pattern.name,
+            kwargs={name: made_up[name] for name in pattern.pattern.converters},
+        )
+        for pattern in accounts.urlpatterns
+    ]
+
+
+@pytest.mark.parametrize("path", account_paths())
+@pytest.mark.parametrize("logged_in", [False, True], ids=["anonymous", "logged in"])
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_no_account_answer_may_be_stored(client, attendee, path, logged_in, method):
+    if logged_in:
+        client.force_login(attendee)
+    response = getattr(client, method)(path)
+    assert "no-store" in response["Cache-Control"]
+
+
+@pytest.mark.parametrize("path", ["/%61ccounts/settings/", "/accounts%2Fsettings/"])
+def test_the_settings_page_spelt_otherwise_is_not_stored_either(client, attendee, path):
+    client.force_login(attendee)
+    response = client.get(path)
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]

@@ -3,12 +3,17 @@ import re
 import pytest
 from django.core import mail
 
+from conference.models import AccountEmail
+
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def attendee(django_user_model):
-    return django_user_model.objects.create_user("ada", "ada@example.org", "correct horse battery")
+    """An account whose address is confirmed."""
+    user = django_user_model.objects.create_user("ada", "ada@example.org", "correct horse battery")
+    AccountEmail.objects.for_user(user).mark_verified("ada@example.org")
+    return user
 
 
 def test_login_with_the_right_password_logs_in(client, attendee):
@@ -89,6 +94,45 @@ def test_password_reset_mails_a_link_that_sets_a_new_password(client, attendee):
     )
     attendee.refresh_from_db()
     assert attendee.check_password("brand new passphrase 7")
+
+
+def test_password_reset_mails_nothing_to_an_unconfirmed_address(client, django_user_model):
+    django_user_model.objects.create_user("grace", "grace@example.org", "a long passphrase 42")
+
+    response = client.post("/accounts/password/reset/", {"email": "grace@example.org"}, follow=True)
+
+    assert mail.outbox == []
+    assert "Only confirmed addresses get the link" in response.content.decode()
+
+
+def test_password_reset_mails_nothing_to_an_address_changed_since_it_was_confirmed(
+    client, attendee
+):
+    attendee.email = "ada@new.example"
+    attendee.save()
+
+    for address in ("ada@new.example", "ada@example.org"):
+        client.post("/accounts/password/reset/", {"email": address})
+
+    assert mail.outbox == []
+
+
+def test_password_reset_answers_alike_for_a_confirmed_an_unconfirmed_and_no_account(
+    client, attendee, django_user_model
+):
+    django_user_model.objects.create_user("grace", "grace@example.org", "a long passphrase 42")
+    pages = [
+        client.post("/accounts/password/reset/", {"email": address}, follow=True)
+        for address in ("ada@example.org", "grace@example.org", "nobody@example.org")
+    ]
+    assert len({(page.status_code, page.redirect_chain[-1][0]) for page in pages}) == 1
+    assert len({page.content.decode() for page in pages}) == 1
+    assert [message.to for message in mail.outbox] == [["ada@example.org"]]
+
+
+def test_the_reset_pages_say_links_go_to_confirmed_addresses_only(client):
+    page = client.get("/accounts/password/reset/").content.decode()
+    assert "The link goes only to an address you confirmed" in page
 
 
 def test_password_change_keeps_me_logged_in_here(client, attendee):

@@ -8,7 +8,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle
 
-from conference.api import RoomViewSet, VersionedObjectMixin
+from conference.api import RoomViewSet
+from conference.api_policies import VersionedObjectMixin
 from conference.models import Room, Track
 from sessions.models import Session
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
@@ -548,17 +549,25 @@ def stored(obj, change: dict) -> dict:
     return {name: getattr(fresh, name) for name in change}
 
 
+def version_of(etag: str) -> str:
+    """The version a detail's ETag names: ``"3.<digest>"`` → "3"."""
+    return etag.strip('"').partition(".")[0]
+
+
 def test_detail_carries_a_strong_etag_that_every_write_changes(organizer_client, versioned):
     obj, url, change = versioned
-    assert organizer_client.get(url)["ETag"] == '"1"'
-    assert organizer_client.patch(url, change, format="json")["ETag"] == '"2"'
+    first = organizer_client.get(url)["ETag"]
+    written = organizer_client.patch(url, change, format="json")["ETag"]
     changed_elsewhere(obj)
-    assert organizer_client.get(url)["ETag"] == '"3"'
+    last = organizer_client.get(url)["ETag"]
+    assert [version_of(etag) for etag in (first, written, last)] == ["1", "2", "3"]
+    assert not first.startswith("W/")
 
 
 def test_anonymous_readers_get_the_etag_too(anonymous, conference):
     make_room(conference, slug="hall")
-    assert anonymous.get(nested_url(conference, "room-detail", "hall"))["ETag"] == '"1"'
+    etag = anonymous.get(nested_url(conference, "room-detail", "hall"))["ETag"]
+    assert version_of(etag) == "1"
 
 
 def test_a_change_with_a_stale_if_match_is_a_412_and_changes_nothing(organizer_client, versioned):
@@ -588,13 +597,23 @@ def test_a_change_with_the_current_if_match_goes_ahead(organizer_client, version
 
     response = organizer_client.patch(url, change, format="json", headers={"If-Match": etag})
 
-    assert (response.status_code, response["ETag"]) == (200, '"3"')
+    assert (response.status_code, version_of(response["ETag"])) == (200, "3")
     assert stored(obj, change) == change
 
 
 @pytest.mark.parametrize(
     ("if_match", "status"),
-    [('"1"', 204), ('"7", "1"', 204), ("*", 204), ('W/"1"', 412), ("1", 412), ('"2"', 412)],
+    [
+        ('"1"', 204),
+        ('"1.0123abcd"', 204),
+        ('"7", "1"', 204),
+        ("*", 204),
+        ('W/"1"', 412),
+        ('W/"1.0123abcd"', 412),
+        ("1", 412),
+        ('"2"', 412),
+        ('"2.0123abcd"', 412),
+    ],
 )
 def test_a_delete_goes_ahead_only_if_its_if_match_names_the_current_version_strongly(
     organizer_client, versioned, if_match, status
@@ -663,6 +682,123 @@ def test_schema_documents_if_match_the_etag_and_the_412(anonymous):
         assert detail[method]["responses"]["200"]["headers"]["ETag"]["required"] is True
 
 
+# --- Conditional reads: If-None-Match and 304 on every read -----------------------------------
+
+READS = [
+    "conference-list",
+    "conference-detail",
+    "room-list",
+    "room-detail",
+    "session-list",
+    "session-detail",
+    "speaker-list",
+    "speaker-detail",
+    "track-list",
+    "release-list",
+]
+
+
+def read_url(conference, name: str) -> str:
+    if name == "conference-list":
+        return reverse("api:conference-list")
+    if name == "conference-detail":
+        return reverse("api:conference-detail", args=[conference.slug])
+    slug = {"room": "hall", "session": "talk", "speaker": "ada"}.get(name.partition("-")[0])
+    return nested_url(conference, name, slug if name.endswith("-detail") else None)
+
+
+@pytest.fixture
+def filled(conference):
+    room = make_room(conference, slug="hall", name="Hall")
+    session = make_session(conference, slug="talk", room=room)
+    session.speakers.add(make_speaker(conference, slug="ada", name="Ada"))
+    return conference
+
+
+@pytest.mark.parametrize("name", READS)
+def test_a_read_answers_304_to_the_etag_it_gave(anonymous, filled, name):
+    url = read_url(filled, name)
+    first = anonymous.get(url)
+
+    again = anonymous.get(url, headers={"If-None-Match": first["ETag"]})
+
+    assert (first.status_code, again.status_code) == (200, 304)
+    assert (again.content, again["ETag"]) == (b"", first["ETag"])
+
+
+@pytest.mark.parametrize("name", READS)
+def test_a_read_answers_304_to_the_weak_form_of_its_etag(anonymous, filled, name):
+    url = read_url(filled, name)
+    etag = anonymous.get(url)["ETag"]
+    assert anonymous.get(url, headers={"If-None-Match": f'"x", W/{etag}'}).status_code == 304
+
+
+def test_a_session_read_is_whole_again_once_its_room_is_renamed(anonymous, filled):
+    url = read_url(filled, "session-detail")
+    etag = anonymous.get(url)["ETag"]
+    Room.objects.filter(slug="hall").update(name="Great Hall")
+
+    response = anonymous.get(url, headers={"If-None-Match": etag})
+
+    assert response.status_code == 200
+    assert response.json()["room"]["name"] == "Great Hall"
+    assert version_of(response["ETag"]) == version_of(etag)  # the session itself is unchanged
+
+
+def test_a_list_read_is_whole_again_once_an_item_is_added(anonymous, filled):
+    url = read_url(filled, "room-list")
+    etag = anonymous.get(url)["ETag"]
+    make_room(filled, slug="annex")
+
+    response = anonymous.get(url, headers={"If-None-Match": etag})
+
+    assert response.status_code == 200
+    assert [room["slug"] for room in response.json()["results"]] == ["hall", "annex"]
+
+
+def test_each_page_of_a_list_has_its_own_etag(anonymous, filled):
+    make_room(filled, slug="annex")
+    url = read_url(filled, "room-list")
+    first = anonymous.get(url, {"limit": 1})["ETag"]
+    response = anonymous.get(url, {"limit": 1, "offset": 1}, headers={"If-None-Match": first})
+    assert response.status_code == 200
+
+
+def test_my_schedule_answers_304_until_i_save_another_session(attendee_client, filled):
+    url = reverse("api:my-schedule")
+    query = {"conference": filled.slug}
+    etag = attendee_client.get(url, query)["ETag"]
+    assert attendee_client.get(url, query, headers={"If-None-Match": etag}).status_code == 304
+
+    saved = attendee_client.post(url, {"conference": filled.slug, "session": "talk"}, format="json")
+
+    assert saved.status_code == 201
+    assert attendee_client.get(url, query, headers={"If-None-Match": etag}).status_code == 200
+
+
+def test_an_if_match_with_the_etag_of_a_read_goes_ahead_after_a_room_rename(
+    organizer_client, filled
+):
+    url = read_url(filled, "session-detail")
+    etag = organizer_client.get(url)["ETag"]
+    Room.objects.filter(slug="hall").update(name="Great Hall")
+
+    response = organizer_client.patch(
+        url, {"description": "New."}, format="json", headers={"If-Match": etag}
+    )
+
+    assert response.status_code == 200
+
+
+def test_schema_documents_the_etag_and_the_304_on_every_read(anonymous):
+    schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
+    reads = [ops["get"] for ops in schema["paths"].values() if "get" in ops]
+    assert len(reads) >= len(READS)
+    for read in reads:
+        assert "304" in read["responses"]
+        assert read["responses"]["200"]["headers"]["ETag"]["required"] is True
+
+
 def test_schema_describes_every_api_path_as_openapi_3(anonymous):
     response = anonymous.get(reverse("api:schema"))
     schema = yaml.safe_load(response.content)
@@ -710,7 +846,7 @@ def test_schema_documents_the_session_filters(anonymous):
         "track",
         "updated_since",
     ]
-    assert sorted(operation["responses"]) == ["200", "400", "401", "404", "429"]
+    assert sorted(operation["responses"]) == ["200", "304", "400", "401", "404", "429"]
 
 
 def test_swagger_ui_is_served_from_our_own_static_files(client):

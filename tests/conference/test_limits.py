@@ -19,6 +19,7 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 from conference import limits
 from conference.limits import client_address, limits_cache
+from conference.models import AccountEmail
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +66,10 @@ def test_the_test_settings_count_limits_in_the_database_cache():
 
 @pytest.fixture
 def organizer(django_user_model):
-    return django_user_model.objects.create_user("ada", "ada@example.org", PASSWORD, is_staff=True)
+    """A staff account whose address is confirmed, so password resets reach it."""
+    user = django_user_model.objects.create_user("ada", "ada@example.org", PASSWORD, is_staff=True)
+    AccountEmail.objects.for_user(user).mark_verified("ada@example.org")
+    return user
 
 
 def addresses():

@@ -30,7 +30,13 @@ def test_the_service_worker_is_javascript_for_the_whole_site_checked_at_each_vis
     assert response["Cache-Control"] == "no-cache"
     config = worker_config(response)
     assert config["neverKept"] == ["/admin/", "/api/", "/accounts/"]
-    assert config["forgetPagesOn"] == ["/accounts/login/", "/accounts/logout/", "/accounts/signup/"]
+    assert config["forgetPagesOn"] == [
+        "/accounts/login/",
+        "/accounts/logout/",
+        "/accounts/signup/",
+        "/admin/login/",
+        "/admin/logout/",
+    ]
     assert config["offlinePage"] == "/offline/"
 
 
@@ -98,11 +104,20 @@ def test_the_icons_are_the_sizes_the_manifest_says():
 
 
 @pytest.mark.django_db
-def test_logging_out_tells_the_browser_to_drop_its_cached_pages(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("ada"))
-    response = client.post("/accounts/logout/")
-    assert response["Clear-Site-Data"] == '"cache"'
+@pytest.mark.parametrize("door", ["/accounts/logout/", "/admin/logout/"])
+def test_logging_out_tells_the_browser_to_drop_what_it_kept(client, django_user_model, door):
+    client.force_login(django_user_model.objects.create_user("ada", is_staff=True))
+    response = client.post(door)
+    assert response["Clear-Site-Data"] == '"cache", "storage"'
     assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_a_refused_admin_log_out_clears_nothing(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("ada"))  # not staff: still logged in
+    response = client.post("/admin/logout/")
+    assert "Clear-Site-Data" not in response
+    assert "_auth_user_id" in client.session
 
 
 @pytest.mark.django_db

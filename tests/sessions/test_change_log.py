@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 from lxml import etree
 
+from conference.models import Conference
 from sessions.models import Session
 from sessions.releases import release_schedule
 from tests.builders import make_conference, make_room, make_session, make_speaker, paris
@@ -212,6 +213,31 @@ def test_feed_of_a_conference_never_released_is_empty_but_valid(client, conferen
 
     assert feed.findall(f"{ATOM}entry") == []
     assert feed.findtext(f"{ATOM}title") == "PyCon Test: schedule changes"
+
+
+def test_feed_of_a_conference_never_released_names_its_author_and_last_change(client, conference):
+    last_change = datetime.datetime(2026, 3, 1, 9, 30, tzinfo=datetime.UTC)
+    Conference.objects.filter(pk=conference.pk).update(changed_at=last_change)
+
+    feeds = [parsed_feed(client, conference), parsed_feed(client, conference, tz="Asia/Tokyo")]
+
+    for feed in feeds:
+        assert feed.findtext(f"{ATOM}author/{ATOM}name") == "PyCon Test"
+        assert feed.findtext(f"{ATOM}updated") == "2026-03-01T09:30:00+00:00"
+
+
+def test_feed_is_updated_by_its_newest_release_and_names_its_author(
+    client, conference, two_releases
+):
+    _, second = two_releases
+    Conference.objects.filter(pk=conference.pk).update(
+        changed_at=second.released_at - datetime.timedelta(days=1)
+    )
+
+    feed = parsed_feed(client, conference)
+
+    assert feed.findtext(f"{ATOM}author/{ATOM}name") == "PyCon Test"
+    assert feed.findtext(f"{ATOM}updated") == second.released_at.isoformat()
 
 
 def test_feed_answers_a_conditional_request_with_304(client, conference, two_releases):

@@ -1,12 +1,19 @@
+import datetime
 import json
+import os
 import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import icalendar
 import pytest
+import vobject
 from django.urls import reverse
+from django.utils.text import slugify
 from lxml import etree
 
-from sessions.models import Session
+from sessions.models import CalendarFeed, SavedSession, Session
 from sessions.releases import release_schedule
 from tests.builders import make_conference, make_session, make_track, paris
 
@@ -175,3 +182,117 @@ def test_frab_exports_add_a_content_stamp_for_changes_since_the_release(client, 
     assert re.fullmatch(r"v1\+\d{4}-\d\d-\d\d \d\d:\d\d [0-9a-f]{8}", json_version)
     assert later_version.startswith("v1+")
     assert later_version != json_version
+
+
+# The night the clocks go back: 02:00–03:00 happens twice in Berlin on 25 October 2026 ----------
+
+NODE_MODULES = Path(__file__).resolve().parents[2] / "node_modules"
+ICAL_INSTANTS = Path(__file__).with_name("ical_instants.mjs")
+FIRST_0215 = datetime.datetime(2026, 10, 25, 0, 15, tzinfo=datetime.UTC)  # 02:15 CEST
+SECOND_0215 = datetime.datetime(2026, 10, 25, 1, 15, tzinfo=datetime.UTC)  # 02:15 CET
+HOUR = datetime.timedelta(hours=1)
+# Each session's start and end in UTC, as every calendar app must read them back.
+REPEATED_HOUR = {
+    "First 02:15": (FIRST_0215, FIRST_0215 + datetime.timedelta(minutes=30)),
+    "Second 02:15": (SECOND_0215, SECOND_0215 + datetime.timedelta(minutes=30)),
+    "Across the change": (FIRST_0215, SECOND_0215),
+    "After the change": (SECOND_0215 + HOUR, SECOND_0215 + HOUR + datetime.timedelta(minutes=30)),
+}
+
+
+@pytest.fixture
+def berlin_night(django_user_model):
+    berlin = make_conference(
+        slug="pycon",
+        time_zone="Europe/Berlin",
+        starts_on=datetime.date(2026, 10, 24),
+        ends_on=datetime.date(2026, 10, 26),
+    )
+    user = django_user_model.objects.create_user("ada")
+    for title, (starts_at, ends_at) in REPEATED_HOUR.items():
+        SavedSession.objects.add(
+            user, make_session(berlin, title=title, starts_at=starts_at, ends_at=ends_at)
+        )
+    return berlin, user
+
+
+def calendars_of_the_night(client, berlin_night) -> list[bytes]:
+    """The whole feed, each session's own file, and a private feed."""
+    berlin, user = berlin_night
+    paths = [
+        url("schedule-ics"),
+        *(url("session-ics", slug=slugify(title)) for title in REPEATED_HOUR),
+        CalendarFeed.issue(user, berlin).get_absolute_url(),
+    ]
+    return [client.get(path).getvalue() for path in paths]
+
+
+# In UTC: Python never finds a time in the repeated hour equal to one of another zone (PEP 495).
+def in_utc(*moments: datetime.datetime) -> tuple:
+    return tuple(moment.astimezone(datetime.UTC) for moment in moments)
+
+
+def instants_read_by_icalendar(ics: bytes) -> dict[str, tuple]:
+    return {
+        str(event["SUMMARY"]): in_utc(event.decoded("DTSTART"), event.decoded("DTEND"))
+        for event in icalendar.Calendar.from_ical(ics).walk("VEVENT")
+    }
+
+
+def instants_read_by_vobject(ics: bytes) -> dict[str, tuple]:
+    return {
+        event.summary.value: in_utc(event.dtstart.value, event.dtend.value)
+        for event in vobject.readOne(ics.decode()).vevent_list
+    }
+
+
+def instants_read_by_ical_js(ics: bytes) -> dict[str, tuple]:
+    found = subprocess.run(["node", str(ICAL_INSTANTS)], input=ics, capture_output=True, check=True)
+    return {
+        summary: in_utc(*(datetime.datetime.fromisoformat(moment) for moment in (start, end)))
+        for summary, start, end in json.loads(found.stdout)
+    }
+
+
+def expected(ics: bytes) -> dict[str, tuple]:
+    return {
+        title: moments
+        for title, moments in REPEATED_HOUR.items()
+        if f"SUMMARY:{title}".encode() in ics
+    }
+
+
+def test_repeated_hour_instants_read_back_the_same_in_icalendar(client, berlin_night):
+    for ics in calendars_of_the_night(client, berlin_night):
+        assert instants_read_by_icalendar(ics) == expected(ics)
+
+
+def test_repeated_hour_instants_read_back_the_same_in_vobject(client, berlin_night):
+    for ics in calendars_of_the_night(client, berlin_night):
+        assert instants_read_by_vobject(ics) == expected(ics)
+
+
+def test_repeated_hour_instants_read_back_the_same_in_ical_js(client, berlin_night):
+    if not (NODE_MODULES / "ical.js").is_dir() or shutil.which("node") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("node_modules/ical.js is missing (make test runs npm ci)")
+        pytest.skip("node_modules/ical.js is missing (make test runs npm ci)")
+    for ics in calendars_of_the_night(client, berlin_night):
+        assert instants_read_by_ical_js(ics) == expected(ics)
+
+
+def test_times_in_the_repeated_hour_are_written_in_utc_and_others_on_berlin_clocks(
+    client, berlin_night
+):
+    events = calendars_of_the_night(client, berlin_night)[0].decode().split("BEGIN:VEVENT", 1)[1]
+    starts_and_ends = re.findall(r"^(DTSTART|DTEND)([;:].*)\r$", events, re.MULTILINE)
+    assert sorted(starts_and_ends) == [
+        ("DTEND", ":20261025T004500Z"),
+        ("DTEND", ":20261025T011500Z"),
+        ("DTEND", ":20261025T014500Z"),
+        ("DTEND", ";TZID=Europe/Berlin:20261025T034500"),
+        ("DTSTART", ":20261025T001500Z"),
+        ("DTSTART", ":20261025T001500Z"),
+        ("DTSTART", ":20261025T011500Z"),
+        ("DTSTART", ";TZID=Europe/Berlin:20261025T031500"),
+    ]
