@@ -10,12 +10,14 @@ At N=10,000 (by default) a child process gets a fresh database as bench/run.py d
 ``<name>_bench`` on DATABASE_URL's server), generates the conference and requests schedule.ics,
 schedule.xml and schedule.json in-process, uncached (``forget_pages()`` before every request,
 production settings, local-memory cache: at this size no session's part is cached either).
-Rounds alternate which variant goes first (one round A then B, the next B then A); in each, every
-export is requested REQUESTS times with each variant. Reported: medians over every round, how
-much longer ``from_db`` took, the objects one request builds, and whether every request of both
-variants sent the same body (a calendar's DTSTAMP, the moment of the export, aside). Written to bench/results/bare_object.md.
+Each export is requested in pairs, one request with each variant right after the other, REQUESTS
+pairs a round; rounds alternate which variant goes first (A then B, then B then A). Reported:
+medians over every round, how much longer ``from_db`` took by those medians and by the median of
+the pairs' ratios (a pair's two requests ran within seconds, so the machine's swings cancel),
+the objects one request builds, and whether every request of both variants sent the same body
+(a calendar's DTSTAMP, the moment of the export, aside). Written to bench/results/bare_object.md.
 
-    .venv/bin/python bench/bare_object.py                    # N = 10000, 6 rounds: ~3 min
+    .venv/bin/python bench/bare_object.py                    # N = 10000, 8 rounds: ~3 min
     .venv/bin/python bench/bare_object.py --size 300 --rounds 2
 """
 
@@ -52,7 +54,7 @@ REQUESTS = 2
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=int, default=10000)
-    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--child-output", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_output:
@@ -176,9 +178,9 @@ def measure(size: int, rounds: int, output: Path) -> None:
             for number in range(rounds):
                 order = VARIANTS if number % 2 == 0 else VARIANTS[::-1]
                 for name in EXPORTS:
-                    for variant in order:
-                        use(BUILDERS[variant])
-                        for _ in range(REQUESTS):
+                    for _ in range(REQUESTS):
+                        for variant in order:  # a pair: the two variants one after the other
+                            use(BUILDERS[variant])
                             seconds, digest = request(f"/{SLUG}/{name}")
                             samples[name, variant].append(seconds)
                             digests[name, variant].add(digest)
@@ -188,6 +190,9 @@ def measure(size: int, rounds: int, output: Path) -> None:
     rows = []
     for name in EXPORTS:
         medians = {v: statistics.median(samples[name, v]) * 1000 for v in VARIANTS}
+        # Each pair ran within a few seconds: its ratio cancels most of the machine's swings.
+        pairs = zip(samples[name, "__new__"], samples[name, "from_db"], strict=True)
+        ratios = [from_db / new for new, from_db in pairs]
         rows.append(
             {
                 "export": name,
@@ -195,6 +200,7 @@ def measure(size: int, rounds: int, output: Path) -> None:
                 "median_ms": medians,
                 "samples_ms": {v: [s * 1000 for s in samples[name, v]] for v in VARIANTS},
                 "from_db_slower_percent": (medians["from_db"] / medians["__new__"] - 1) * 100,
+                "paired_percent": (statistics.median(ratios) - 1) * 100,
                 "same_bytes": len(digests[name, "__new__"] | digests[name, "from_db"]) == 1,
             }
         )
@@ -221,21 +227,24 @@ def render(result: dict) -> str:
         f"ms after · load average {env['load_average'][0]} before, {env['load_average'][1]} "
         "after",
         "",
-        f"N={result['size']}, uncached, in-process; {result['rounds']} rounds alternating which "
-        f"variant goes first, {REQUESTS} requests per variant, export and round: medians over "
-        f"{result['rounds'] * REQUESTS} requests each (bench/bare_object.py says how).",
+        f"N={result['size']}, uncached, in-process; {result['rounds']} rounds of {REQUESTS} pairs "
+        "per export (one request with each variant, right after the other; rounds alternate "
+        f"which goes first): medians over {result['rounds'] * REQUESTS} requests each, and the "
+        "median of the pairs' ratios (bench/bare_object.py says how).",
         "",
         "| export | objects built a request | `__new__` median ms | `from_db` median ms "
-        "| `from_db` longer by | same body (DTSTAMP aside) |",
-        "| --- | ---: | ---: | ---: | ---: | --- |",
+        "| `from_db` longer by (medians) | `from_db` longer by (median of pairs) "
+        "| same body (DTSTAMP aside) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for row in result["rows"]:
         lines.append(
             f"| {row['export']} | {row['objects']:,} | {row['median_ms']['__new__']:.1f} | "
             f"{row['median_ms']['from_db']:.1f} | {row['from_db_slower_percent']:.1f} % | "
+            f"{row['paired_percent']:.1f} % | "
             f"{'yes' if row['same_bytes'] else 'NO'} |"
         )
-    lines += ["", "Every request, in order (ms):", ""]
+    lines += ["", "Every request, in order (ms; the n-th of each variant form a pair):", ""]
     for row in result["rows"]:
         for variant in VARIANTS:
             samples = ", ".join(f"{ms:.0f}" for ms in row["samples_ms"][variant])
