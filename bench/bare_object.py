@@ -1,10 +1,11 @@
 """A/B: the exports' model objects built without ``Model.__init__``, or by Django's ``from_db``.
 
-sessions/exports.py builds the sessions, speakers and attachments of an export from value rows.
-Variant ``__new__``: ``model.__new__`` with the row put into ``__dict__`` (no ``__init__``, no
-signals), as ``bare_object`` did. Variant ``from_db``: ``model.from_db(db, columns, row)``, the
-plain Django way, with the relations set in ``_state.fields_cache``. The script puts each in
-place of the module's function in turn.
+sessions/exports.py builds the sessions, speakers and attachments of an export from value rows
+(``model_object``). Variant ``from_db``: ``model.from_db(db, columns, row)``, the plain Django
+way, with the relations set in ``_state.fields_cache``, as ``model_object`` does. Variant
+``__new__``: ``model.__new__`` with the row put into ``__dict__`` (no ``__init__``, no signals),
+as the module's former ``bare_object`` did. The script puts each in place of ``model_object`` in
+turn.
 
 At N=10,000 (by default) a child process gets a fresh database as bench/run.py does (SQLite, or
 ``<name>_bench`` on DATABASE_URL's server), generates the conference and requests schedule.ics,
@@ -47,7 +48,7 @@ from bench.run import drop_server_database, fresh_database
 EXPORTS = ("schedule.ics", "schedule.xml", "schedule.json")
 VARIANTS = ("__new__", "from_db")
 # The function of sessions/exports.py that both variants stand in for.
-FUNCTION = "bare_object"
+FUNCTION = "model_object"
 REQUESTS = 2
 
 
@@ -97,7 +98,7 @@ def command_line() -> str:
 
 
 def with_new(model: type, columns: list[str], row, **relations) -> object:
-    """``bare_object`` as sessions/exports.py had it: no ``Model.__init__``, no signals."""
+    """The former ``bare_object`` of sessions/exports.py: no ``Model.__init__``, no signals."""
     from django.db import router
     from django.db.models.base import ModelState
 
@@ -110,7 +111,8 @@ def with_new(model: type, columns: list[str], row, **relations) -> object:
 
 
 def with_from_db(model: type, columns: list[str], row, **relations) -> object:
-    """Django's way: ``from_db`` (``__init__`` with every field, the two signals)."""
+    """Django's way, as ``model_object`` does: ``from_db`` (``__init__`` with every field, the
+    two signals)."""
     from django.db import router
 
     instance = model.from_db(router.db_for_read(model), columns, tuple(row))
