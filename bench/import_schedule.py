@@ -37,7 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import drop_server_database, fresh_database, reference_loop_ms  # noqa: E402
+from bench.common import reference_loop_ms  # noqa: E402
+from bench.run import drop_server_database, fresh_database  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "import.md"
 TARGET_SECONDS, TARGET_MIB = 5.0, 300

@@ -28,14 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.run import (
-    ROOT,
-    bench_environment,
-    drop_server_database,
-    fresh_database,
-    log,
-    reference_loop_ms,
-)
+from bench.common import ROOT, bench_environment, log, reference_loop_ms
+from bench.run import drop_server_database, fresh_database
 
 RESULTS = ROOT / "bench" / "results" / "release_mails.md"
 SESSIONS = 1000
