@@ -61,6 +61,12 @@ class SharedPageMixin:
     page_cache_seconds = PAGE_CACHE_SECONDS
     hole_recorder: HoleRecorder | None = None
 
+    def head(self, request, *args, **kwargs):
+        # Said here, Django's View.setup() does not store ``self.get`` as ``self.head``: a view
+        # referring to itself, a cycle that kept what it loaded (a session, a speaker) alive
+        # after the answer until the garbage collector's next full pass.
+        return self.get(request, *args, **kwargs)
+
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
         self.page_query = page_query(request, self.query_parameters)
