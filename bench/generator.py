@@ -19,11 +19,12 @@ import uuid
 import zoneinfo
 from dataclasses import dataclass, field
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Count
 from django.utils.text import slugify
 
 from conference.models import Conference, Room, Track
+from sessions.importers.writer import refresh_planner_statistics
 from sessions.models import Attachment, Session, SessionSpeaker
 from speakers.models import Speaker, SpeakerLink
 
@@ -328,11 +329,7 @@ def generate_conference(sessions: int, seed: int = 0, slug: str | None = None) -
         speakers = create_speakers(rng, conference, people)
         create_sessions(rng, conference, plans, rooms, tracks, speakers)
         Conference.mark_changed(conference.pk)  # bulk_create sends no signals
-    if connection.vendor == "postgresql":
-        # Fresh tables have no statistics until autovacuum visits (off on some servers): the
-        # planner then takes thousands of rows for one and loops, the speakers page 0.4 s.
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+    refresh_planner_statistics()  # as an import of the same conference does
     conference.refresh_from_db()
     return conference
 

@@ -1,5 +1,6 @@
 from django.db.models import Prefetch
 from django.db.models.functions import Lower
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.views import View
 from django.views.generic import DetailView, ListView
@@ -68,9 +69,14 @@ class SpeakerDetailView(
         sessions = Prefetch(
             "sessions", queryset=self.visible_sessions().for_cards(), to_attr="visible_sessions"
         )
-        return get_object_or_404(
-            self.speakers().prefetch_related(sessions, "links"), slug=self.kwargs["slug"]
+        speaker = get_object_or_404(
+            self.conference.speakers.prefetch_related(sessions, "links"), slug=self.kwargs["slug"]
         )
+        # Only the speakers of sessions the visitor may see have a page (``speakers()``): told by
+        # the sessions just read, rather than by its subquery, which lists every such speaker.
+        if not speaker.visible_sessions:
+            raise Http404("No speaker of a visible session has this address.")
+        return speaker
 
 
 class SpeakerPhotoView(SpeakerSessionsMixin, View):

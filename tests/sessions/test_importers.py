@@ -1331,3 +1331,33 @@ def test_import_queries_grow_by_at_most_five_a_session(
         report = import_schedule(conference, json_file(*events))
 
     assert report.created["session"] == n
+
+
+def planner_statistics_of(table: str) -> bool:
+    """Whether the database's query planner holds statistics of ``table``'s rows."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'")
+            if cursor.fetchone() is None:
+                return False
+            cursor.execute("SELECT 1 FROM sqlite_stat1 WHERE tbl = %s", [table])
+        else:
+            cursor.execute("SELECT 1 FROM pg_class WHERE relname = %s AND reltuples > 0", [table])
+        return cursor.fetchone() is not None
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_an_import_leaves_the_query_planner_statistics_of_what_it_wrote(
+    reference_schedules, dry_run
+):
+    """Without them SQLite reads every session of a conference to list one speaker's."""
+    congress = make_conference(
+        slug="39c3",
+        starts_on=datetime.date(2025, 12, 27),
+        ends_on=datetime.date(2025, 12, 30),
+        time_zone="Europe/Berlin",
+    )
+    table = Session._meta.db_table
+    assert not planner_statistics_of(table)
+    import_schedule(congress, reference_schedules / "39c3-himmel.schedule.json", dry_run=dry_run)
+    assert planner_statistics_of(table) is not dry_run
