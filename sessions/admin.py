@@ -199,6 +199,7 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
 
     class Media:
         css = {"all": ["css/admin.css"]}
+        js = ["js/session_times.js"]
 
     def get_urls(self):
         return planner_urls(self) + release_urls(self) + import_urls(self) + super().get_urls()

@@ -21,9 +21,11 @@ def organizer(django_user_model, demo_conference):
 
 
 @contextlib.contextmanager
-def admin_page(browser, live_server, timezone_id="Europe/Paris"):
+def admin_page(browser, live_server, timezone_id="Europe/Paris", **options):
     """A page logged in to the admin, 1280 px wide, in a browser whose clock is in ``timezone_id``."""
-    context = new_context(browser, viewport={"width": 1280, "height": 800}, timezone_id=timezone_id)
+    context = new_context(
+        browser, viewport={"width": 1280, "height": 800}, timezone_id=timezone_id, **options
+    )
     page = context.new_page()
     page.goto(live_server.url + "/admin/login/")
     page.get_by_label("Username").fill("organizer")
@@ -110,3 +112,50 @@ def test_session_form_with_attachments_fits_a_1280_px_screen(browser, live_serve
         page.goto(session_change_url(live_server, LIVE_MIGRATION))
         expect(page.get_by_text("Currently:")).to_have_count(2)
         assert page.evaluate(PAGE_WIDTHS)["page"] <= 1280
+
+
+# --- Start, duration and end ------------------------------------------------------------------
+
+
+def test_session_form_moves_the_end_with_a_new_start_and_saves(browser, live_server, organizer):
+    session = Session.objects.get(title__endswith=LIVE_MIGRATION)
+    length = session.duration
+    with admin_page(browser, live_server) as page:
+        page.goto(session_change_url(live_server, LIVE_MIGRATION))
+        page.locator("#id_starts_at_1").fill("12:05")
+        expect(page.locator("#id_ends_at_1")).to_have_value(
+            re.compile("^" + f"{datetime.datetime(2000, 1, 1, 12, 5, tzinfo=PARIS) + length:%H:%M}")
+        )
+        page.get_by_role("button", name="Save", exact=True).click()
+        expect(page.get_by_text("was changed successfully")).to_be_visible()
+    session.refresh_from_db()
+    assert (session.local_starts_at.strftime("%H:%M"), session.duration) == ("12:05", length)
+
+
+def test_session_form_changes_the_duration_with_a_new_end_and_the_end_with_a_new_duration(
+    browser, live_server, organizer
+):
+    session = Session.objects.get(title__endswith=LIVE_MIGRATION)
+    starts = session.local_starts_at
+    with admin_page(browser, live_server) as page:
+        page.goto(session_change_url(live_server, LIVE_MIGRATION))
+        page.locator("#id_ends_at_1").fill(f"{starts + datetime.timedelta(minutes=50):%H:%M}")
+        expect(page.locator("#id_duration")).to_have_value("50")
+        page.locator("#id_duration").fill("20")
+        expect(page.locator("#id_ends_at_1")).to_have_value(
+            re.compile("^" + f"{starts + datetime.timedelta(minutes=20):%H:%M}")
+        )
+
+
+def test_session_form_without_javascript_keeps_the_duration_of_a_new_start(
+    browser, live_server, organizer
+):
+    session = Session.objects.get(title__endswith=LIVE_MIGRATION)
+    length = session.duration
+    with admin_page(browser, live_server, java_script_enabled=False) as page:
+        page.goto(session_change_url(live_server, LIVE_MIGRATION))
+        page.locator("#id_starts_at_1").fill("12:05")
+        page.get_by_role("button", name="Save", exact=True).click()
+        expect(page.get_by_text("was changed successfully")).to_be_visible()
+    session.refresh_from_db()
+    assert (session.local_starts_at.strftime("%H:%M"), session.duration) == ("12:05", length)

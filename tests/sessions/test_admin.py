@@ -340,16 +340,57 @@ def test_admin_change_of_the_end_keeps_it_over_the_duration_shown(admin_client):
     assert Session.objects.get(pk=session.pk).duration == datetime.timedelta(minutes=45)
 
 
-def test_admin_change_of_the_start_alone_says_the_end_and_duration_disagree(admin_client):
+def test_admin_change_of_the_start_alone_keeps_the_duration(admin_client):
     session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
     response = save_in_admin(
-        admin_client, session, opened_form(admin_client, session), starts_at_1="10:50"
+        admin_client, session, opened_form(admin_client, session), starts_at_1="12:05"
     )
-    assert response.context["adminform"].form.errors["duration"] == [
-        "The end (11:05 CEST) and the duration (30 minutes) disagree: 10:50 CEST for 30 "
-        "minutes ends at 11:20 CEST. Change or clear one of them."
-    ]
-    assert Session.objects.get(pk=session.pk).starts_at == paris(8, 10, 35)
+    assert response.status_code == 302
+    assert str(Session.objects.get(pk=session.pk).local_times) == "12:05–12:35 CEST"
+
+
+def test_admin_change_of_the_start_and_the_end_keeps_the_end_typed(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
+    opened = opened_form(admin_client, session)
+    response = save_in_admin(admin_client, session, opened, starts_at_1="12:05", ends_at_1="13:00")
+    assert response.status_code == 302
+    assert str(Session.objects.get(pk=session.pk).local_times) == "12:05–13:00 CEST"
+
+
+def test_admin_change_of_the_start_and_the_duration_ends_after_the_new_duration(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
+    opened = opened_form(admin_client, session)
+    response = save_in_admin(admin_client, session, opened, starts_at_1="12:05", duration="45")
+    assert response.status_code == 302
+    assert str(Session.objects.get(pk=session.pk).local_times) == "12:05–12:50 CEST"
+
+
+def test_admin_change_of_the_start_keeps_an_odd_imported_length(admin_client):
+    session = make_session(
+        starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5) + datetime.timedelta(seconds=30)
+    )
+    opened = opened_form(admin_client, session)
+    assert opened["duration"] == ""
+    response = save_in_admin(admin_client, session, opened, starts_at_1="12:05")
+    assert response.status_code == 302
+    moved = Session.objects.get(pk=session.pk)
+    assert (moved.starts_at, moved.duration) == (
+        paris(8, 12, 5),
+        datetime.timedelta(minutes=30, seconds=30),
+    )
+
+
+def test_admin_change_of_the_end_and_the_duration_that_disagree_says_so(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
+    opened = opened_form(admin_client, session)
+    response = save_in_admin(admin_client, session, opened, ends_at_1="11:20", duration="10")
+    assert response.context["adminform"].form.errors == {
+        "duration": [
+            "The end (11:20 CEST) and the duration (10 minutes) disagree: 10:35 CEST for 10 "
+            "minutes ends at 10:45 CEST. Change or clear one of them."
+        ]
+    }
+    assert Session.objects.get(pk=session.pk).ends_at == paris(8, 11, 5)
 
 
 def test_admin_change_unschedules_a_session_whatever_its_duration_shows(admin_client):
