@@ -53,8 +53,8 @@ class SessionAdminForm(VersionedModelForm):
         min_value=1,
         max_value=LONGEST_DURATION,
         widget=MinutesInput(COMMON_DURATIONS),
-        help_text="10:35 for 10 minutes ends at 10:45. Give a duration or an end; change either "
-        "and the other follows.",
+        help_text="10:35 for 10 minutes ends at 10:45. A new start keeps the duration; change "
+        "the duration or the end and the other follows.",
     )
     ends_at = ConferenceDateTimeField(label="Ends", required=False)
 

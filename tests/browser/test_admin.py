@@ -159,3 +159,44 @@ def test_session_form_without_javascript_keeps_the_duration_of_a_new_start(
         expect(page.get_by_text("was changed successfully")).to_be_visible()
     session.refresh_from_db()
     assert (session.local_starts_at.strftime("%H:%M"), session.duration) == ("12:05", length)
+
+
+# --- Layout ---------------------------------------------------------------------------------
+
+
+def test_session_form_gives_a_long_title_the_width_and_the_speakers_come_before_the_text(
+    browser, live_server, organizer
+):
+    with admin_page(browser, live_server) as page:
+        page.set_viewport_size({"width": 1366, "height": 900})
+        page.goto(session_change_url(live_server, LIVE_MIGRATION))
+        title = page.locator("#id_title")
+        assert title.evaluate("input => input.scrollWidth <= input.clientWidth")
+        assert title.bounding_box()["width"] >= 600
+        speakers = page.locator("#session_speakers-group").bounding_box()
+        text = page.get_by_role("heading", name="Text", exact=True).bounding_box()
+        assert speakers["y"] < text["y"] < 1500
+
+
+def overlaps(one: dict, other: dict) -> bool:
+    return not (
+        one["x"] + one["width"] <= other["x"]
+        or other["x"] + other["width"] <= one["x"]
+        or one["y"] + one["height"] <= other["y"]
+        or other["y"] + other["height"] <= one["y"]
+    )
+
+
+def test_session_changelist_with_two_conferences_keeps_the_heading_clear_and_every_column(
+    browser, live_server, organizer
+):
+    make_conference(name="Other Conference 2027", slug="other-2027")
+    with admin_page(browser, live_server) as page:
+        page.set_viewport_size({"width": 1366, "height": 900})
+        page.goto(live_server.url + "/admin/schedule/session/")
+        expect(page.locator("#result_list thead")).to_contain_text("Conference")
+        heading = page.locator("#content h1").bounding_box()
+        tools = page.locator(".object-tools li").all()
+        assert len(tools) == 7
+        assert not any(overlaps(heading, tool.bounding_box()) for tool in tools)
+        assert page.evaluate(PAGE_WIDTHS) == {"page": 1366, "columns": 0}

@@ -1155,3 +1155,57 @@ def test_admin_day_filter_offers_the_conference_days_and_ignores_a_day_typed_wro
     response = admin_client.get(url, {"conference__id__exact": late_night.pk, "day": "8 April"})
     assert response.status_code == 200
     assert len(response.context["cl"].result_list) == 3
+
+
+# --- Layout of the session form and list ------------------------------------------------------
+
+
+def test_admin_session_form_puts_the_speakers_after_the_time_and_before_the_text(admin_client):
+    session = make_session()
+    html = admin_client.get(
+        reverse("admin:schedule_session_change", args=[session.pk])
+    ).content.decode()
+    landmarks = [
+        ">What<",
+        'name="title"',
+        ">When and where<",
+        'name="starts_at_1"',
+        'id="session_speakers-group"',
+        ">Text<",
+        'name="description"',
+        'id="attachments-group"',
+        'id="links-group"',
+        ">More links<",
+    ]
+    positions = [html.index(landmark) for landmark in landmarks]
+    assert positions == sorted(positions)
+    assert html.count('id="session_speakers-group"') == 1
+
+
+def test_admin_session_form_shows_why_an_import_held_a_session_only_when_it_did(admin_client):
+    held = make_session(status=Session.Status.DRAFT, held_reason="Central Room is taken then.")
+    plain = make_session(held.conference)
+    url = "admin:schedule_session_change"
+    assert (
+        "Central Room is taken then."
+        in admin_client.get(reverse(url, args=[held.pk])).content.decode()
+    )
+    assert "Held for review" not in admin_client.get(reverse(url, args=[plain.pk])).content.decode()
+
+
+def changelist_headers(response) -> list[str]:
+    return [header["text"] for header in response.context["result_headers"]]
+
+
+def test_admin_changelist_names_the_conference_only_when_there_are_several(admin_client):
+    make_session(make_conference(name="PyCon"))
+    url = reverse("admin:schedule_session_changelist")
+    assert "conference" not in changelist_headers(admin_client.get(url))
+    make_session(make_conference(name="DjangoCon"))
+    assert changelist_headers(admin_client.get(url))[1:3] == ["title", "conference"]
+
+
+def test_admin_changelist_says_what_over_capacity_means_in_its_header(admin_client):
+    make_session()
+    response = admin_client.get(reverse("admin:schedule_session_changelist"))
+    assert changelist_headers(response)[-1] == "more saves than seats"
