@@ -19,6 +19,7 @@ from conference.admin import (
     open_popups_on,
 )
 from conference.models import Conference
+from sessions.dashboard import with_conference_dashboard
 from sessions.forms import SessionAdminForm
 from sessions.import_views import import_urls
 from sessions.models import (
@@ -33,6 +34,10 @@ from sessions.models import (
 )
 from sessions.planner_views import planner_urls
 from sessions.release_views import release_urls
+
+# The index shows each conference's schedule at a glance, with its tools.
+admin.site.index = with_conference_dashboard(admin.site.index)
+admin.site.index_template = "admin/schedule/dashboard.html"
 
 
 class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
