@@ -115,15 +115,31 @@
       if (from !== null && to !== null && to > from) seenLength = to - from;
     })();
 
+    // Show the end; one the clocks read twice (the night they go back) needs the fold the
+    // page may not offer yet: then the end is left empty and the server counts it from the
+    // duration, exactly.
+    function showEnd(instant, fromDuration) {
+      end.show(clock, instant, start);
+      var readings = clock.instants(clock.wall(instant));
+      if (readings.length < 2) return;
+      var fold = document.getElementById("id_ends_at_fold");
+      if (fold) {
+        fold.value = instant === readings[1] ? "1" : "0";
+      } else if (fromDuration) {
+        end.date.value = "";
+        end.time.value = "";
+      }
+    }
+
     function follow() {
       var from = start.instant(clock);
       var length = minutes();
       if (seen.start !== start.text() && from !== null) {
         // A new start keeps the length: the duration typed, or else the session's own.
-        var keep = length !== null ? length * MINUTE : seenLength;
-        if (keep !== null) end.show(clock, from + keep, start);
+        if (length !== null) showEnd(from + length * MINUTE, true);
+        else if (seenLength !== null) showEnd(from + seenLength, false);
       } else if (seen.duration !== duration.value && from !== null && length !== null) {
-        end.show(clock, from + length * MINUTE, start);
+        showEnd(from + length * MINUTE, true);
       } else if (seen.end !== end.text()) {
         var to = end.instant(clock);
         if (from !== null && to !== null && to > from && (to - from) % MINUTE === 0) {

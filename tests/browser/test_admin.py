@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from sessions.models import Session
 from tests.browser.conftest import new_context
-from tests.builders import PARIS, make_conference, make_speaker
+from tests.builders import PARIS, make_conference, make_session, make_speaker
 
 PASSWORD = "organizer passphrase 42"
 LIVE_MIGRATION = "Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
@@ -117,10 +117,14 @@ def test_session_form_with_attachments_fits_a_1280_px_screen(browser, live_serve
 # --- Start, duration and end ------------------------------------------------------------------
 
 
-def test_session_form_moves_the_end_with_a_new_start_and_saves(browser, live_server, organizer):
+# The browser's own zone does not matter: the form speaks the conference's.
+@pytest.mark.parametrize("timezone_id", ["Europe/Paris", "America/New_York"])
+def test_session_form_moves_the_end_with_a_new_start_and_saves(
+    browser, live_server, organizer, timezone_id
+):
     session = Session.objects.get(title__endswith=LIVE_MIGRATION)
     length = session.duration
-    with admin_page(browser, live_server) as page:
+    with admin_page(browser, live_server, timezone_id=timezone_id) as page:
         page.goto(session_change_url(live_server, LIVE_MIGRATION))
         page.locator("#id_starts_at_1").fill("12:05")
         expect(page.locator("#id_ends_at_1")).to_have_value(
@@ -200,3 +204,28 @@ def test_session_changelist_with_two_conferences_keeps_the_heading_clear_and_eve
         assert len(tools) == 7
         assert not any(overlaps(heading, tool.bounding_box()) for tool in tools)
         assert page.evaluate(PAGE_WIDTHS) == {"page": 1366, "columns": 0}
+
+
+def test_session_form_moves_the_end_into_the_hour_the_clocks_repeat_and_saves(
+    browser, live_server, organizer
+):
+    conference = make_conference(
+        starts_on=datetime.date(2026, 10, 24), ends_on=datetime.date(2026, 10, 25)
+    )
+    session = make_session(
+        conference,
+        title="Night owls",
+        starts_at=datetime.datetime(2026, 10, 24, 21, 0, tzinfo=datetime.UTC),  # 23:00 CEST
+        ends_at=datetime.datetime(2026, 10, 24, 22, 0, tzinfo=datetime.UTC),
+    )
+    with admin_page(browser, live_server) as page:
+        page.goto(f"{live_server.url}/admin/schedule/session/{session.pk}/change/")
+        page.locator("#id_starts_at_0").fill("25/10/2026")
+        page.locator("#id_starts_at_1").fill("01:45")  # for 60 minutes: to 02:45 CEST
+        page.get_by_role("button", name="Save", exact=True).click()
+        expect(page.get_by_text("was changed successfully")).to_be_visible()
+    session.refresh_from_db()
+    assert (session.starts_at, session.ends_at) == (
+        datetime.datetime(2026, 10, 24, 23, 45, tzinfo=datetime.UTC),
+        datetime.datetime(2026, 10, 25, 0, 45, tzinfo=datetime.UTC),
+    )
