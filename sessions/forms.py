@@ -108,32 +108,26 @@ class SessionAdminForm(VersionedModelForm):
         starts_at, ends_at = cleaned_data.get("starts_at"), cleaned_data.get("ends_at")
         minutes = cleaned_data.get("duration")
         changed = set(self.changed_data)
+        session = self.instance
         if minutes is None:
             # No duration shown (unscheduled, or an imported odd length): a moved start still
             # keeps the session's own length.
-            session = self.instance
-            if (
-                starts_at is not None
-                and "starts_at" in changed
-                and "ends_at" not in changed
-                and not session.is_unscheduled
-            ):
-                self.end_after(cleaned_data, starts_at, session.duration, "starts_at")
+            start_moved_alone = "starts_at" in changed and "ends_at" not in changed
+            if starts_at is not None and start_moved_alone and not session.is_unscheduled:
+                self.set_end(cleaned_data, self.end_after(starts_at, session.duration, "starts_at"))
             return cleaned_data
         if starts_at is None:
             # Unless it is only the duration shown of a session being unscheduled.
             if "duration" in changed:
                 self.add_error("duration", "Give the start too: a duration counts from it.")
             return cleaned_data
-        length = datetime.timedelta(minutes=minutes)
         typed = {"duration", "ends_at"} & changed
-        if ends_at is None or typed != {"ends_at", "duration"}:
-            if "ends_at" not in typed or ends_at is None:
-                self.end_after(cleaned_data, starts_at, length, "duration")
-            # Otherwise the end was changed and the duration shown is the old one: the end stands.
-            return cleaned_data
-        by_duration = self.end_after({}, starts_at, length, "duration")
-        if by_duration is not None and by_duration != ends_at:
+        if ends_at is not None and typed == {"ends_at"}:
+            return cleaned_data  # a new end stands: the duration shown was the old one
+        by_duration = self.end_after(starts_at, datetime.timedelta(minutes=minutes), "duration")
+        if ends_at is None or typed != {"duration", "ends_at"}:
+            self.set_end(cleaned_data, by_duration)  # a new start or duration: the end follows
+        elif by_duration is not None and by_duration != ends_at:
             self.add_error(
                 "duration",
                 f"The end ({local_clock(ends_at)}) and the duration ({minutes} minutes) disagree: "
@@ -142,15 +136,18 @@ class SessionAdminForm(VersionedModelForm):
             )
         return cleaned_data
 
-    def end_after(self, cleaned_data, starts_at, length, field) -> datetime.datetime | None:
-        """Set the end ``length`` after ``starts_at``; an end past the calendar is ``field``'s error."""
+    def end_after(self, starts_at, length, field) -> datetime.datetime | None:
+        """``length`` after ``starts_at``; None, and an error on ``field``, past the calendar."""
         try:
-            ends_at = starts_at.astimezone(datetime.UTC) + length
+            return starts_at.astimezone(datetime.UTC) + length
         except OverflowError:
             self.add_error(field, "That would end after the year 9999.")
             return None
-        cleaned_data["ends_at"] = ends_at
-        return ends_at
+
+    @staticmethod
+    def set_end(cleaned_data, ends_at: datetime.datetime | None) -> None:
+        if ends_at is not None:
+            cleaned_data["ends_at"] = ends_at
 
     def _post_clean(self):
         # The model's rules (within the conference's days, room and speakers free) all read the
