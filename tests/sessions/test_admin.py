@@ -1209,3 +1209,14 @@ def test_admin_changelist_says_what_over_capacity_means_in_its_header(admin_clie
     make_session()
     response = admin_client.get(reverse("admin:schedule_session_changelist"))
     assert changelist_headers(response)[-1] == "more saves than seats"
+
+
+def test_admin_add_without_a_slug_opens_its_folded_fieldset_with_the_error(admin_client):
+    data = session_form_data(make_conference(), slug="")
+    response = admin_client.get(reverse("admin:schedule_session_add"))
+    assert "<details><summary>" in response.content.decode()  # folded when nothing is wrong
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    form = response.context["adminform"].form
+    assert form.errors["slug"] == ["This field is required."]
+    fieldset = next(f for f in response.context["adminform"] if f.name == "Address and history")
+    assert not fieldset.is_collapsible
