@@ -13,6 +13,12 @@ from conference.models import Conference, Room, Track
 from conference.offline import forgets_the_visitor
 from conference.versioning import EditConflictError
 
+# The product's name, not Django's, on every admin page (the index is a dashboard of the
+# conferences, sessions/dashboard.py).
+admin.site.site_header = "confsched: organizers"
+admin.site.site_title = "confsched"
+admin.site.index_title = "Dashboard"
+
 # The admin's login counts towards, and respects, the same login limit as the site's.
 admin.site.login_form = AdminLoginForm
 # Its log-out clears what the browser kept of the visitor's pages, as the site's does.

@@ -19,6 +19,7 @@ from conference.admin import (
     open_popups_on,
 )
 from conference.models import Conference
+from sessions.dashboard import with_conference_dashboard
 from sessions.forms import SessionAdminForm
 from sessions.import_views import import_urls
 from sessions.models import (
@@ -33,6 +34,10 @@ from sessions.models import (
 )
 from sessions.planner_views import planner_urls
 from sessions.release_views import release_urls
+
+# The index shows each conference's schedule at a glance, with its tools.
+admin.site.index = with_conference_dashboard(admin.site.index)
+admin.site.index_template = "admin/schedule/dashboard.html"
 
 
 class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
@@ -130,6 +135,16 @@ class HeldFilter(admin.SimpleListFilter):
         return queryset
 
 
+def listed_conferences(request) -> list[Conference]:
+    """Every conference, loaded once per request for the session list's buttons and columns."""
+    if not hasattr(request, "listed_conferences"):
+        request.listed_conferences = list(Conference.objects.all())
+    return request.listed_conferences
+
+
+HELD_ROW = {("status", "held_reason"): "status"}
+
+
 @admin.register(Session)
 class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     form = SessionAdminForm
@@ -165,40 +180,64 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     inlines = [SessionSpeakerInline, AttachmentInline, SessionLinkInline]
     actions = ["publish", "unpublish", "cancel", "reinstate"]
     readonly_fields = ["created_at", "updated_at", "held_reason"]
+    # In the order organizers work: what it is, when and where, who gives it (the speakers'
+    # inline, placed after that fieldset by render_change_form), its text, links and files.
     fieldsets = [
         (
-            None,
+            "What",
             {
                 "fields": [
                     "conference",
                     "title",
                     "subtitle",
-                    "slug",
-                    "kind",
-                    "type_label",
-                    "status",
-                    "held_reason",
+                    ("kind", "type_label"),
+                    ("status", "held_reason"),
                 ]
             },
         ),
         (
             "When and where",
-            {"fields": ["starts_at", "duration", "ends_at", "room", "track", "planned_minutes"]},
+            {
+                "fields": [
+                    ("starts_at", "duration", "ends_at"),
+                    ("room", "track"),
+                    "planned_minutes",
+                ]
+            },
         ),
-        ("Content", {"fields": ["abstract", "description", "audience_level", "language"]}),
-        ("Recording", {"fields": ["do_not_record", "recording_license"]}),
         (
-            "Elsewhere",
+            "Text",
+            {
+                "fields": [
+                    "abstract",
+                    "description",
+                    ("audience_level", "language"),
+                    ("do_not_record", "recording_license"),
+                ]
+            },
+        ),
+        (
+            "More links",
             {
                 "fields": ["feedback_url", "logo_url", "source_url", "origin_url", "code"],
                 "classes": ["collapse"],
             },
         ),
-        ("History", {"fields": ["created_at", "updated_at"], "classes": ["collapse"]}),
+        (
+            "Address and history",
+            {"fields": ["slug", "created_at", "updated_at"], "classes": ["collapse"]},
+        ),
     ]
+    # Which inlines follow which fieldset (by the inline's formset prefix); the rest come last.
+    inlines_after = {
+        "When and where": ["session_speakers"],
+        "Text": ["attachments", "links"],
+    }
+    change_form_template = "admin/schedule/session/change_form.html"
 
     class Media:
         css = {"all": ["css/admin.css"]}
+        js = ["js/session_times.js"]
 
     def get_urls(self):
         return planner_urls(self) + release_urls(self) + import_urls(self) + super().get_urls()
@@ -207,7 +246,7 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
         # Ten columns and the filters need the width of a 1,280 px screen: the app list gives it
         # up on this page (the breadcrumbs lead back to the others). Object tools: a planner
         # button per conference, for those who may move sessions.
-        conferences = list(Conference.objects.all())
+        conferences = listed_conferences(request)
         planned = conferences if self.has_change_permission(request) else []
         may_import = self.has_add_permission(request) and self.has_change_permission(request)
         extra_context = {
@@ -217,6 +256,39 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
             **(extra_context or {}),
         }
         return super().changelist_view(request, extra_context)
+
+    def get_fieldsets(self, request, obj=None):
+        # Why an import held the session back is shown only while there is a reason.
+        if obj is not None and obj.held_reason:
+            return self.fieldsets
+        return [
+            (name, {**options, "fields": [HELD_ROW.get(row, row) for row in options["fields"]]})
+            for name, options in self.fieldsets
+        ]
+
+    def render_change_form(self, request, context, *args, **kwargs):
+        inlines = {inline.formset.prefix: inline for inline in context["inline_admin_formsets"]}
+        context["sections"] = [
+            (
+                fieldset,
+                [
+                    inlines.pop(prefix)
+                    for prefix in self.inlines_after.get(fieldset.name, [])
+                    if prefix in inlines
+                ],
+            )
+            for fieldset in context["adminform"]
+        ]
+        context["other_inlines"] = list(inlines.values())
+        # The form needs the width the app list would take.
+        context["is_nav_sidebar_enabled"] = False
+        return super().render_change_form(request, context, *args, **kwargs)
+
+    def get_list_display(self, request):
+        # Which conference a session is at needs saying only when there are several.
+        if len(listed_conferences(request)) > 1:
+            return ["title", "conference", *self.list_display[1:]]
+        return self.list_display
 
     def get_queryset(self, request):
         return (
@@ -264,7 +336,7 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     def saved_by(self, session):
         return session.save_count
 
-    @admin.display(description="over capacity", boolean=True)
+    @admin.display(description="more saves than seats", boolean=True)
     def over_capacity(self, session):
         """More attendees saved it than its room seats: swap rooms before the day."""
         if session.room is None or session.room.capacity is None:

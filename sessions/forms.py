@@ -53,8 +53,8 @@ class SessionAdminForm(VersionedModelForm):
         min_value=1,
         max_value=LONGEST_DURATION,
         widget=MinutesInput(COMMON_DURATIONS),
-        help_text="10:35 for 10 minutes ends at 10:45. Give a duration or an end; change either "
-        "and the other follows.",
+        help_text="10:35 for 10 minutes ends at 10:45. A new start keeps the duration; change "
+        "the duration or the end and the other follows.",
     )
     ends_at = ConferenceDateTimeField(label="Ends", required=False)
 
@@ -70,6 +70,10 @@ class SessionAdminForm(VersionedModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.offer_choices_of(self.conference)
+        # static/js/session_times.js counts the end from the start on the same clocks.
+        if "duration" in self.fields:
+            zone = timezone.get_current_timezone_name()
+            self.fields["duration"].widget.attrs["data-time-zone"] = zone
         session = self.instance
         if session.pk is not None and not session.is_unscheduled:
             minutes, seconds = divmod(session.duration.total_seconds(), 60)
@@ -92,38 +96,58 @@ class SessionAdminForm(VersionedModelForm):
                 field.label_from_instance = named_with_conference
 
     def clean(self):
+        """Reconcile the start, the duration and the end: what the organizer typed wins.
+
+        A new start keeps the length (the end follows), a new duration moves the end, a new end
+        stands (the duration shown was the old one); typed together and disagreeing, they are an
+        error. Counted in UTC, where 60 minutes are an hour even on the night the clocks change.
+        """
         cleaned_data = super().clean()
-        minutes = cleaned_data.get("duration")
-        if minutes is None or any(
-            self.has_error(name) for name in ("starts_at", "ends_at", "duration")
-        ):
+        if any(self.has_error(name) for name in ("starts_at", "ends_at", "duration")):
             return cleaned_data
         starts_at, ends_at = cleaned_data.get("starts_at"), cleaned_data.get("ends_at")
+        minutes = cleaned_data.get("duration")
+        changed = set(self.changed_data)
+        session = self.instance
+        if minutes is None:
+            # No duration shown (unscheduled, or an imported odd length): a moved start still
+            # keeps the session's own length.
+            start_moved_alone = "starts_at" in changed and "ends_at" not in changed
+            if starts_at is not None and start_moved_alone and not session.is_unscheduled:
+                self.set_end(cleaned_data, self.end_after(starts_at, session.duration, "starts_at"))
+            return cleaned_data
         if starts_at is None:
             # Unless it is only the duration shown of a session being unscheduled.
-            if "duration" in self.changed_data:
+            if "duration" in changed:
                 self.add_error("duration", "Give the start too: a duration counts from it.")
             return cleaned_data
-        # In UTC, where adding 60 minutes is an hour later even on the night the clocks change.
-        try:
-            by_duration = starts_at.astimezone(datetime.UTC) + datetime.timedelta(minutes=minutes)
-        except OverflowError:
-            self.add_error("duration", "That would end after the year 9999.")
-            return cleaned_data
-        if by_duration == ends_at:
-            return cleaned_data
-        edited = {"duration", "ends_at"} & set(self.changed_data)
-        if ends_at is None or edited == {"duration"}:
-            cleaned_data["ends_at"] = by_duration  # the end shown was the old one: it follows
-        elif edited != {"ends_at"}:  # both typed, or neither while the start moved
+        typed = {"duration", "ends_at"} & changed
+        if ends_at is not None and typed == {"ends_at"}:
+            return cleaned_data  # a new end stands: the duration shown was the old one
+        by_duration = self.end_after(starts_at, datetime.timedelta(minutes=minutes), "duration")
+        if ends_at is None or typed != {"duration", "ends_at"}:
+            self.set_end(cleaned_data, by_duration)  # a new start or duration: the end follows
+        elif by_duration is not None and by_duration != ends_at:
             self.add_error(
                 "duration",
                 f"The end ({local_clock(ends_at)}) and the duration ({minutes} minutes) disagree: "
                 f"{local_clock(starts_at)} for {minutes} minutes ends at "
                 f"{local_clock(by_duration)}. Change or clear one of them.",
             )
-        # Otherwise the end was changed and the duration shown is the old one: the end stands.
         return cleaned_data
+
+    def end_after(self, starts_at, length, field) -> datetime.datetime | None:
+        """``length`` after ``starts_at``; None, and an error on ``field``, past the calendar."""
+        try:
+            return starts_at.astimezone(datetime.UTC) + length
+        except OverflowError:
+            self.add_error(field, "That would end after the year 9999.")
+            return None
+
+    @staticmethod
+    def set_end(cleaned_data, ends_at: datetime.datetime | None) -> None:
+        if ends_at is not None:
+            cleaned_data["ends_at"] = ends_at
 
     def _post_clean(self):
         # The model's rules (within the conference's days, room and speakers free) all read the

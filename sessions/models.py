@@ -71,6 +71,24 @@ class SessionQuerySet(VersionedQuerySet):
         """Sessions that take up their room and speakers: every one not cancelled."""
         return self.exclude(status=Session.Status.CANCELLED)
 
+    def counts_by_conference(self) -> dict[int, dict[str, int]]:
+        """Per conference id, how many sessions have each status, and how many are unscheduled
+        (under ``"unscheduled"``): one query for every conference."""
+        rows = (
+            self.order_by()
+            .values("conference_id", "status")
+            .annotate(
+                count=Count("pk"),
+                unscheduled=Count("pk", filter=Q(starts_at__isnull=True)),
+            )
+        )
+        counts: dict[int, dict[str, int]] = {}
+        for row in rows:
+            by_status = counts.setdefault(row["conference_id"], {"unscheduled": 0})
+            by_status[row["status"]] = row["count"]
+            by_status["unscheduled"] += row["unscheduled"]
+        return counts
+
     def overlapping(self, starts_at: datetime.datetime, ends_at: datetime.datetime):
         """Sessions sharing some time with [starts_at, ends_at): back to back is no overlap."""
         return self.filter(starts_at__lt=ends_at, ends_at__gt=starts_at)

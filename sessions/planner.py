@@ -51,6 +51,8 @@ class PlannerDay:
     rows: int
     columns: list[PlannerColumn]
     labels: list[TimeLabel]
+    # The clocks change on this day: every time label names its zone (02:00 CEST, 02:00 CET).
+    names_zones: bool = False
 
     label_rows = LABEL_ROWS
     slot_minutes = SLOT_MINUTES
@@ -90,11 +92,17 @@ def build_planner_day(
         mark_sessions_beside_cancelled(column.sessions)
     first_row_at = midnight + first * MINUTE
     rows = (last - first) // SLOT_MINUTES
+    zone = conference.tz
+    names_zones = (
+        timezone.localtime(midnight, zone).utcoffset()
+        != timezone.localtime(next_midnight, zone).utcoffset()
+    )
     labels = []
     for row in range(1, rows + 1, LABEL_ROWS):
-        local = timezone.localtime(first_row_at + (row - 1) * SLOT, conference.tz)
-        labels.append(TimeLabel(row, clock_text(local), local.minute == 0))
-    return PlannerDay(date, first_row_at, rows, columns, labels)
+        local = timezone.localtime(first_row_at + (row - 1) * SLOT, zone)
+        text = f"{clock_text(local)} {local.tzname()}" if names_zones else clock_text(local)
+        labels.append(TimeLabel(row, text, local.minute == 0))
+    return PlannerDay(date, first_row_at, rows, columns, labels, names_zones)
 
 
 def planner_context(
@@ -195,6 +203,10 @@ def describe_blocks(
         session.planner_badge = "" if session.is_published else session.get_status_display()
         session.planner_speakers = ", ".join(speaker.name for speaker in session.ordered_speakers)
         session.planner_track = track.name if track is not None else ""
+        # “Lightning Talk: …” already says its kind; a plain talk's title does not.
+        kind = session.kind_label
+        title = session.display_title.casefold()
+        session.planner_kind = "" if title.startswith(kind.casefold()) else kind
 
 
 # Undo: the placement before the last move, per conference, kept in the organizer's session.

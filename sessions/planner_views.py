@@ -201,7 +201,7 @@ def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOu
     try:
         with transaction.atomic():
             if not form.is_valid():
-                return MoveOutcome(session, False, f"Not moved: “{session}”: {form.reasons}")
+                return MoveOutcome(session, False, refusal(session, form.reasons))
             if (session.room_id, session.starts_at, session.ends_at) == slot_before:
                 # Put down where it was: nothing to save, and the last undo stays as it was.
                 return MoveOutcome(
@@ -217,11 +217,17 @@ def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOu
             request.session.save()
             request.session.modified = False
     except ValidationError as error:  # a save that landed between the check and the write
-        return MoveOutcome(session, False, f"Not moved: “{session}”: {' '.join(error.messages)}")
+        return MoveOutcome(session, False, refusal(session, " ".join(error.messages)))
     where = placement_text(session)
     if undoing:
         return MoveOutcome(session, True, f"Undone: “{session}” is back in {where}.")
     return MoveOutcome(session, True, f"Moved “{session}” to {where}.")
+
+
+def refusal(session: Session, reasons: str) -> str:
+    """“Not moved: “Title”: why”, naming the session once: some reasons already name it."""
+    name = f"“{session}”"
+    return f"Not moved: {reasons}" if name in reasons else f"Not moved: {name}: {reasons}"
 
 
 def answer_move(view: PlannerMixin, outcome: MoveOutcome) -> HttpResponse:

@@ -1,5 +1,6 @@
 """The schedule planner in Chromium: drag and drop, the keyboard, and what a refusal looks like."""
 
+import datetime
 import re
 
 import pytest
@@ -122,3 +123,40 @@ def test_a_session_from_the_side_list_is_placed_and_undone(planner):
     expect(planner.locator(".planner-outcome")).to_contain_text("is back in the unscheduled list")
     expect(planner.locator("#planner-unscheduled").get_by_text(JSON_RPC)).to_be_visible()
     assert session_titled(JSON_RPC).is_unscheduled
+
+
+def test_a_refused_move_names_the_session_once(planner):
+    block(planner, JSON_RPC).drag_to(planner.locator(".planner-side"))  # published: refused
+    outcome = planner.locator(".planner-outcome.is-refused")
+    expect(outcome).to_contain_text("is published: unpublish it first")
+    assert outcome.inner_text().count(JSON_RPC) == 1
+
+
+def test_a_lightning_talk_block_says_its_kind_once(planner):
+    talk = block(planner, "Live Migration of PyTorch GPU Nodes")
+    expect(talk.locator(".planner-title")).to_contain_text("Lightning Talk: Live Migration")
+    expect(talk.locator(".planner-meta")).to_have_text("10:35–10:45")
+
+
+def test_on_the_day_the_clocks_go_back_time_labels_name_the_zone(planner):
+    conference = Conference.objects.get(slug="pytorch-eu-2026")
+    conference.ends_on = datetime.date(2026, 10, 25)
+    conference.save()
+    Session.objects.filter(title__startswith=JSON_RPC).update(
+        starts_at=datetime.datetime(2026, 10, 25, 0, 30, tzinfo=datetime.UTC),
+        ends_at=datetime.datetime(2026, 10, 25, 0, 55, tzinfo=datetime.UTC),
+    )
+    planner.goto(
+        f"{planner.base_url}/admin/schedule/session/planner/{conference.pk}/?day=2026-10-25"
+    )
+    hours = planner.locator(".planner-time.is-hour")
+    expect(hours.first).to_have_text("02:00 CEST")
+    expect(hours.nth(1)).to_have_text("02:00 CET")
+    # Each on one line, within the time column.
+    assert hours.nth(1).evaluate(
+        """label => {
+            const text = document.createRange();
+            text.selectNodeContents(label);
+            return text.getClientRects().length === 1 && label.scrollWidth <= label.clientWidth;
+        }"""
+    )

@@ -340,16 +340,57 @@ def test_admin_change_of_the_end_keeps_it_over_the_duration_shown(admin_client):
     assert Session.objects.get(pk=session.pk).duration == datetime.timedelta(minutes=45)
 
 
-def test_admin_change_of_the_start_alone_says_the_end_and_duration_disagree(admin_client):
+def test_admin_change_of_the_start_alone_keeps_the_duration(admin_client):
     session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
     response = save_in_admin(
-        admin_client, session, opened_form(admin_client, session), starts_at_1="10:50"
+        admin_client, session, opened_form(admin_client, session), starts_at_1="12:05"
     )
-    assert response.context["adminform"].form.errors["duration"] == [
-        "The end (11:05 CEST) and the duration (30 minutes) disagree: 10:50 CEST for 30 "
-        "minutes ends at 11:20 CEST. Change or clear one of them."
-    ]
-    assert Session.objects.get(pk=session.pk).starts_at == paris(8, 10, 35)
+    assert response.status_code == 302
+    assert str(Session.objects.get(pk=session.pk).local_times) == "12:05–12:35 CEST"
+
+
+def test_admin_change_of_the_start_and_the_end_keeps_the_end_typed(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
+    opened = opened_form(admin_client, session)
+    response = save_in_admin(admin_client, session, opened, starts_at_1="12:05", ends_at_1="13:00")
+    assert response.status_code == 302
+    assert str(Session.objects.get(pk=session.pk).local_times) == "12:05–13:00 CEST"
+
+
+def test_admin_change_of_the_start_and_the_duration_ends_after_the_new_duration(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
+    opened = opened_form(admin_client, session)
+    response = save_in_admin(admin_client, session, opened, starts_at_1="12:05", duration="45")
+    assert response.status_code == 302
+    assert str(Session.objects.get(pk=session.pk).local_times) == "12:05–12:50 CEST"
+
+
+def test_admin_change_of_the_start_keeps_an_odd_imported_length(admin_client):
+    session = make_session(
+        starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5) + datetime.timedelta(seconds=30)
+    )
+    opened = opened_form(admin_client, session)
+    assert opened["duration"] == ""
+    response = save_in_admin(admin_client, session, opened, starts_at_1="12:05")
+    assert response.status_code == 302
+    moved = Session.objects.get(pk=session.pk)
+    assert (moved.starts_at, moved.duration) == (
+        paris(8, 12, 5),
+        datetime.timedelta(minutes=30, seconds=30),
+    )
+
+
+def test_admin_change_of_the_end_and_the_duration_that_disagree_says_so(admin_client):
+    session = make_session(starts_at=paris(8, 10, 35), ends_at=paris(8, 11, 5))
+    opened = opened_form(admin_client, session)
+    response = save_in_admin(admin_client, session, opened, ends_at_1="11:20", duration="10")
+    assert response.context["adminform"].form.errors == {
+        "duration": [
+            "The end (11:20 CEST) and the duration (10 minutes) disagree: 10:35 CEST for 10 "
+            "minutes ends at 10:45 CEST. Change or clear one of them."
+        ]
+    }
+    assert Session.objects.get(pk=session.pk).ends_at == paris(8, 11, 5)
 
 
 def test_admin_change_unschedules_a_session_whatever_its_duration_shows(admin_client):
@@ -1114,3 +1155,68 @@ def test_admin_day_filter_offers_the_conference_days_and_ignores_a_day_typed_wro
     response = admin_client.get(url, {"conference__id__exact": late_night.pk, "day": "8 April"})
     assert response.status_code == 200
     assert len(response.context["cl"].result_list) == 3
+
+
+# --- Layout of the session form and list ------------------------------------------------------
+
+
+def test_admin_session_form_puts_the_speakers_after_the_time_and_before_the_text(admin_client):
+    session = make_session()
+    html = admin_client.get(
+        reverse("admin:schedule_session_change", args=[session.pk])
+    ).content.decode()
+    landmarks = [
+        ">What<",
+        'name="title"',
+        ">When and where<",
+        'name="starts_at_1"',
+        'id="session_speakers-group"',
+        ">Text<",
+        'name="description"',
+        'id="attachments-group"',
+        'id="links-group"',
+        ">More links<",
+    ]
+    positions = [html.index(landmark) for landmark in landmarks]
+    assert positions == sorted(positions)
+    assert html.count('id="session_speakers-group"') == 1
+
+
+def test_admin_session_form_shows_why_an_import_held_a_session_only_when_it_did(admin_client):
+    held = make_session(status=Session.Status.DRAFT, held_reason="Central Room is taken then.")
+    plain = make_session(held.conference)
+    url = "admin:schedule_session_change"
+    assert (
+        "Central Room is taken then."
+        in admin_client.get(reverse(url, args=[held.pk])).content.decode()
+    )
+    assert "Held for review" not in admin_client.get(reverse(url, args=[plain.pk])).content.decode()
+
+
+def changelist_headers(response) -> list[str]:
+    return [header["text"] for header in response.context["result_headers"]]
+
+
+def test_admin_changelist_names_the_conference_only_when_there_are_several(admin_client):
+    make_session(make_conference(name="PyCon"))
+    url = reverse("admin:schedule_session_changelist")
+    assert "conference" not in changelist_headers(admin_client.get(url))
+    make_session(make_conference(name="DjangoCon"))
+    assert changelist_headers(admin_client.get(url))[1:3] == ["title", "conference"]
+
+
+def test_admin_changelist_says_what_over_capacity_means_in_its_header(admin_client):
+    make_session()
+    response = admin_client.get(reverse("admin:schedule_session_changelist"))
+    assert changelist_headers(response)[-1] == "more saves than seats"
+
+
+def test_admin_add_without_a_slug_opens_its_folded_fieldset_with_the_error(admin_client):
+    data = session_form_data(make_conference(), slug="")
+    response = admin_client.get(reverse("admin:schedule_session_add"))
+    assert "<details><summary>" in response.content.decode()  # folded when nothing is wrong
+    response = admin_client.post(reverse("admin:schedule_session_add"), data)
+    form = response.context["adminform"].form
+    assert form.errors["slug"] == ["This field is required."]
+    fieldset = next(f for f in response.context["adminform"] if f.name == "Address and history")
+    assert not fieldset.is_collapsible

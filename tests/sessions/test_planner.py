@@ -65,7 +65,16 @@ def test_on_the_night_the_clocks_go_back_rows_count_real_time_and_labels_read_th
     assert day.first_row_at == datetime.datetime(2026, 10, 25, 0, 0, tzinfo=datetime.UTC)
     assert second.planner_row - first.planner_row == 12
     labels = [label.text for label in day.labels if label.on_the_hour][:3]
-    assert labels == ["02:00", "02:00", "03:00"]
+    assert labels == ["02:00 CEST", "02:00 CET", "03:00 CET"]
+
+
+def test_on_an_ordinary_day_the_time_labels_need_no_zone():
+    conference = make_conference()
+    room = make_room(conference)
+    session = make_session(conference, room=room, starts_at=paris(8, 10))
+    day = build_planner_day(conference, datetime.date(2026, 4, 8), [session], [room])
+    assert [label.text for label in day.labels][:2] == ["08:00", "08:15"]
+    assert not day.names_zones
 
 
 def test_a_session_booked_over_a_cancelled_one_is_drawn_beside_it():

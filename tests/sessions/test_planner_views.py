@@ -116,7 +116,8 @@ def test_a_block_names_kind_speakers_track_and_marks_drafts_and_cancelled(
     make_session(conference, title="Gone", room=central, starts_at=paris(8, 11), status="cancelled")
     html = admin_client.get(planner_url(conference, "2026-04-08")).content.decode()
     assert "Lightning Talk: Wrapper Mode" in html
-    assert "10:00–10:30</span> · Lightning Talk" in html
+    assert "10:00–10:30</span></p>" in html
+    assert "11:00–11:30</span> · Talk</p>" in html
     assert '<p class="planner-speakers">Bin Bao</p>' in html
     assert '<p class="planner-track">Compilers</p>' in html
     assert "track-compilers is-draft" in html
@@ -490,7 +491,7 @@ def test_unscheduling_a_published_session_is_refused_saying_what_to_do(
     session = make_session(conference, room=central)
     response = post_move(admin_client, session, action="unschedule")
     assert outcome_of(response) == (
-        f"Not moved: “{session}”: “{session}” is published: unpublish it first (the session "
+        f"Not moved: “{session}” is published: unpublish it first (the session "
         "list's action “Unpublish”), since only a draft can wait unscheduled."
     )
     assert Session.objects.get(pk=session.pk).room == central

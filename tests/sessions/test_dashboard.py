@@ -1,0 +1,119 @@
+import datetime
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.urls import reverse
+
+from sessions.models import Session
+from sessions.releases import release_schedule
+from tests.builders import (
+    make_conference,
+    make_room,
+    make_session,
+    make_track,
+    make_unscheduled_session,
+    paris,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def figures(summary) -> dict[str, int]:
+    return {
+        **{status.label: status.count for status in summary.statuses},
+        "Unscheduled": summary.unscheduled,
+        "Warnings": summary.warnings,
+    }
+
+
+def test_admin_index_names_the_product_not_django(admin_client):
+    html = admin_client.get(reverse("admin:index")).content.decode()
+    assert "confsched" in html
+    assert "Django administration" not in html
+    assert "Django site admin" not in html
+
+
+def test_dashboard_counts_each_conferences_sessions_by_status_unscheduled_and_warnings(
+    admin_client,
+):
+    conference = make_conference(name="PyCon")
+    track = make_track(conference)
+    make_session(conference, room=make_room(conference), track=track)
+    make_session(conference, room=make_room(conference), track=track)  # the track in parallel
+    make_session(conference, status=Session.Status.CANCELLED, starts_at=paris(8, 12))
+    make_unscheduled_session(conference)
+    make_session(make_conference(name="DjangoCon"), status=Session.Status.DRAFT)
+    response = admin_client.get(reverse("admin:index"))
+    summaries = {s.conference.name: figures(s) for s in response.context["conference_summaries"]}
+    assert summaries == {
+        "PyCon": {"Draft": 1, "Published": 2, "Cancelled": 1, "Unscheduled": 1, "Warnings": 2},
+        "DjangoCon": {"Draft": 1, "Published": 0, "Cancelled": 0, "Unscheduled": 0, "Warnings": 0},
+    }
+
+
+def test_dashboard_says_the_last_release_and_what_changed_since(admin_client, admin_user):
+    conference = make_conference(name="PyCon", is_published=True)
+    make_session(conference, title="Opening")
+    release_schedule(conference, version="v1", comment="", user=admin_user)
+    make_session(conference, title="Closing", starts_at=paris(8, 17))
+    html = admin_client.get(reverse("admin:index")).content.decode()
+    assert "Last release: <strong>v1</strong>" in html
+    assert "Since then: 1 new." in html
+
+
+def test_dashboard_links_to_each_conferences_tools_and_public_pages(admin_client):
+    conference = make_conference(name="PyCon", slug="pycon")
+    html = admin_client.get(reverse("admin:index")).content.decode()
+    for url in [
+        reverse("admin:schedule_session_planner", args=[conference.pk]),
+        reverse("admin:schedule_session_release", args=[conference.pk]),
+        reverse("admin:schedule_session_import", args=[conference.pk]),
+        "/pycon/changes/",
+        "/pycon/",
+    ]:
+        assert f'href="{url}"' in html
+
+
+def test_dashboard_hides_the_tools_from_staff_who_may_not_change_sessions(
+    client, django_user_model
+):
+    conference = make_conference(name="PyCon")
+    user = django_user_model.objects.create_user("viewer", is_staff=True)
+    user.user_permissions.add(
+        Permission.objects.get(codename="view_session", content_type__app_label="schedule")
+    )
+    client.force_login(user)
+    response = client.get(reverse("admin:index"))
+    [summary] = response.context["conference_summaries"]
+    assert (summary.planner_url, summary.release_url, summary.import_url) == (None, None, None)
+    planner = reverse("admin:schedule_session_planner", args=[conference.pk])
+    assert planner not in response.content.decode()
+
+
+def test_dashboard_is_not_shown_to_staff_who_may_not_see_sessions(client, django_user_model):
+    make_conference(name="PyCon")
+    client.force_login(django_user_model.objects.create_user("clerk", is_staff=True))
+    assert client.get(reverse("admin:index")).context["conference_summaries"] == []
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_dashboard_query_count_does_not_grow_with_sessions(
+    admin_client, django_assert_max_num_queries, count
+):
+    conference = make_conference()
+    track = make_track(conference)
+    rooms = [make_room(conference), make_room(conference)]
+    for number in range(count):
+        make_session(
+            conference,
+            room=rooms[number % 2],
+            track=track,
+            starts_at=paris(7, 8) + datetime.timedelta(hours=number // 2),
+        )
+    make_unscheduled_session(conference)
+    # 12: the login's session and user, the admin's log, the conferences, the counts, then per
+    # conference its latest release, its public schedule (2) and its warnings (6).
+    with django_assert_max_num_queries(12):
+        response = admin_client.get(reverse("admin:index"))
+    [summary] = response.context["conference_summaries"]
+    assert (figures(summary)["Published"], summary.unscheduled) == (count, 1)
