@@ -98,6 +98,29 @@ def test_unknown_conference_gets_the_404_page(client):
     assert "Page not found" in response.content.decode()
 
 
+def test_a_missing_page_of_a_conference_keeps_its_header_links_and_the_visitors_account(
+    client, django_user_model
+):
+    make_conference(name="PyData Paris", slug="pydata")
+    client.force_login(django_user_model.objects.create_user("ada"))
+    response = client.get("/pydata/sessions/no-such-talk/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert '<a class="brand" href="/pydata/">PyData Paris</a>' in html
+    assert 'href="/pydata/schedule/">View the schedule</a>' in html
+    assert '<span class="muted-on-dark">ada</span>' in html
+    assert ">Log in<" not in html
+
+
+def test_a_missing_page_of_an_unpublished_conference_names_no_conference(client):
+    make_conference(name="Secret Summit", slug="secret", is_published=False)
+    response = client.get("/secret/schedule/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "Secret Summit" not in html
+    assert '<a class="brand" href="/">Conferences</a>' in html
+
+
 def test_a_server_error_gets_the_plain_500_page(rf):
     response = server_error(rf.get("/pycon/schedule/"))
     assert response.status_code == 500
