@@ -345,6 +345,9 @@ class ChangeLogView(ConferencePageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         zone = timezone.get_current_timezone()
+        releases = change_log(self.conference, zone)
+        # Before the first release the schedule may well be public already: say which it is.
+        schedule_is_public = bool(releases) or self.conference.sessions.public().exists()
         return super().get_context_data(
-            change_log=change_log(self.conference, zone), site_url="", **kwargs
+            change_log=releases, schedule_is_public=schedule_is_public, site_url="", **kwargs
         )
