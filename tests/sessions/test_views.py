@@ -306,7 +306,8 @@ def test_schedule_lists_the_conference_zone_first_in_the_zone_picker(client, con
     assert "America/New_York" in choices
     assert len(choices) == len(set(choices)) > 300
     assert re.findall(r'<optgroup label="([^"]+)"', picker) == [
-        "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific",
+        "Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe",
+        "Indian", "Pacific",
     ]  # fmt: skip
 
 
@@ -317,11 +318,30 @@ def test_the_zone_picker_leaves_out_old_aliases(client, conference):
     assert {"W-SU", "Zulu", "ROC", "localtime", "US/Eastern", "Etc/GMT+5"}.isdisjoint(choices)
 
 
+def test_the_zone_picker_lists_each_place_once_under_its_current_name(client, conference):
+    html = client.get(schedule_url(conference)).content.decode()
+    start = html.index('<select id="tz-select"')
+    choices = re.findall(r'<option value="([^"]+)"', html[start : html.index("</select>", start)])
+    assert {"Asia/Kolkata", "Europe/Kyiv", "America/Argentina/Buenos_Aires"} <= set(choices)
+    # The tz database's links for old names: the same places again.
+    old_names = {"Asia/Calcutta", "Europe/Kiev", "America/Buenos_Aires", "Asia/Saigon"}
+    assert old_names.isdisjoint(choices)
+    # Places whose zone is now a link to a neighbour's still have their own entry.
+    assert {"Europe/Oslo", "Europe/Amsterdam", "Europe/Stockholm"} <= set(choices)
+
+
 def test_an_old_alias_still_works_and_shows_as_chosen(client, conference):
     make_session(conference, starts_at=paris(8, 10, 35))
     html = client.get(schedule_url(conference), {"tz": "US/Eastern"}).content.decode()
     assert ">04:35 EDT</time>" in html
     assert '<option value="US/Eastern" selected>US/Eastern</option>' in html
+
+
+def test_an_old_name_of_a_regional_zone_still_works_and_shows_as_chosen(client, conference):
+    make_session(conference, starts_at=paris(8, 10, 35))
+    html = client.get(schedule_url(conference), {"tz": "Asia/Calcutta"}).content.decode()
+    assert ">14:05 IST</time>" in html
+    assert '<option value="Asia/Calcutta" selected>Asia/Calcutta</option>' in html
 
 
 @pytest.mark.parametrize("view", ["sessions:schedule", "sessions:schedule-grid"])
