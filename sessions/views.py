@@ -9,7 +9,6 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.http import urlencode
-from django.utils.text import slugify
 from django.views import View
 from django.views.decorators.cache import cache_control
 from django.views.generic import DetailView, TemplateView
@@ -332,9 +331,7 @@ class AttachmentDownloadView(ConferenceMixin, View):
         attachment = get_object_or_404(
             Attachment.objects.exclude(file=""), session__in=sessions, session__slug=slug, pk=pk
         )
-        return serve_upload(
-            attachment.file, filename=slugify(attachment.title) or "attachment", as_attachment=True
-        )
+        return serve_upload(attachment.file, filename=attachment.download_stem, as_attachment=True)
 
 
 class ChangeLogView(ConferencePageMixin, TemplateView):

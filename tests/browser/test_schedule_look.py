@@ -212,3 +212,19 @@ def test_a_saved_session_stands_out_in_the_list(open_page, django_user_model):
     card.get_by_role("button", name="Save", exact=False).click()
     expect(card.get_by_role("button", pressed=True)).to_be_visible()
     assert card.evaluate(background) != unsaved
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_session_page_has_save_beside_its_title(open_page, viewport):
+    page = open_page(
+        "/pytorch-eu-2026/sessions/live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds/",
+        viewport,
+    )
+    title = page.get_by_role("heading", level=1).bounding_box()
+    save = page.get_by_role("button", name=re.compile(r"^Save “Live Migration")).bounding_box()
+    # On the title's first line, right of it, and in the first screen.
+    assert title["y"] <= save["y"] < title["y"] + 40
+    assert save["x"] >= title["x"] + title["width"]
+    assert save["x"] + save["width"] <= viewport["width"]
+    # Near the title, not at the far edge of a wide screen.
+    assert save["x"] - (title["x"] + title["width"]) <= 24

@@ -536,7 +536,10 @@ def test_session_page_shows_everything_about_the_session(client, conference):
     )
     assert '<p class="affiliation">Software Engineer, Meta</p>' in html
     assert "<p>Works on <strong>Inductor</strong>.</p>" in html
-    assert '<a href="https://example.org/slides.pdf" download>Slides</a>' in html
+    assert (
+        '<a href="https://example.org/slides.pdf" rel="nofollow">Slides</a> '
+        '<span class="muted">(link to example.org)</span>'
+    ) in html
 
 
 def test_session_page_renders_hostile_markdown_inert(client, conference):
@@ -622,7 +625,39 @@ def test_a_session_page_shows_its_links_and_attachments(client, conference):
     Attachment.objects.create(session=session, title="Deck", url="https://s.example/deck.pdf")
     html = client.get(session_url(session)).content.decode()
     assert '<li><a href="https://v.example/1" rel="nofollow">Recording</a></li>' in html
-    assert '<a href="https://s.example/deck.pdf" download>Deck</a>' in html
+    assert (
+        '<a href="https://s.example/deck.pdf" rel="nofollow">Deck</a> '
+        '<span class="muted">(link to s.example)</span>'
+    ) in html
+
+
+def test_a_session_page_says_what_an_uploaded_file_is(client, conference, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    session = make_session(conference)
+    (tmp_path / "attachments").mkdir()
+    (tmp_path / "attachments" / "0f3c.pdf").write_bytes(b"%PDF-1.7\n" + b"0" * 2551)
+    attachment = Attachment.objects.create(
+        session=session, title="My Talk: the slides", file="attachments/0f3c.pdf"
+    )
+    html = client.get(session_url(session)).content.decode()
+    download = reverse(
+        "sessions:attachment-download",
+        kwargs={"conference_slug": conference.slug, "slug": session.slug, "pk": attachment.pk},
+    )
+    assert (
+        f'<a href="{download}" download>My Talk: the slides</a> '
+        '<span class="muted">(my-talk-the-slides.pdf, PDF, 2.5\xa0KB)</span>'
+    ) in html
+    response = client.get(download)
+    assert response["Content-Disposition"] == 'attachment; filename="my-talk-the-slides.pdf"'
+
+
+def test_a_session_page_says_an_announced_attachment_has_no_file_yet(client, conference):
+    session = make_session(conference)
+    Attachment.objects.create(session=session, title="Deck")
+    html = client.get(session_url(session)).content.decode()
+    assert '<li>Deck <span class="muted">(announced, no file or link yet)</span></li>' in html
+    assert "not uploaded here" not in html
 
 
 def test_session_page_of_a_draft_is_a_404_for_the_public(client, conference):
@@ -654,6 +689,7 @@ def test_session_page_query_count_does_not_grow(
     if with_material:
         SessionLink.objects.create(session=session, url="https://v.example/1")
         Attachment.objects.create(session=session, title="Deck", url="https://s.example/deck.pdf")
+        Attachment.objects.create(session=session, title="Notes", file="attachments/notes.pdf")
     for number in range(count):
         make_session(
             conference,
