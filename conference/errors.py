@@ -23,10 +23,13 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.template import loader
 from django.views import defaults
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
+
+from conference.models import Conference
 
 NUL = "\x00"
 NUL_REFUSED = "Null characters are not allowed in a request."
@@ -170,10 +173,25 @@ def permission_denied(request, exception=None):
     return defaults.permission_denied(request, exception)
 
 
+def conference_of(request: HttpRequest) -> Conference | None:
+    """The conference whose address ``request`` is under, if the visitor may see it."""
+    slug = request.path_info.strip("/").partition("/")[0]
+    user = getattr(request, "user", None)
+    if not slug or user is None:
+        return None
+    return Conference.objects.visible_by_slug(user, slug)
+
+
 def page_not_found(request, exception=None):
+    """A page not found under a conference keeps the conference's header and links, and the
+    visitor's own account links; elsewhere the site's."""
     if is_api(request):
         return JsonResponse({"detail": "Not found."}, status=404)
-    return defaults.page_not_found(request, exception)
+    conference = conference_of(request)
+    if conference is None:
+        return defaults.page_not_found(request, exception)
+    context = {"conference": conference, "time_zone_picker": False}
+    return render(request, "conference/404.html", context, status=404)
 
 
 def server_error(request):

@@ -34,6 +34,33 @@ def markdown_converter() -> markdown_lib.Markdown:
     return _converters.markdown
 
 
+# A line that is not plain text: what could be a list marker, spaced or not ("-Taking…", "2)"),
+# Markdown's code fences, quotes, headings and tables, or an indented line. Never made a list item.
+MARKED_LINE = re.compile(r"^(?:\s|[-*+•◦▪‣`~>#|]|\d+[.)])")
+SENTENCE_END = re.compile(r"[.!?;,:]$")
+
+
+def lines_as_list(lines: list[str]) -> list[str]:
+    """A paragraph's lines, those listed after a lead-in made Markdown list items.
+
+    Text pasted from Sched loses its bullets: “Key takeaways” or “In this session, we’ll cover:”,
+    then a line per point. Two or more plain lines running to the end of the paragraph become a
+    list when the line before them ends with a colon, or is a short title opening the paragraph
+    (five words at most, no closing punctuation) and they read as points, not sentences.
+    """
+    for index, line in enumerate(lines[:-2]):
+        items = lines[index + 1 :]
+        if MARKED_LINE.match(line) or any(MARKED_LINE.match(item) for item in items):
+            continue
+        lead = line.strip()
+        is_title = index == 0 and len(lead.split()) <= 5 and not SENTENCE_END.search(lead)
+        if lead.endswith(":") or (
+            is_title and not any(item.rstrip().endswith(".") for item in items)
+        ):
+            return [*lines[: index + 1], *(f"- {item.strip()}" for item in items)]
+    return lines
+
+
 def separate_lists(text: str) -> str:
     """The text with its list items as Markdown lists.
 
@@ -43,7 +70,9 @@ def separate_lists(text: str) -> str:
     """
     lines = []
     in_paragraph = in_list = False
-    for line in text.splitlines():
+    paragraphs = re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n"))
+    listed = "\n\n".join("\n".join(lines_as_list(block.split("\n"))) for block in paragraphs)
+    for line in listed.splitlines():
         if not line.strip():
             in_paragraph = in_list = False
         elif LIST_ITEM.match(line):

@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from conference.versioning import Versioned, VersionedQuerySet
 
@@ -225,6 +226,22 @@ class Conference(models.Model):
     @property
     def closes_at(self) -> datetime.datetime:
         return self.day_bounds(self.ends_on)[1]
+
+
+def describe_days(days: list[datetime.date]) -> str:
+    """“Tuesday 7 April – Wednesday 8 April 2026”, or “Wednesday 8 April 2026” for one day; days
+    with a gap between them are named one by one (“Tuesday 7 April and Thursday 9 April 2026”)."""
+    if not days:
+        return ""
+    first, last = days[0], days[-1]
+    same_year = first.year == last.year
+    day_format = "l j F" if same_year else "l j F Y"
+    if len(days) == 1:
+        return date_format(first, "l j F Y")
+    if (last - first).days == len(days) - 1:  # no gap
+        return f"{date_format(first, day_format)} – {date_format(last, 'l j F Y')}"
+    named = [date_format(day, day_format) for day in days[:-1]]
+    return f"{', '.join(named)} and {date_format(last, 'l j F Y')}"
 
 
 class ConferencePartQuerySet(VersionedQuerySet):

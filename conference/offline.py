@@ -13,11 +13,13 @@ import json
 from pathlib import Path
 
 from django.conf import settings
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
+
+from conference.models import Conference
 
 THEME_COLOUR = "#1b1f24"  # the header's ink (static/css/site.css --ink)
 WORKER_SOURCE = Path(__file__).with_name("service_worker.js")
@@ -78,6 +80,9 @@ def worker_script() -> str:
         "forgetPagesOn": login_doors(),
         # Shown offline for a page that was never kept; kept with the static files.
         "offlinePage": reverse("offline"),
+        # A conference's own, for its pages: kept with the visitor's pages when a page of the
+        # conference names it; SLUG stands for the first segment of the page's path.
+        "conferenceOfflinePage": reverse("conference:offline", kwargs={"conference_slug": "SLUG"}),
     }
     fingerprint = json.dumps([settings.RELEASE, config, source])
     config["version"] = hashlib.sha256(fingerprint.encode()).hexdigest()[:12]
@@ -126,5 +131,18 @@ def web_manifest(request):
 @require_safe
 def offline_page(request):
     response = render(request, "conference/offline.html")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+def conference_offline_page(request, conference_slug):
+    """The offline page in the conference's frame, with the visitor's account links: the worker
+    keeps it with the visitor's pages, never across a log-in or log-out."""
+    conference = Conference.objects.visible_by_slug(request.user, conference_slug)
+    if conference is None:
+        raise Http404("No conference by that name.")
+    context = {"conference": conference, "time_zone_picker": False}
+    response = render(request, "conference/offline_conference.html", context)
     response.headers["Cache-Control"] = "no-cache"
     return response

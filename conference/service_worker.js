@@ -112,7 +112,7 @@ async function networkFirst(event, isPage) {
   } catch (error) {
     const copy = await caches.match(address, { cacheName: PAGES, ignoreVary: true });
     if (!copy && isPage) {
-      const offline = await caches.match(CONFIG.offlinePage, { cacheName: STATIC });
+      const offline = await offlinePageFor(new URL(address));
       if (offline) return offline;
     }
     if (!copy) throw error;
@@ -132,6 +132,19 @@ async function networkFirst(event, isPage) {
     fetching.set(address, Promise.resolve());
   }
   return response;
+}
+
+// For a page never kept: its conference's offline page (kept with the visitor's pages, so with
+// their account links), else the site's, which names nobody.
+async function offlinePageFor(url) {
+  const path = routedPath(url);
+  const slug = path === null ? "" : path.split("/")[1];
+  if (slug) {
+    const own = CONFIG.conferenceOfflinePage.replace("SLUG", encodeURIComponent(slug));
+    const kept = await caches.match(new URL(own, self.location.origin).href, { cacheName: PAGES });
+    if (kept) return kept;
+  }
+  return caches.match(CONFIG.offlinePage, { cacheName: STATIC });
 }
 
 // A redirect is handed to the browser unread (so the address bar shows where it leads); to open
@@ -200,7 +213,10 @@ async function answerPageShown(data, port) {
     }
     fetching.delete(address);
   }
-  await Promise.all([...keepingRedirects, ...(data.resources || []).map(keepResource)]);
+  const resources = [...(data.resources || [])];
+  // The page's conference's offline page, as this visitor sees it (a log-in or log-out drops it).
+  if (data.offlinePage) resources.push(new URL(data.offlinePage, self.location.origin).href);
+  await Promise.all([...keepingRedirects, ...resources.map(keepResource)]);
   port.postMessage({ fromCopy: fetchedAt !== undefined, fetchedAt: fetchedAt || null });
 }
 

@@ -1,8 +1,10 @@
 """The time zone a visitor reads the schedule in: ?tz=Area/City, then their cookie, then the conference's."""
 
 import datetime
+import importlib.resources
 import zoneinfo
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import NamedTuple
 
 from django.utils import timezone
@@ -140,17 +142,42 @@ def sorted_zones() -> tuple[str, ...]:
 # The picker lists zones under these regions (plus UTC); the rest of the database is old aliases
 # (W-SU, Zulu, ROC, US/Eastern, Etc/GMT+5, localtime): still accepted in ?tz= and cookies.
 PICKER_REGIONS = (
-    "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific",
+    "Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe",
+    "Indian", "Pacific",
 )  # fmt: skip
+
+
+def read_zone_table() -> str:
+    """The tz database's zone.tab, where zoneinfo finds zones (the system's, else the tzdata
+    package's); empty when there is none."""
+    for directory in zoneinfo.TZPATH:
+        path = Path(directory) / "zone.tab"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    try:
+        return importlib.resources.files("tzdata.zoneinfo").joinpath("zone.tab").read_text()
+    except (ModuleNotFoundError, FileNotFoundError):
+        return ""
+
+
+@cache
+def current_zone_names() -> frozenset[str]:
+    """The zones zone.tab lists: each place's current name, without the links the database keeps
+    for old names (Asia/Calcutta beside Asia/Kolkata, Europe/Kiev beside Europe/Kyiv), which
+    would list one place twice. Empty when no zone.tab is found."""
+    rows = (line.split("\t") for line in read_zone_table().splitlines())
+    return frozenset(row[2] for row in rows if len(row) >= 3 and not row[0].startswith("#"))
 
 
 @cache
 def zones_by_region() -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """(region, its zones) in alphabetical order, for the picker's groups."""
+    """(region, its zones) in alphabetical order, for the picker's groups: current names only
+    (every zone of a region if the database has no zone.tab to tell them)."""
+    current = current_zone_names()
     regions: dict[str, list[str]] = {region: [] for region in PICKER_REGIONS}
     for name in sorted_zones():
         region = name.split("/", 1)[0]
-        if region in regions and "/" in name:
+        if region in regions and "/" in name and (not current or name in current):
             regions[region].append(name)
     return tuple((region, tuple(names)) for region, names in regions.items())
 
@@ -159,7 +186,7 @@ def zones_by_region() -> tuple[tuple[str, tuple[str, ...]], ...]:
 def time_zone_options(conference_zone: str, selected: str) -> str:
     """The zone picker's <option>s, rendered once per (conference zone, choice).
 
-    The conference's zone first (the visitor's device zone joins it there, from site.js), then
+    The conference's zone first (site.js puts the visitor's device zone above it), then
     UTC and every zone grouped by region. A chosen zone outside the list (an old alias kept in a
     cookie) is listed first, so the picker shows what is in force. Every page shows the picker,
     and its few hundred options are the same for every page of a conference.

@@ -43,6 +43,12 @@ ACCEPTED = {
 }
 
 
+def kind_of_stored_name(name: str) -> FileKind | None:
+    """The kind of a file we stored, from its name: RandomName gives it its kind's extension."""
+    extension = name.rpartition(".")[2].lower()
+    return next((kind for kind in ACCEPTED["slides"] if kind.extension == extension), None)
+
+
 def detect_kind(file) -> FileKind | None:
     """The kind of ``file`` judged by its content, or None if it is none we know."""
     position = file.tell() if hasattr(file, "tell") else 0

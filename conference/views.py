@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.generic import DetailView, ListView
 
-from conference.models import Conference
+from conference.models import Conference, describe_days
 from conference.pages.views import SharedPageMixin
 
 
@@ -114,9 +114,15 @@ class ConferenceDetailView(ConferencePageMixin, DetailView):
         return self.conference
 
     def get_context_data(self, **kwargs):
+        # The days that have sessions, not the conference's own dates (which may include a day
+        # of co-located events with nothing in this schedule); those only when none has any.
+        sessions = self.conference.sessions.visible_to(self.request.user)
+        session_days = sessions.start_days(self.conference)
         return super().get_context_data(
             rooms=self.conference.rooms.all(),
             tracks=self.conference.tracks.all(),
+            session_days=describe_days(session_days),
+            conference_dates=describe_days(self.conference.days),
             **kwargs,
         )
 

@@ -1,3 +1,4 @@
+import contextlib
 import contextvars
 import datetime
 import hmac
@@ -6,21 +7,24 @@ import uuid
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import IntegrityError, models, transaction
 from django.db.models import Count, Exists, F, Min, OuterRef, Prefetch, Q
+from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.text import slugify
 from django.utils.translation import get_language_info
 
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, Room, Track
 from conference.routing import reverse_slugs
 from conference.timezones import TimeRange, time_range
-from conference.uploads import FileKindValidator, RandomName
+from conference.uploads import FileKindValidator, RandomName, kind_of_stored_name
 from conference.versioning import Versioned, VersionedQuerySet
 from sessions.changes import SessionChange, changes_between
 from speakers.models import Speaker
@@ -1191,6 +1195,26 @@ class Attachment(models.Model):
     def is_available(self) -> bool:
         """Whether it can be opened (AttachmentQuerySet.available(), for one loaded row)."""
         return bool(self.file or self.url)
+
+    @property
+    def download_stem(self) -> str:
+        """The name a downloaded file gets, before its kind's extension: its title as a slug."""
+        return slugify(self.title) or "attachment"
+
+    @property
+    def what_it_is(self) -> str:
+        """What attendees get, said beside its title: “my-talk.pdf, PDF, 2.3 MB” for a file,
+        “link to docs.example.org” for a URL, or that there is neither yet."""
+        if self.file:
+            kind = kind_of_stored_name(self.file.name)
+            facts = [f"{self.download_stem}.{kind.extension}", kind.name] if kind else []
+            with contextlib.suppress(OSError, ValueError):  # gone from storage: say the rest
+                facts.append(filesizeformat(self.file.size))
+            return ", ".join(facts) or "file"
+        if self.url:
+            host = urlsplit(self.url).hostname or self.url
+            return f"link to {host.removeprefix('www.')}"
+        return "announced, no file or link yet"
 
     @property
     def href(self) -> str:

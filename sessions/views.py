@@ -9,7 +9,6 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.http import urlencode
-from django.utils.text import slugify
 from django.views import View
 from django.views.decorators.cache import cache_control
 from django.views.generic import DetailView, TemplateView
@@ -341,9 +340,7 @@ class AttachmentDownloadView(ConferenceMixin, View):
         attachment = get_object_or_404(
             Attachment.objects.exclude(file=""), session__in=sessions, session__slug=slug, pk=pk
         )
-        return serve_upload(
-            attachment.file, filename=slugify(attachment.title) or "attachment", as_attachment=True
-        )
+        return serve_upload(attachment.file, filename=attachment.download_stem, as_attachment=True)
 
 
 class ChangeLogView(ConferencePageMixin, TemplateView):
@@ -354,6 +351,9 @@ class ChangeLogView(ConferencePageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         zone = timezone.get_current_timezone()
+        releases = change_log(self.conference, zone)
+        # Before the first release the schedule may well be public already: say which it is.
+        schedule_is_public = bool(releases) or self.conference.sessions.public().exists()
         return super().get_context_data(
-            change_log=change_log(self.conference, zone), site_url="", **kwargs
+            change_log=releases, schedule_is_public=schedule_is_public, site_url="", **kwargs
         )

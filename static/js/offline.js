@@ -35,8 +35,14 @@
       // Browser tests wait for this before going offline.
       document.documentElement.dataset.offlineReady = "true";
     };
+    var offlinePage = document.querySelector('meta[name="offline-page"]');
     registration.active.postMessage(
-      { type: "page-shown", url: location.href, resources: loadedResources() },
+      {
+        type: "page-shown",
+        url: location.href,
+        resources: loadedResources(),
+        offlinePage: offlinePage ? offlinePage.content : null,
+      },
       [channel.port2]
     );
   }

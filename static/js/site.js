@@ -2,9 +2,9 @@
 (function () {
   "use strict";
 
-  // Move the device's own time zone up, second in the zone picker after the conference's. The
-  // choice applies on the form's button, never on change: arrowing through the list must not
-  // reload the page (WCAG 3.2.2).
+  // Put the device's own time zone first in the zone picker, above the conference's (added when
+  // the list has no entry for it: the server accepts every zone name). The choice applies on the form's button, never on change:
+  // arrowing through the list must not reload the page (WCAG 3.2.2).
   function enhanceTimeZoneForm(form) {
     var select = form.querySelector("select[name=tz]");
     if (!select) return;
@@ -14,13 +14,28 @@
     } catch (error) {
       deviceZone = null;
     }
-    if (!deviceZone || deviceZone === form.dataset.conferenceZone) return;
-    var existing = Array.prototype.find.call(select.options, function (option) {
-      return option.value === deviceZone;
-    });
-    if (existing) {
-      existing.textContent = deviceZone + " (your device)";
-      select.insertBefore(existing, select.options[0].nextSibling);
+    if (!deviceZone || deviceZone === "Etc/Unknown" || deviceZone === form.dataset.conferenceZone) return;
+    var options = Array.prototype.slice.call(select.options);
+    var deviceCanonical = canonicalZone(deviceZone);
+    var existing =
+      options.find(function (option) {
+        return option.value === deviceZone;
+      }) ||
+      // Browsers may name the zone by an old name the list leaves out (Chromium says
+      // Asia/Calcutta for Asia/Kolkata): find the entry the browser takes for the same zone.
+      options.find(function (option) {
+        return option.value !== form.dataset.conferenceZone && canonicalZone(option.value) === deviceCanonical;
+      });
+    var option = existing || new Option(deviceZone, deviceZone);
+    option.textContent = option.value + " (your device)";
+    select.insertBefore(option, select.firstElementChild);
+  }
+
+  function canonicalZone(name) {
+    try {
+      return new Intl.DateTimeFormat("en", { timeZone: name }).resolvedOptions().timeZone;
+    } catch (error) {
+      return null;
     }
   }
 

@@ -43,6 +43,7 @@ PAGES = [
     "account settings",
     "not found",
     "offline",
+    "conference offline",
 ]
 MODES = [
     (account, scheme, screen)
@@ -92,6 +93,7 @@ def site(django_db_setup, django_db_blocker):
             "account settings": "/accounts/settings/",
             "not found": f"{CONFERENCE}/no-such-page/",
             "offline": "/offline/",
+            "conference offline": f"{CONFERENCE}/offline/",
         }
         cookie_sessions = override_settings(
             SESSION_ENGINE="django.contrib.sessions.backends.signed_cookies"

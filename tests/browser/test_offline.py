@@ -96,6 +96,21 @@ def test_the_grid_a_session_and_the_speakers_open_offline_once_visited(page, att
     expect(page.get_by_role("heading", level=1)).to_have_text("You are offline")
 
 
+def test_a_page_never_kept_shows_offline_in_the_conference_frame_still_logged_in(page, attendee):
+    log_in(page)
+    visit(page, SCHEDULE)
+
+    page.context.set_offline(True)
+    page.goto(page.base_url + "/pytorch-eu-2026/now/")  # never visited
+    expect(page.get_by_role("heading", level=1)).to_have_text("You are offline")
+    expect(page.locator(".brand")).to_have_text("PyTorch Conference Europe 2026")
+    expect(page.get_by_role("link", name="Back to the schedule")).to_have_attribute(
+        "href", SCHEDULE
+    )
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    expect(page.get_by_role("link", name="Log in")).to_have_count(0)
+
+
 def test_saving_offline_says_it_needs_a_connection_and_keeps_the_focus(page, attendee, axe_source):
     log_in(page)
     visit(page, SCHEDULE)

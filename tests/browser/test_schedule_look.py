@@ -150,14 +150,29 @@ def test_arrowing_through_the_zone_picker_does_not_reload_the_page(open_page):
     expect(page).to_have_url(re.compile(r"[?&]tz="))
 
 
-def test_the_zone_picker_offers_the_device_zone_after_the_conference_zone(
-    browser, live_server, demo_conference
-):
+def test_the_zone_picker_offers_the_device_zone_first(browser, live_server, demo_conference):
     context = new_context(browser, timezone_id="Asia/Tokyo")
     page = context.new_page()
     page.goto(live_server.url + SCHEDULE)
     options = page.locator("#tz-select option").all_inner_texts()
-    assert options[:2] == ["Europe/Paris (conference)", "Asia/Tokyo (your device)"]
+    assert options[:3] == ["Asia/Tokyo (your device)", "Europe/Paris (conference)", "UTC"]
+    assert options.count("Tokyo") == 0  # moved, not repeated in its region
+    context.close()
+
+
+def test_a_device_in_india_finds_its_zone_first_and_once(browser, live_server, demo_conference):
+    # Chromium names this zone by its old name, Asia/Calcutta, which the list leaves out.
+    context = new_context(browser, timezone_id="Asia/Kolkata")
+    page = context.new_page()
+    page.goto(live_server.url + SCHEDULE)
+    options = page.locator("#tz-select option").all_inner_texts()
+    assert options[0] == "Asia/Kolkata (your device)"
+    assert [option for option in options if "Kolkata" in option or "Calcutta" in option] == [
+        options[0]
+    ]
+    page.get_by_label("Times shown in").select_option(index=0)
+    page.get_by_role("button", name="Show times").click()
+    expect(page.locator(LIVE_MIGRATION_CARD)).to_contain_text("14:05")
     context.close()
 
 
@@ -197,3 +212,19 @@ def test_a_saved_session_stands_out_in_the_list(open_page, django_user_model):
     card.get_by_role("button", name="Save", exact=False).click()
     expect(card.get_by_role("button", pressed=True)).to_be_visible()
     assert card.evaluate(background) != unsaved
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_session_page_has_save_beside_its_title(open_page, viewport):
+    page = open_page(
+        "/pytorch-eu-2026/sessions/live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds/",
+        viewport,
+    )
+    title = page.get_by_role("heading", level=1).bounding_box()
+    save = page.get_by_role("button", name=re.compile(r"^Save “Live Migration")).bounding_box()
+    # On the title's first line, right of it, and in the first screen.
+    assert title["y"] <= save["y"] < title["y"] + 40
+    assert save["x"] >= title["x"] + title["width"]
+    assert save["x"] + save["width"] <= viewport["width"]
+    # Near the title, not at the far edge of a wide screen.
+    assert save["x"] - (title["x"] + title["width"]) <= 24

@@ -84,6 +84,18 @@ def test_conference_detail_describes_the_conference_with_absolute_links(anonymou
     assert data["sessions_url"] == "https://schedule.example.org/api/v1/conferences/pycon/sessions/"
 
 
+def test_conference_detail_gives_the_registration_address_or_null(anonymous):
+    make_conference(slug="tickets", registration_url="https://example.org/register")
+    make_conference(slug="no-tickets")
+    urls = [
+        anonymous.get(reverse("api:conference-detail", kwargs={"slug": slug})).json()[
+            "registration_url"
+        ]
+        for slug in ("tickets", "no-tickets")
+    ]
+    assert urls == ["https://example.org/register", None]
+
+
 @pytest.mark.parametrize("client_name", ["anonymous", "attendee_client"])
 def test_unpublished_conference_is_a_json_404_for_non_staff(request, client_name):
     make_conference(slug="secret", is_published=False)

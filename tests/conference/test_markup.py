@@ -38,6 +38,46 @@ def test_a_number_opening_a_line_inside_a_paragraph_stays_text():
     assert html == "<p>We trained on<br>\n2000. GPUs, then more</p>"
 
 
+def test_lines_under_a_short_title_become_a_list():
+    html = render_markdown("Key takeaways\nWhy it matters\nWhat breaks")
+    assert (
+        html == "<p>Key takeaways</p>\n<ul>\n<li>Why it matters</li>\n<li>What breaks</li>\n</ul>"
+    )
+
+
+def test_lines_after_a_line_ending_with_a_colon_become_a_list():
+    html = render_markdown("We start there.\nWe'll cover:\nProtobuf: smaller.\nStreaming: longer.")
+    assert html == (
+        "<p>We start there.<br>\nWe'll cover:</p>\n"
+        "<ul>\n<li>Protobuf: smaller.</li>\n<li>Streaming: longer.</li>\n</ul>"
+    )
+
+
+def test_sentences_under_a_short_title_stay_lines():
+    html = render_markdown("Abstract\nThis talk shows X.\nWe measure Y.")
+    assert html == "<p>Abstract<br>\nThis talk shows X.<br>\nWe measure Y.</p>"
+
+
+def test_a_single_line_after_a_colon_stays_a_line():
+    html = render_markdown("Bring:\na laptop")
+    assert html == "<p>Bring:<br>\na laptop</p>"
+
+
+@pytest.mark.django_db
+def test_demo_session_page_shows_its_key_takeaways_as_a_list(client):
+    call_command("loaddata", "pytorch-eu-2026", verbosity=0)
+    session = Session.objects.get(
+        slug="live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
+    )
+    html = client.get(session.get_absolute_url()).content.decode()
+    assert (
+        "<p>Key takeaways</p>\n<ul>\n"
+        "<li>Why PyTorch workloads on hyperscalers raise sovereignty concerns for EU teams</li>\n"
+        "<li>What actually breaks (and what doesn’t) when migrating GPU-based ML nodes</li>\n"
+        "<li>How to regain control over ML infrastructure without rewriting your stack</li>\n</ul>"
+    ) in html
+
+
 @pytest.mark.django_db
 def test_demo_session_page_shows_its_bullets_as_a_list(client):
     call_command("loaddata", "pytorch-eu-2026", verbosity=0)

@@ -126,3 +126,31 @@ def test_the_offline_page_says_the_page_was_not_kept(client):
     assert response.status_code == 200
     assert response["Cache-Control"] == "no-cache"
     assert "<h1>You are offline</h1>" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_sites_offline_page_offers_no_log_in_it_cannot_know_the_visitor(client):
+    html = client.get("/offline/").content.decode()
+    assert ">Log in<" not in html
+    assert ">Sign up<" not in html
+
+
+@pytest.mark.django_db
+def test_a_conferences_offline_page_has_its_header_and_the_visitors_account(
+    client, django_user_model
+):
+    make_conference(name="PyData Paris", slug="pydata")
+    client.force_login(django_user_model.objects.create_user("ada"))
+    response = client.get("/pydata/offline/")
+    assert response["Cache-Control"] == "private, no-cache"
+    html = response.content.decode()
+    assert '<a class="brand" href="/pydata/">PyData Paris</a>' in html
+    assert '<a href="/pydata/schedule/">Back to the schedule</a>' in html
+    assert '<span class="muted-on-dark">ada</span>' in html
+    assert ">Log in<" not in html
+
+
+@pytest.mark.django_db
+def test_the_worker_finds_a_conferences_offline_page_by_its_slug(client, worker_cache_cleared):
+    config = worker_config(client.get("/service-worker.js"))
+    assert config["conferenceOfflinePage"] == "/SLUG/offline/"

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 from django.views.defaults import server_error
 
-from tests.builders import make_conference, make_room, make_session, make_track
+from tests.builders import make_conference, make_room, make_session, make_track, paris
 
 pytestmark = pytest.mark.django_db
 
@@ -38,11 +38,33 @@ def test_conference_page_shows_dates_links_tracks_and_rooms(client):
     make_track(conference, name="Data Engineering")
     make_room(conference, name="Master Stage", capacity=500)
     html = client.get(conference.get_absolute_url()).content.decode()
-    assert "Tuesday 7 April – Wednesday 8 April 2026" in html
+    assert "Conference dates: Tuesday 7 April – Wednesday 8 April 2026" in html
     assert 'href="https://example.org/tickets"' in html
     assert 'href="https://example.org/help"' in html
     assert "Data Engineering" in html
     assert "Master Stage</a> (500 seats)" in html
+
+
+def test_conference_page_gives_the_days_with_sessions_not_an_empty_first_day(client):
+    conference = make_conference(starts_on=datetime.date(2026, 4, 7))
+    make_session(conference)  # 8 April
+    html = client.get(conference.get_absolute_url()).content.decode()
+    assert '<p class="lead">Wednesday 8 April 2026 · Paris</p>' in html
+    assert "7 April" not in html
+
+
+def test_conference_page_names_days_apart_one_by_one(client):
+    conference = make_conference(ends_on=datetime.date(2026, 4, 9))
+    make_session(conference, starts_at=paris(7, 10))
+    make_session(conference, starts_at=paris(9, 10))
+    html = client.get(conference.get_absolute_url()).content.decode()
+    assert '<p class="lead">Tuesday 7 April and Thursday 9 April 2026 · Paris</p>' in html
+
+
+def test_conference_page_without_a_registration_url_has_no_registration_link(client):
+    conference = make_conference(registration_url="")
+    html = client.get(conference.get_absolute_url()).content.decode()
+    assert "Register" not in html
 
 
 def test_unpublished_conference_is_a_404_for_the_public(client):
@@ -76,6 +98,29 @@ def test_unknown_conference_gets_the_404_page(client):
     assert "Page not found" in response.content.decode()
 
 
+def test_a_missing_page_of_a_conference_keeps_its_header_links_and_the_visitors_account(
+    client, django_user_model
+):
+    make_conference(name="PyData Paris", slug="pydata")
+    client.force_login(django_user_model.objects.create_user("ada"))
+    response = client.get("/pydata/sessions/no-such-talk/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert '<a class="brand" href="/pydata/">PyData Paris</a>' in html
+    assert 'href="/pydata/schedule/">View the schedule</a>' in html
+    assert '<span class="muted-on-dark">ada</span>' in html
+    assert ">Log in<" not in html
+
+
+def test_a_missing_page_of_an_unpublished_conference_names_no_conference(client):
+    make_conference(name="Secret Summit", slug="secret", is_published=False)
+    response = client.get("/secret/schedule/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "Secret Summit" not in html
+    assert '<a class="brand" href="/">Conferences</a>' in html
+
+
 def test_a_server_error_gets_the_plain_500_page(rf):
     response = server_error(rf.get("/pycon/schedule/"))
     assert response.status_code == 500
@@ -98,6 +143,8 @@ def test_conference_page_query_count_does_not_grow(client, django_assert_max_num
     for _ in range(count):
         make_room(conference)
         make_track(conference)
-    with django_assert_max_num_queries(4):
+        make_session(conference)
+    with django_assert_max_num_queries(5):
         response = client.get(conference.get_absolute_url())
     assert len(response.context["rooms"]) == count
+    assert response.context["session_days"] == "Wednesday 8 April 2026"

@@ -102,10 +102,22 @@ def test_a_session_no_longer_public_is_named_without_a_link(client, conference, 
     assert session_link(conference, "graphs") not in html
 
 
-def test_change_log_says_when_nothing_was_released_yet(client, conference):
+def test_change_log_before_any_session_is_public_says_so(client, conference):
+    make_session(conference, status=Session.Status.DRAFT)
     html = client.get(changes_url(conference)).content.decode()
 
-    assert "The schedule has not been released yet" in html
+    assert "No session is on the public schedule yet." in html
+    assert "The schedule is public" not in html
+
+
+def test_change_log_of_a_public_schedule_never_released_says_it_is_public(client, conference):
+    make_session(conference)
+    html = client.get(changes_url(conference)).content.decode()
+
+    assert (
+        "The schedule is public and always current, but the organizers have not announced" in html
+    )
+    assert "No session is on the public schedule yet." not in html
 
 
 def test_change_log_and_home_point_to_the_feed(client, conference):

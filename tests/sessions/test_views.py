@@ -306,7 +306,8 @@ def test_schedule_lists_the_conference_zone_first_in_the_zone_picker(client, con
     assert "America/New_York" in choices
     assert len(choices) == len(set(choices)) > 300
     assert re.findall(r'<optgroup label="([^"]+)"', picker) == [
-        "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific",
+        "Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe",
+        "Indian", "Pacific",
     ]  # fmt: skip
 
 
@@ -317,11 +318,30 @@ def test_the_zone_picker_leaves_out_old_aliases(client, conference):
     assert {"W-SU", "Zulu", "ROC", "localtime", "US/Eastern", "Etc/GMT+5"}.isdisjoint(choices)
 
 
+def test_the_zone_picker_lists_each_place_once_under_its_current_name(client, conference):
+    html = client.get(schedule_url(conference)).content.decode()
+    start = html.index('<select id="tz-select"')
+    choices = re.findall(r'<option value="([^"]+)"', html[start : html.index("</select>", start)])
+    assert {"Asia/Kolkata", "Europe/Kyiv", "America/Argentina/Buenos_Aires"} <= set(choices)
+    # The tz database's links for old names: the same places again.
+    old_names = {"Asia/Calcutta", "Europe/Kiev", "America/Buenos_Aires", "Asia/Saigon"}
+    assert old_names.isdisjoint(choices)
+    # Places whose zone is now a link to a neighbour's still have their own entry.
+    assert {"Europe/Oslo", "Europe/Amsterdam", "Europe/Stockholm"} <= set(choices)
+
+
 def test_an_old_alias_still_works_and_shows_as_chosen(client, conference):
     make_session(conference, starts_at=paris(8, 10, 35))
     html = client.get(schedule_url(conference), {"tz": "US/Eastern"}).content.decode()
     assert ">04:35 EDT</time>" in html
     assert '<option value="US/Eastern" selected>US/Eastern</option>' in html
+
+
+def test_an_old_name_of_a_regional_zone_still_works_and_shows_as_chosen(client, conference):
+    make_session(conference, starts_at=paris(8, 10, 35))
+    html = client.get(schedule_url(conference), {"tz": "Asia/Calcutta"}).content.decode()
+    assert ">14:05 IST</time>" in html
+    assert '<option value="Asia/Calcutta" selected>Asia/Calcutta</option>' in html
 
 
 @pytest.mark.parametrize("view", ["sessions:schedule", "sessions:schedule-grid"])
@@ -516,7 +536,10 @@ def test_session_page_shows_everything_about_the_session(client, conference):
     )
     assert '<p class="affiliation">Software Engineer, Meta</p>' in html
     assert "<p>Works on <strong>Inductor</strong>.</p>" in html
-    assert '<a href="https://example.org/slides.pdf" download>Slides</a>' in html
+    assert (
+        '<a href="https://example.org/slides.pdf" rel="nofollow">Slides</a> '
+        '<span class="muted">(link to example.org)</span>'
+    ) in html
 
 
 def test_session_page_renders_hostile_markdown_inert(client, conference):
@@ -602,7 +625,39 @@ def test_a_session_page_shows_its_links_and_attachments(client, conference):
     Attachment.objects.create(session=session, title="Deck", url="https://s.example/deck.pdf")
     html = client.get(session_url(session)).content.decode()
     assert '<li><a href="https://v.example/1" rel="nofollow">Recording</a></li>' in html
-    assert '<a href="https://s.example/deck.pdf" download>Deck</a>' in html
+    assert (
+        '<a href="https://s.example/deck.pdf" rel="nofollow">Deck</a> '
+        '<span class="muted">(link to s.example)</span>'
+    ) in html
+
+
+def test_a_session_page_says_what_an_uploaded_file_is(client, conference, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    session = make_session(conference)
+    (tmp_path / "attachments").mkdir()
+    (tmp_path / "attachments" / "0f3c.pdf").write_bytes(b"%PDF-1.7\n" + b"0" * 2551)
+    attachment = Attachment.objects.create(
+        session=session, title="My Talk: the slides", file="attachments/0f3c.pdf"
+    )
+    html = client.get(session_url(session)).content.decode()
+    download = reverse(
+        "sessions:attachment-download",
+        kwargs={"conference_slug": conference.slug, "slug": session.slug, "pk": attachment.pk},
+    )
+    assert (
+        f'<a href="{download}" download>My Talk: the slides</a> '
+        '<span class="muted">(my-talk-the-slides.pdf, PDF, 2.5\xa0KB)</span>'
+    ) in html
+    response = client.get(download)
+    assert response["Content-Disposition"] == 'attachment; filename="my-talk-the-slides.pdf"'
+
+
+def test_a_session_page_says_an_announced_attachment_has_no_file_yet(client, conference):
+    session = make_session(conference)
+    Attachment.objects.create(session=session, title="Deck")
+    html = client.get(session_url(session)).content.decode()
+    assert '<li>Deck <span class="muted">(announced, no file or link yet)</span></li>' in html
+    assert "not uploaded here" not in html
 
 
 def test_session_page_of_a_draft_is_a_404_for_the_public(client, conference):
@@ -634,6 +689,7 @@ def test_session_page_query_count_does_not_grow(
     if with_material:
         SessionLink.objects.create(session=session, url="https://v.example/1")
         Attachment.objects.create(session=session, title="Deck", url="https://s.example/deck.pdf")
+        Attachment.objects.create(session=session, title="Notes", file="attachments/notes.pdf")
     for number in range(count):
         make_session(
             conference,
