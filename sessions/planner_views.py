@@ -6,7 +6,7 @@ The layout is sessions/planner.py; every move is one ``SessionMoveForm`` (sessio
 """
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -33,6 +33,7 @@ from sessions.planner import (
     remember_undo,
     undo_of,
 )
+from sessions.warnings import session_warnings
 
 SIDE_LIST_FILTERS = ("q", "track", "kind")
 
@@ -186,11 +187,26 @@ class PlannerMoveView(PlannerMixin, View):
 
 @dataclass
 class MoveOutcome:
-    """What one move did: saved or refused, and the sentence that says so."""
+    """What one move did: saved or refused, the sentence that says so, and what the planner
+    warns about the session where it now is (sessions/warnings.py)."""
 
     session: Session
     saved: bool
     message: str
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def warning_text(self) -> str:
+        """“Warning: Ann Lee is not available then (available 14:00–18:00 CEST).”"""
+        if not self.warnings:
+            return ""
+        label = "Warning" if len(self.warnings) == 1 else "Warnings"
+        return f"{label}: {'; '.join(self.warnings)}."
+
+    @property
+    def full_text(self) -> str:
+        """The message with its warnings, as a message without JavaScript shows it."""
+        return f"{self.message} {self.warning_text}".strip()
 
 
 def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOutcome:
@@ -219,9 +235,10 @@ def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOu
     except ValidationError as error:  # a save that landed between the check and the write
         return MoveOutcome(session, False, f"Not moved: “{session}”: {' '.join(error.messages)}")
     where = placement_text(session)
+    warnings = session_warnings(session)
     if undoing:
-        return MoveOutcome(session, True, f"Undone: “{session}” is back in {where}.")
-    return MoveOutcome(session, True, f"Moved “{session}” to {where}.")
+        return MoveOutcome(session, True, f"Undone: “{session}” is back in {where}.", warnings)
+    return MoveOutcome(session, True, f"Moved “{session}” to {where}.", warnings)
 
 
 def answer_move(view: PlannerMixin, outcome: MoveOutcome) -> HttpResponse:
@@ -236,8 +253,9 @@ def answer_move(view: PlannerMixin, outcome: MoveOutcome) -> HttpResponse:
         if outcome.saved:
             response["HX-Trigger"] = "planner-moved"
         return response
+    level = messages.SUCCESS if outcome.saved else messages.ERROR
     messages.add_message(
-        request, messages.SUCCESS if outcome.saved else messages.ERROR, outcome.message
+        request, messages.WARNING if outcome.warnings else level, outcome.full_text
     )
     session = outcome.session
     if outcome.saved and not session.is_unscheduled:

@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from conference.models import Conference, Room
 from sessions.models import Session
+from speakers.models import Availability
 from tests.builders import paris
 
 JSON_RPC = "Beyond JSON-RPC"  # the demo's talk in Junior Stage, 10:35–11:00 on 8 April
@@ -122,3 +123,18 @@ def test_a_session_from_the_side_list_is_placed_and_undone(planner):
     expect(planner.locator(".planner-outcome")).to_contain_text("is back in the unscheduled list")
     expect(planner.locator("#planner-unscheduled").get_by_text(JSON_RPC)).to_be_visible()
     assert session_titled(JSON_RPC).is_unscheduled
+
+
+def test_a_move_outside_a_speakers_availability_warns_in_the_status_and_aloud(planner):
+    speaker = session_titled(JSON_RPC).speakers.order_by("pk").first()
+    Availability.objects.create(speaker=speaker, starts_at=paris(8, 9), ends_at=paris(8, 10, 45))
+    warning = f"Warning: {speaker.name} is not available then (available Wed 09:00–10:45 CEST)."
+    planner.set_viewport_size({"width": 1366, "height": 900})
+    drag_to_slot(planner, JSON_RPC, "Central Room", row=35)  # 10:50: saved, but past 10:45
+    outcome = planner.locator(".planner-outcome.is-saved.is-warned")
+    expect(outcome).to_contain_text("to Central Room, Wednesday 8 April 2026 10:50–11:15 CEST.")
+    expect(outcome).to_contain_text(warning)
+    expect(planner.locator("#planner-announce")).to_contain_text(warning)
+    planner.locator("#planner-status").scroll_into_view_if_needed()
+    planner.screenshot(path="/tmp/org2-warning.png")
+    assert session_titled(JSON_RPC).starts_at == paris(8, 10, 50)

@@ -8,6 +8,7 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from sessions.models import Session
+from speakers.models import Availability
 from tests.builders import (
     make_conference,
     make_room,
@@ -632,6 +633,52 @@ def test_warnings_show_on_the_block_and_in_the_list_at_the_top(
     assert unescape(message) in unescape(block)
 
 
+def status_line(response) -> str:
+    """All the status line says, warnings included, as a screen reader reads it."""
+    found = re.search(r'<p class="planner-outcome[^"]*"[^>]*>(.*?)</p>', response.content.decode())
+    return unescape(re.sub(r"<[^>]+>", "", found[1]))
+
+
+def test_a_move_outside_a_speakers_availability_is_saved_and_says_so(
+    admin_client, conference, central
+):
+    ada = make_speaker(conference, name="Ada Lovelace")
+    Availability.objects.create(speaker=ada, starts_at=paris(8, 9), ends_at=paris(8, 12))
+    session = make_session(conference, title="Graphs", room=central, speakers=[ada])
+    response = post_move(admin_client, session, room=central.pk, starts_at="2026-04-08T15:00")
+    assert status_line(response) == (
+        "Moved “Graphs” to Central Room, Wednesday 8 April 2026 15:00–15:30 CEST. "
+        "Warning: Ada Lovelace is not available then (available Wed 09:00–12:00 CEST)."
+    )
+    assert "is-warned" in response.content.decode()
+    assert Session.objects.get(pk=session.pk).starts_at == paris(8, 15)
+
+
+def test_a_move_within_availability_says_no_warning(admin_client, conference, central):
+    ada = make_speaker(conference, name="Ada Lovelace")
+    Availability.objects.create(speaker=ada, starts_at=paris(8, 9), ends_at=paris(8, 12))
+    session = make_session(conference, title="Graphs", room=central, speakers=[ada])
+    response = post_move(admin_client, session, room=central.pk, starts_at="2026-04-08T11:00")
+    assert status_line(response) == (
+        "Moved “Graphs” to Central Room, Wednesday 8 April 2026 11:00–11:30 CEST."
+    )
+
+
+def test_without_javascript_the_warning_comes_with_the_message(admin_client, conference, central):
+    ada = make_speaker(conference, name="Ada Lovelace")
+    Availability.objects.create(speaker=ada, starts_at=paris(8, 9), ends_at=paris(8, 12))
+    session = make_session(conference, title="Graphs", room=central, speakers=[ada])
+    response = post_move(
+        admin_client, session, headers={}, room=central.pk, starts_at="2026-04-08T15:00"
+    )
+    [message] = get_messages(response.wsgi_request)
+    assert message.level_tag == "warning"
+    assert str(message).endswith(
+        "15:00–15:30 CEST. Warning: Ada Lovelace is not available then "
+        "(available Wed 09:00–12:00 CEST)."
+    )
+
+
 def test_without_warnings_there_is_no_warning_list(admin_client, conference, central):
     make_session(conference, room=central)
     html = admin_client.get(planner_url(conference, "2026-04-08")).content.decode()
@@ -673,7 +720,7 @@ def test_move_query_count_does_not_grow(
         )
     speakers = [make_speaker(conference) for _ in range(2)]
     session = make_session(conference, room=make_room(conference), speakers=speakers)
-    with django_assert_max_num_queries(34):
+    with django_assert_max_num_queries(40):  # 34 for the move, 6 for its warnings
         response = post_move(
             admin_client, session, room=session.room_id, starts_at="2026-04-08T17:00"
         )
