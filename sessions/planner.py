@@ -284,7 +284,10 @@ def last_change_text(session: Session, viewer) -> str:
     after the save, so no older than ``updated_at``); imports, the API and bulk actions write
     none, and are named as such. Three queries.
     """
-    session = Session.objects.select_related("conference", "room").get(pk=session.pk)
+    current = Session.objects.select_related("conference", "room").filter(pk=session.pk).first()
+    if current is None:
+        return f"Someone deleted “{session}” meanwhile."
+    session = current
     entry = (
         LogEntry.objects.filter(
             content_type=ContentType.objects.get_for_model(Session),

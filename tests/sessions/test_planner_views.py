@@ -10,6 +10,7 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from sessions.models import Session
+from sessions.planner import last_change_text
 from speakers.models import Availability
 from tests.builders import (
     make_conference,
@@ -382,6 +383,12 @@ def test_a_move_after_a_change_outside_the_admin_says_so_and_where_it_is(
         "Wednesday 8 April 2026 10:00–10:30 CEST. The board now shows it as it is: move it "
         "again if you still want to."
     )
+
+
+def test_a_session_deleted_while_moving_it_is_named_not_a_500(conference, central, admin_user):
+    session = make_session(conference, title="Graphs", room=central)
+    Session.objects.filter(pk=session.pk).delete()
+    assert last_change_text(session, admin_user) == "Someone deleted “Graphs” meanwhile."
 
 
 def test_a_planner_move_is_in_the_sessions_admin_history(admin_client, conference, central):
