@@ -366,8 +366,9 @@
 
   // Others' moves: every few seconds the page asks whether the conference changed since its
   // board was drawn (its ETag, a 304 when not), and draws the board again if it did. Not while
-  // a session is in hand, a move is under way, or a filter field is being typed in: the next
-  // round catches up. docs/organizers.md says why polling.
+  // a session is in hand, a move is under way, or a filter field has the focus (the board holds
+  // the filters: redrawing would take it away): the next round catches up. docs/organizers.md
+  // says why polling.
   var POLL_MS = 4000;
 
   function busy() {
