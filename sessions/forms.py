@@ -9,6 +9,7 @@ from django.utils import timezone
 from conference.forms import ConferenceDateTimeField, VersionedModelForm, named_with_conference
 from conference.models import Conference
 from conference.timezones import clock_text, time_zone_note
+from conference.versioning import EditConflictError
 from sessions.importers import MAX_IMPORT_BYTES
 from sessions.models import Release, Session
 
@@ -260,6 +261,8 @@ class SessionMoveForm(forms.Form):
             # Only what a move changes, as a ModelForm validates only its fields: the rest was
             # valid when saved, and checking it again costs a move seven queries.
             session.full_clean(exclude=UNMOVED_FIELDS)
+        except EditConflictError as error:
+            self.add_error(None, error)  # with its code: the planner words who moved it
         except ValidationError as error:
             for field, messages in error_messages_by_field(error).items():
                 self.add_error(field if field in ("room", "starts_at") else None, messages)

@@ -30,9 +30,11 @@ from speakers.models import Speaker
 
 logger = logging.getLogger(__name__)
 
-# The changes an attendee who saved the session is told about: it is no longer where and when
-# they planned to be. A new title or new speakers leave their plans as they were.
-ATTENDEE_KINDS = frozenset({"moved", "room", "cancelled", "removed", "reinstated"})
+# The changes an attendee who saved the session is told about: every change of it. Only "new"
+# is left out: no earlier release placed the session, so there is nothing it changed from.
+ATTENDEE_KINDS = frozenset(
+    {"moved", "room", "retitled", "speakers", "cancelled", "removed", "reinstated"}
+)
 # Mails per send task: enqueueing one task per mail took most of the time of a large release.
 MAILS_PER_TASK = 100
 

@@ -7,11 +7,15 @@ conference's clocks read.
 """
 
 import datetime
+import json
 import math
 from dataclasses import dataclass, field
 
+from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.contenttypes.models import ContentType
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from conference.models import Conference, Room
 from conference.timezones import clock_text
@@ -254,3 +258,98 @@ def placement_text(session: Session) -> str:
         return "the unscheduled list"
     where = session.room.name if session.room_id else "the whole venue"
     return f"{where}, {session.local_time_range}"
+
+
+# Who moved what, and when: the admin's history (LogEntry), where its forms already write.
+
+# The fields a planner move changes, as the history names them; an entry changing these alone
+# is a move, whether the planner or the session's admin form wrote it.
+MOVE_LABELS = {"Room", "Starts", "Ends"}
+
+
+def record_move(user, session: Session, slot_before: tuple) -> None:
+    """Write the move into the session's admin history, as its change form would."""
+    room_id, starts_at, ends_at = slot_before
+    changed = [
+        label
+        for label, before, after in (
+            ("Room", room_id, session.room_id),
+            ("Starts", starts_at, session.starts_at),
+            ("Ends", ends_at, session.ends_at),
+        )
+        if before != after
+    ]
+    LogEntry.objects.log_actions(
+        user.pk,
+        [session],
+        CHANGE,
+        change_message=json.dumps([{"changed": {"fields": changed}}]),
+        single_object=True,
+    )
+
+
+def last_change_text(session: Session, viewer) -> str:
+    """Who last changed ``session``, what and when, in words, and where it is now: “Ann Lee moved
+    “Graphs” to Master Stage, Wednesday 8 April 2026 14:00–14:30 CEST at 23:41 CET.”
+
+    From the admin's history when its latest entry is the session's latest change (written
+    after the save, so no older than ``updated_at``); imports, the API and bulk actions write
+    none, and are named as such. Three queries.
+    """
+    current = Session.objects.select_related("conference", "room").filter(pk=session.pk).first()
+    if current is None:
+        return f"Someone deleted “{session}” meanwhile."
+    session = current
+    entry = (
+        LogEntry.objects.filter(
+            content_type=ContentType.objects.get_for_model(Session),
+            object_id=str(session.pk),
+            action_time__gte=session.updated_at,
+        )
+        .select_related("user")
+        .order_by("-action_time", "-pk")
+        .first()
+    )
+    where = placement_text(session)
+    if entry is None:  # and its updated_at may be older than the change: bulk updates skip it
+        return (
+            f"Someone changed “{session}” meanwhile, outside the planner and the admin's forms "
+            f"(an import, the API or an action on the session list); it is in {where}."
+        )
+    who = name_of(entry.user, viewer)
+    when = moment_text(entry.action_time, session.conference)
+    fields = changed_fields(entry)
+    if fields and fields <= MOVE_LABELS:
+        return f"{who} moved “{session}” to {where} {when}."
+    what = entry.get_change_message().rstrip(".").lower() or "changed it"
+    return f"{who} changed “{session}” ({what}) {when}; it is in {where}."
+
+
+def name_of(user, viewer) -> str:
+    if user.pk == viewer.pk:
+        return "You (in another window)"
+    return user.get_full_name() or user.get_username()
+
+
+def changed_fields(entry: LogEntry) -> set[str]:
+    try:
+        parts = json.loads(entry.change_message)
+    except ValueError:
+        return set()
+    if not isinstance(parts, list):
+        return set()
+    return {
+        str(name)
+        for part in parts
+        if isinstance(part, dict) and isinstance(part.get("changed"), dict)
+        for name in part["changed"].get("fields", ())
+    }
+
+
+def moment_text(moment: datetime.datetime, conference: Conference) -> str:
+    """“at 23:41 CET” today on the conference's clocks, else “on Thursday 3 December at 23:41 CET”."""
+    local = timezone.localtime(moment, conference.tz)
+    clock = f"at {clock_text(local)} {local.tzname()}"
+    if local.date() == timezone.localtime(timezone.now(), conference.tz).date():
+        return clock
+    return f"on {date_format(local, 'l j F')} {clock}"

@@ -6,20 +6,24 @@ The layout is sessions/planner.py; every move is one ``SessionMoveForm`` (sessio
 """
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import transaction
-from django.http import HttpResponse, QueryDict
+from django.http import HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.decorators import method_decorator
+from django.utils.http import quote_etag
 from django.views import View
 from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition
 
 from conference.models import Conference
+from conference.versioning import EditConflictError
 from sessions.forms import SessionMoveForm
 from sessions.models import Session
 from sessions.planner import (
@@ -27,12 +31,15 @@ from sessions.planner import (
     MOST_ROWS,
     first_busy_day,
     forget_undo,
+    last_change_text,
     placement_of,
     placement_text,
     planner_context,
+    record_move,
     remember_undo,
     undo_of,
 )
+from sessions.warnings import session_warnings
 
 SIDE_LIST_FILTERS = ("q", "track", "kind")
 
@@ -60,6 +67,11 @@ def planner_urls(model_admin) -> list:
             "planner/<int:conference_id>/undo/",
             wrap(PlannerUndoView.as_view(model_admin=model_admin)),
             name=f"{name}_undo",
+        ),
+        path(
+            "planner/<int:conference_id>/state/",
+            wrap(PlannerStateView.as_view(model_admin=model_admin)),
+            name=f"{name}_state",
         ),
     ]
 
@@ -119,6 +131,7 @@ class PlannerView(PlannerMixin, View):
             "day_url": self.planner_url(day),
             "filters": {name: request.GET.get(name, "") for name in SIDE_LIST_FILTERS},
             "undo": undo_of(request.session, conference),
+            "board_etag": quote_etag(conference.changed_at.isoformat()),  # as board_version
         }
         template = {
             "planner-board": "admin/schedule/session/planner_board.html",
@@ -186,28 +199,51 @@ class PlannerMoveView(PlannerMixin, View):
 
 @dataclass
 class MoveOutcome:
-    """What one move did: saved or refused, and the sentence that says so."""
+    """What one move did: saved or refused, the sentence that says so, and what the planner
+    warns about the session where it now is (sessions/warnings.py)."""
 
-    session: Session
+    session: Session | None  # None: nothing was tried (no move to undo)
     saved: bool
     message: str
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def warning_text(self) -> str:
+        """“Warning: Ann Lee is not available then (available 14:00–18:00 CEST).”"""
+        if not self.warnings:
+            return ""
+        label = "Warning" if len(self.warnings) == 1 else "Warnings"
+        return f"{label}: {'; '.join(self.warnings)}."
+
+    @property
+    def full_text(self) -> str:
+        """The message with its warnings, as a message without JavaScript shows it."""
+        return f"{self.message} {self.warning_text}".strip()
 
 
 def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOutcome:
-    """Run one move through SessionMoveForm; keep how to undo it when it is saved."""
+    """Run one move through SessionMoveForm; keep how to undo it when it is saved.
+
+    A refused move ends the offer to undo an earlier one: Undo beside “Not moved” would put back
+    a session the organizer is no longer looking at. Refused because someone saved the session
+    since, it says who, what and when, in words (``last_change_text``).
+    """
     before = placement_of(session)
     slot_before = (session.room_id, session.starts_at, session.ends_at)
     form = SessionMoveForm(data, session=session, rooms=session.conference.rooms.all())
     try:
         with transaction.atomic():
             if not form.is_valid():
-                return MoveOutcome(session, False, refusal(session, form.reasons))
+                if form.has_error(NON_FIELD_ERRORS, "edit_conflict"):
+                    return refused(request, session, conflict_text(session, request.user))
+                return refused(request, session, named_once(session, form.reasons))
             if (session.room_id, session.starts_at, session.ends_at) == slot_before:
                 # Put down where it was: nothing to save, and the last undo stays as it was.
                 return MoveOutcome(
                     session, True, f"“{session}” stays in {placement_text(session)}."
                 )
             form.save()
+            record_move(request.user, session, slot_before)
             if undoing:
                 forget_undo(request.session, session.conference)
             else:
@@ -217,17 +253,32 @@ def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOu
             request.session.save()
             request.session.modified = False
     except ValidationError as error:  # a save that landed between the check and the write
-        return MoveOutcome(session, False, refusal(session, " ".join(error.messages)))
+        if isinstance(error, EditConflictError):
+            return refused(request, session, conflict_text(session, request.user))
+        return refused(request, session, named_once(session, " ".join(error.messages)))
     where = placement_text(session)
+    warnings = session_warnings(session)
     if undoing:
-        return MoveOutcome(session, True, f"Undone: “{session}” is back in {where}.")
-    return MoveOutcome(session, True, f"Moved “{session}” to {where}.")
+        return MoveOutcome(session, True, f"Undone: “{session}” is back in {where}.", warnings)
+    return MoveOutcome(session, True, f"Moved “{session}” to {where}.", warnings)
 
 
-def refusal(session: Session, reasons: str) -> str:
-    """“Not moved: “Title”: why”, naming the session once: some reasons already name it."""
+def refused(request, session: Session, reasons: str) -> MoveOutcome:
+    forget_undo(request.session, session.conference)
+    return MoveOutcome(session, False, f"Not moved: {reasons}")
+
+
+def conflict_text(session: Session, viewer) -> str:
+    return (
+        f"{last_change_text(session, viewer)} The board now shows it as it is: "
+        "move it again if you still want to."
+    )
+
+
+def named_once(session: Session, reasons: str) -> str:
+    """“Title”: why, naming the session once: some reasons already name it."""
     name = f"“{session}”"
-    return f"Not moved: {reasons}" if name in reasons else f"Not moved: {name}: {reasons}"
+    return reasons if name in reasons else f"{name}: {reasons}"
 
 
 def answer_move(view: PlannerMixin, outcome: MoveOutcome) -> HttpResponse:
@@ -239,11 +290,12 @@ def answer_move(view: PlannerMixin, outcome: MoveOutcome) -> HttpResponse:
             "conference": view.conference,
         }
         response = TemplateResponse(request, "admin/schedule/session/planner_status.html", context)
-        if outcome.saved:
-            response["HX-Trigger"] = "planner-moved"
+        # Saved or refused, the board is drawn again: a refusal often means it was out of date.
+        response["HX-Trigger"] = "planner-moved"
         return response
+    level = messages.SUCCESS if outcome.saved else messages.ERROR
     messages.add_message(
-        request, messages.SUCCESS if outcome.saved else messages.ERROR, outcome.message
+        request, messages.WARNING if outcome.warnings else level, outcome.full_text
     )
     session = outcome.session
     if outcome.saved and not session.is_unscheduled:
@@ -258,19 +310,44 @@ class PlannerUndoView(PlannerMixin, View):
 
     def post(self, request, *args, **kwargs):
         undo = undo_of(request.session, self.conference)
-        if undo is None:
-            messages.info(request, "There is no move to undo.")
-            return redirect(self.planner_url(self.chosen_day()))
+        if undo is None:  # undone in another window, or a refused move ended it there
+            return self.nothing_to_undo("There is no move to undo.")
         session = self.conference.sessions.select_related("conference", "room").filter(
             pk=undo["session"]
         )
         session = session.first()
         if session is None:
             forget_undo(request.session, self.conference)
-            messages.error(request, f"“{undo['title']}” was deleted meanwhile: nothing to undo.")
-            return redirect(self.planner_url(self.chosen_day()))
+            return self.nothing_to_undo(
+                f"“{undo['title']}” was deleted meanwhile: nothing to undo."
+            )
         outcome = apply_move(request, session, undo, undoing=True)
         return answer_move(self, outcome)
+
+    def nothing_to_undo(self, text: str) -> HttpResponse:
+        request = self.request
+        if request.htmx:  # the status line says it, where a redirect would put a page in it
+            return answer_move(self, MoveOutcome(None, False, text))
+        messages.info(request, text)
+        return redirect(self.planner_url(self.chosen_day()))
+
+
+def board_version(request, conference_id: int, **kwargs) -> str | None:
+    """What a planner's board was drawn from: the conference's ``changed_at``, which every
+    write to its sessions, rooms, tracks and speakers moves. None for no such conference."""
+    changed_at = (
+        Conference.objects.filter(pk=conference_id).values_list("changed_at", flat=True).first()
+    )
+    return None if changed_at is None else changed_at.isoformat()
+
+
+class PlannerStateView(PlannerMixin, View):
+    """What an open planner polls: 304 while its board (``data-etag``) is current, else 200 and
+    the new ETag, on which it draws the board again (static/js/planner.js)."""
+
+    @method_decorator(condition(etag_func=board_version))
+    def get(self, request, *args, **kwargs):
+        return JsonResponse({"changed": True})
 
 
 @cache_control(max_age=24 * 60 * 60, private=True)

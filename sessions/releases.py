@@ -5,6 +5,10 @@ announced it (``public_snapshot``) and what changed since the previous release
 (``changes_between``, in sessions/changes.py). Releasing stores the snapshot, then sends
 ``schedule_released`` once the transaction has committed, for whoever tells attendees and
 speakers.
+
+A conference's first public schedule is its baseline (``baseline_schedule``): stored as its
+first release when the conference is published, unannounced, so that the first release an
+organizer makes tells what changed since the public first saw the schedule, not "all new".
 """
 
 import datetime
@@ -201,6 +205,36 @@ def suggested_version(conference: Conference) -> str:
     while f"v{number}" in taken:
         number += 1
     return f"v{number}"
+
+
+# The public comment of a baseline release (the change log shows it).
+BASELINE_COMMENT = "The schedule as first published."
+
+
+def baseline_schedule(conference: Conference) -> Release | None:
+    """Store the conference's public schedule as its first release, without announcing it.
+
+    Called whenever a published conference is saved (sessions/signals.py) and by ``load_demo``;
+    it stores something only the first time the public sees sessions of a conference without
+    releases, so each later release is compared with what the public saw. None when nothing
+    was stored. No mail: the public saw this schedule as it was published.
+    """
+    if not conference.is_published or conference.releases.exists():
+        return None
+    snapshot = public_snapshot(conference)
+    if not snapshot:  # nothing public yet: comparing with nothing is the truth
+        return None
+    release = Release(
+        conference=conference,
+        version=suggested_version(conference),
+        comment=BASELINE_COMMENT,
+        released_at=timezone.now(),
+        snapshot=snapshot,
+    )
+    release.full_clean()
+    release.save()
+    Conference.mark_changed(conference.pk)  # exports name the latest release
+    return release
 
 
 def release_schedule(

@@ -1,7 +1,8 @@
 """Receivers of the sessions app.
 
 A write to a session, its speakers, links or attachments moves its conference's changed_at (rooms and
-tracks: conference/signals.py); a save chosen before logging in is finished after it.
+tracks: conference/signals.py); a save chosen before logging in is finished after it. A
+conference published for the first time keeps its public schedule as its baseline release.
 """
 
 from contextlib import suppress
@@ -13,6 +14,7 @@ from django.dispatch import receiver
 
 from conference.models import Conference
 from sessions.models import Attachment, SavedSession, Session, SessionLink, SessionSpeaker
+from sessions.releases import baseline_schedule
 
 
 @receiver([post_save, post_delete], sender=Session)
@@ -31,6 +33,13 @@ def session_slug_changed(sender, instance, created, raw=False, **kwargs):
 @receiver([post_save, post_delete], sender=SessionLink)
 def session_part_changed(sender, instance, **kwargs):
     Conference.objects.filter(sessions=instance.session_id).mark_changed()
+
+
+@receiver(post_save, sender=Conference)
+def conference_published(sender, instance, raw=False, **kwargs):
+    # raw: loaddata; load_demo baselines its conference once the fixture is in.
+    if not raw and instance.is_published:
+        baseline_schedule(instance)
 
 
 @receiver(user_logged_in)

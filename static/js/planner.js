@@ -114,11 +114,9 @@
           // Shown where it went at once; the board's refresh that follows brings the rest
           // (warnings, the side list) up to date.
           showAt(block, column, row);
-        } else {
-          focusAfterRefresh = null;
         }
-        if (outcome) announce(outcome.textContent);
-        return saved;
+        // Saved or refused, the block keeps the focus in the board drawn again.
+        return saved; // the status line was announced as it was swapped in (below)
       });
   }
 
@@ -341,16 +339,71 @@
     }, 0);
   });
 
-  // After a saved move (the answer's HX-Trigger), the board is asked for again. The listener sits
-  // on the document, so it hears the event whatever part of the board is being swapped.
-  document.body.addEventListener("planner-moved", function () {
+  // Whatever put a new status line in (a move, Undo), it is what screen readers hear next: the
+  // words of the move before must not stay in the live region.
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "planner-status") return;
+    var outcome = document.querySelector("#planner-status [data-outcome]");
+    announce(outcome ? outcome.textContent.trim() : "");
+  });
+
+  function refreshBoard() {
     var board = document.getElementById("planner-board");
+    var active = document.activeElement;
+    if (!focusAfterRefresh && active && active.id && active.classList.contains("planner-block")) {
+      focusAfterRefresh = active.id; // the block in focus keeps it once the board is new
+    }
     htmx.ajax("GET", board.dataset.refreshUrl, {
       source: board,
       target: board,
       swap: "outerHTML",
     });
-  });
+  }
+
+  // After a move, saved or refused (the answer's HX-Trigger), the board is asked for again. The
+  // listener sits on the document, so it hears the event whatever part of the board is swapped.
+  document.body.addEventListener("planner-moved", refreshBoard);
+
+  // Others' moves: every few seconds the page asks whether the conference changed since its
+  // board was drawn (its ETag, a 304 when not), and draws the board again if it did. Not while
+  // a session is in hand, a move is under way, or a filter field has the focus (the board holds
+  // the filters: redrawing would take it away): the next round catches up. docs/organizers.md
+  // says why polling.
+  var POLL_MS = 4000;
+
+  function busy() {
+    var active = document.activeElement;
+    return (
+      dragged ||
+      picked ||
+      planner.querySelector(".is-pending") ||
+      (active && active.closest && active.closest("#planner-board") && active.matches("input, select, textarea"))
+    );
+  }
+
+  function poll() {
+    var board = document.getElementById("planner-board");
+    if (document.hidden || busy() || !board || !board.dataset.etag) {
+      window.setTimeout(poll, POLL_MS);
+      return;
+    }
+    window
+      .fetch(planner.dataset.stateUrl, {
+        headers: { "If-None-Match": board.dataset.etag },
+        cache: "no-store",
+        credentials: "same-origin",
+      })
+      .then(function (response) {
+        var etag = response.headers.get("ETag");
+        if (response.status === 200 && etag && etag !== board.dataset.etag && !busy()) {
+          refreshBoard();
+        }
+      })
+      .catch(function () {}) // offline for a moment: try again next round
+      .then(function () {
+        window.setTimeout(poll, POLL_MS);
+      });
+  }
 
   // After htmx swaps a part of the board -------------------------------------------------------
 
@@ -376,5 +429,6 @@
 
   enhance(planner);
   scrollToFirstSession();
+  window.setTimeout(poll, POLL_MS);
   document.getElementById("planner-keys").hidden = false;
 })();

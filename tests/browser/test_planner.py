@@ -9,17 +9,17 @@ from playwright.sync_api import expect
 
 from conference.models import Conference, Room
 from sessions.models import Session
+from speakers.models import Availability
+from tests.browser.conftest import new_context
 from tests.builders import paris
 
 JSON_RPC = "Beyond JSON-RPC"  # the demo's talk in Junior Stage, 10:35–11:00 on 8 April
 TRITON = "Portable High‑Performance LLM Serving"  # Master Stage, 11:35–12:00
 
 
-@pytest.fixture
-def planner(page):
-    get_user_model().objects.create_superuser("organizer", "organizer@example.org", "plan-it-2026")
+def open_planner(page, username: str):
     page.goto(page.base_url + "/admin/login/")
-    page.get_by_label("Username").fill("organizer")
+    page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill("plan-it-2026")
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
@@ -27,6 +27,27 @@ def planner(page):
     page.goto(f"{page.base_url}/admin/schedule/session/planner/{conference.pk}/?day=2026-04-08")
     expect(page.locator("#planner-keys")).to_be_visible()  # planner.js is running
     return page
+
+
+@pytest.fixture
+def planner(page):
+    get_user_model().objects.create_superuser("organizer", "organizer@example.org", "plan-it-2026")
+    return open_planner(page, "organizer")
+
+
+@pytest.fixture
+def second_planner(browser, planner):
+    """Another organizer, Bea Ortiz, on the same day of the planner in a browser of her own."""
+    get_user_model().objects.create_superuser(
+        "bea", "bea@example.org", "plan-it-2026", first_name="Bea", last_name="Ortiz"
+    )
+    context = new_context(
+        browser, viewport={"width": 1366, "height": 900}, timezone_id="Europe/Paris"
+    )
+    page = context.new_page()
+    page.base_url = planner.base_url
+    yield open_planner(page, "bea")
+    context.close()
 
 
 def session_titled(start: str) -> Session:
@@ -160,3 +181,93 @@ def test_on_the_day_the_clocks_go_back_time_labels_name_the_zone(planner):
             return text.getClientRects().length === 1 && label.scrollWidth <= label.clientWidth;
         }"""
     )
+
+
+def test_a_move_outside_a_speakers_availability_warns_in_the_status_and_aloud(planner):
+    speaker = session_titled(JSON_RPC).speakers.order_by("pk").first()
+    Availability.objects.create(speaker=speaker, starts_at=paris(8, 9), ends_at=paris(8, 10, 45))
+    warning = f"Warning: {speaker.name} is not available then (available Wed 09:00–10:45 CEST)."
+    planner.set_viewport_size({"width": 1366, "height": 900})
+    drag_to_slot(planner, JSON_RPC, "Central Room", row=35)  # 10:50: saved, but past 10:45
+    outcome = planner.locator(".planner-outcome.is-saved.is-warned")
+    expect(outcome).to_contain_text("to Central Room, Wednesday 8 April 2026 10:50–11:15 CEST.")
+    expect(outcome).to_contain_text(warning)
+    expect(planner.locator("#planner-announce")).to_contain_text(warning)
+    assert session_titled(JSON_RPC).starts_at == paris(8, 10, 50)
+
+
+def column(page, room: str):
+    return page.locator(f'.planner-column[data-room-name="{room}"]')
+
+
+def test_undo_is_announced_in_place_of_the_move_it_undoes(planner):
+    drag_to_slot(planner, JSON_RPC, "Central Room", row=35)
+    expect(planner.locator("#planner-announce")).to_contain_text(f"Moved “{JSON_RPC}")
+    planner.get_by_role("button", name=re.compile("^Undo")).click()
+    expect(planner.locator("#planner-announce")).to_have_text(
+        re.compile(f"^Undone: “{JSON_RPC}.*” is back in Junior Stage, Wednesday 8 April 2026 10:35")
+    )
+    expect(
+        column(planner, "Junior Stage").locator(".planner-block", has_text=JSON_RPC)
+    ).to_be_visible()
+
+
+def board_redrawn(page, drawn_as: str):
+    """Wait for the board drawn after ``drawn_as`` (its data-etag): blocks are new elements."""
+    expect(page.locator("#planner-board")).not_to_have_attribute("data-etag", drawn_as)
+
+
+def test_a_refused_move_offers_no_undo_of_the_move_before(planner):
+    drawn_as = planner.locator("#planner-board").get_attribute("data-etag")
+    drag_to_slot(planner, JSON_RPC, "Central Room", row=35)  # saved: Undo offers it
+    expect(planner.get_by_role("button", name=re.compile("^Undo"))).to_be_visible()
+    board_redrawn(planner, drawn_as)
+    block(planner, JSON_RPC).focus()
+    planner.keyboard.press("Enter")
+    planner.keyboard.press("ArrowLeft")  # Master Stage at 10:50, where a lightning talk is
+    planner.keyboard.press("Enter")
+    expect(planner.locator(".planner-outcome.is-refused")).to_contain_text(
+        "Master Stage already hosts"
+    )
+    expect(planner.get_by_role("button", name=re.compile("^Undo"))).to_have_count(0)
+    expect(planner.locator("#planner-announce")).to_contain_text("Not moved:")
+
+
+def test_each_open_planner_shows_the_others_moves_without_a_reload(planner, second_planner):
+    drag_to_slot(second_planner, JSON_RPC, "Central Room", row=35)
+    expect(second_planner.locator(".planner-outcome.is-saved")).to_be_visible()
+    # About five seconds: a poll every four, then the board; the slack is for a loaded machine.
+    expect(
+        column(planner, "Central Room").locator(".planner-block", has_text=JSON_RPC)
+    ).to_be_visible(timeout=10_000)
+    expect(
+        column(planner, "Junior Stage").locator(".planner-block", has_text=JSON_RPC)
+    ).to_have_count(0)
+
+
+def test_a_move_refused_for_anothers_move_says_who_where_and_when_and_redraws(
+    planner, second_planner
+):
+    planner.set_viewport_size({"width": 1366, "height": 900})
+    block(planner, JSON_RPC).focus()
+    planner.keyboard.press("Enter")  # in hand: the board waits
+    expect(planner.locator("#planner-announce")).to_contain_text("Picked up")
+    drag_to_slot(second_planner, JSON_RPC, "Central Room", row=35)
+    expect(second_planner.locator(".planner-outcome.is-saved")).to_be_visible()
+    planner.keyboard.press("ArrowRight")
+    planner.keyboard.press("Enter")
+    words = re.compile(
+        f"^Not moved: Bea Ortiz moved “{JSON_RPC}.*” to Central Room, Wednesday 8 April 2026 "
+        r"10:50–11:15 CEST at \d\d:\d\d CES?T\. The board now shows it as it is"
+    )
+    expect(planner.locator(".planner-outcome.is-refused")).to_have_text(words)
+    expect(planner.locator("#planner-announce")).to_have_text(words)
+    expect(block(planner, JSON_RPC)).to_be_focused()  # in the board drawn again
+    expect(
+        column(planner, "Central Room").locator(".planner-block", has_text=JSON_RPC)
+    ).to_be_visible()
+    expect(
+        column(planner, "Founders Cafe").locator(".planner-block", has_text=JSON_RPC)
+    ).to_have_count(0)
+    session = session_titled(JSON_RPC)
+    assert (session.room.name, session.starts_at) == ("Central Room", paris(8, 10, 50))

@@ -6,6 +6,7 @@ from django.core.management import call_command
 
 from conference.models import Conference
 from sessions.models import Session, SessionSpeaker
+from sessions.releases import preview_release
 from speakers.models import Speaker
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -65,3 +66,14 @@ def test_load_demo_passwords_differ_between_sites():
 )
 def test_load_demo_gives_the_full_admin_address_with_the_port(args, address):
     assert f"Log in at {address} as “organizer” with password " in load_demo(*args)
+
+
+def test_the_demo_ships_released_as_v1_so_its_next_release_lists_real_changes():
+    assert "released as v1" in load_demo()
+    conference = Conference.objects.get()
+    [baseline] = conference.releases.all()
+    assert baseline.version == "v1"
+    assert len(baseline.snapshot) == conference.sessions.public().count()
+    Session.objects.filter(slug__startswith="live-migration").update(title="Live migration, again")
+
+    assert preview_release(conference).summary == "1 retitled"

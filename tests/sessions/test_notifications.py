@@ -8,7 +8,7 @@ from django.test import Client
 from django_tasks_db.models import DBTaskResult
 
 from conference.models import AccountEmail, Conference
-from sessions.models import ReleaseMail, SavedSession, Session
+from sessions.models import ReleaseMail, SavedSession, Session, SessionSpeaker
 from sessions.notifications import (
     MAILS_PER_TASK,
     MailNotSentError,
@@ -124,13 +124,63 @@ def test_a_room_change_is_mailed_with_the_new_room(announce, talks, junior, mail
 
 
 @pytest.mark.usefixtures("immediate_tasks")
-def test_a_retitled_session_mails_no_attendee(announce, talks, mailoutbox):
+def test_a_retitled_session_is_mailed_to_its_attendees(announce, talks, mailoutbox):
     make_attendee("ada", saves=[talks["Graphs"]])
     move(talks["Graphs"], title="Graphs, revisited")
 
     announce()
 
-    assert mailoutbox == []
+    [message] = mailoutbox
+    assert message.subject == "PyCon Paris: 1 session you saved changed"
+    assert "Graphs, revisited\n  - Retitled from “Graphs” to “Graphs, revisited”\n" in message.body
+
+
+@pytest.mark.usefixtures("immediate_tasks")
+def test_new_speakers_are_mailed_to_the_attendees_of_the_session(
+    announce, conference, talks, mailoutbox
+):
+    make_attendee("ada", saves=[talks["Vision"]])
+    SessionSpeaker.objects.create(
+        session=talks["Vision"], speaker=make_speaker(conference, name="Ann Lee"), position=0
+    )
+
+    announce()
+
+    [message] = mailoutbox
+    assert "Vision\n  - Speakers changed: Ann Lee added\n" in message.body
+
+
+@pytest.mark.usefixtures("immediate_tasks")
+def test_the_first_release_mails_every_change_since_the_conference_was_published(
+    conference, central, junior, mailoutbox, django_capture_on_commit_callbacks
+):
+    """Published with its schedule (its baseline), then changed: the first release an organizer
+    makes tells the attendee of each change, not of a cancellation alone."""
+    conference.is_published = False
+    conference.save()
+    talks = {
+        title: make_session(conference, title=title, room=central, starts_at=paris(8, hour))
+        for title, hour in [("Graphs", 10), ("Vision", 11), ("Compilers", 12), ("Keynote", 9)]
+    }
+    conference.is_published = True
+    conference.save()
+    make_attendee("ada", saves=talks.values())
+    move(talks["Graphs"], starts_at=paris(8, 14))
+    move(talks["Vision"], room=junior)
+    move(talks["Compilers"], title="Compilers, faster")
+    Session.objects.filter(pk=talks["Keynote"].pk).cancel()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        release_schedule(conference, version="v2", comment="", user=None)
+
+    [message] = mailoutbox
+    assert message.subject == "PyCon Paris: 4 sessions you saved changed"
+    assert [line for line in message.body.splitlines() if line.startswith("  - ")] == [
+        "  - Cancelled (was Wed 09:00–09:30 CEST, Central Room)",
+        "  - Changed room from Central Room to Junior Stage",
+        "  - Retitled from “Compilers” to “Compilers, faster”",
+        "  - Moved from Wed 10:00 to Wed 14:00 (CEST), Central Room",
+    ]
 
 
 @pytest.mark.usefixtures("immediate_tasks")

@@ -1,13 +1,17 @@
 import datetime
+import json
 import re
 from html import unescape
 
 import pytest
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.models import Permission
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from sessions.models import Session
+from sessions.planner import last_change_text
+from speakers.models import Availability
 from tests.builders import (
     make_conference,
     make_room,
@@ -283,7 +287,6 @@ def test_a_move_onto_a_booked_room_is_refused_naming_the_session_there(
     make_session(conference, title="Compiler Deep Dive", room=central, starts_at=paris(8, 11))
     session = make_session(conference, room=central, starts_at=paris(8, 10))
     response = post_move(admin_client, session, room=central.pk, starts_at="2026-04-08T11:15")
-    assert "HX-Trigger" not in response
     assert outcome_of(response) == (
         f"Not moved: “{session}”: Central Room already hosts “Compiler Deep Dive” then "
         "(Wednesday 8 April 2026 11:00–11:30 CEST)."
@@ -309,18 +312,91 @@ def test_a_move_outside_the_conference_days_is_refused(admin_client, conference,
     assert Session.objects.get(pk=session.pk).starts_at == paris(8, 10)
 
 
-def test_a_move_based_on_an_old_version_is_refused(admin_client, conference, central):
-    session = make_session(conference, room=central)
+@pytest.fixture
+def bea(client, django_user_model):
+    """A second organizer, in a browser of her own."""
+    user = django_user_model.objects.create_superuser(
+        "bea", "bea@example.org", "x", first_name="Bea", last_name="Ortiz"
+    )
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+CLOCK = r"at \d\d:\d\d CES?T"  # now, on the conference's clocks
+
+
+def test_a_move_based_on_an_old_version_says_who_moved_it_where_and_when(
+    admin_client, bea, conference, central, master
+):
+    session = make_session(conference, title="Graphs", room=central)
     seen = session.version
-    Session.objects.filter(pk=session.pk).update(title="Renamed meanwhile")  # someone else
+    post_move(bea, session, room=master.pk, starts_at="2026-04-08T15:00")
     response = post_move(
-        admin_client, session, version=seen, room=central.pk, starts_at="2026-04-08T15:00"
+        admin_client, session, version=seen, room=central.pk, starts_at="2026-04-08T16:00"
+    )
+    assert re.fullmatch(
+        "Not moved: Bea Ortiz moved “Graphs” to Master Stage, Wednesday 8 April 2026 "
+        f"15:00–15:30 CEST {CLOCK}. The board now shows it as it is: move it again if you "
+        "still want to.",
+        outcome_of(response),
+    )
+    assert "version" not in outcome_of(response)
+    assert response["HX-Trigger"] == "planner-moved"  # the board is drawn again
+    assert Session.objects.get(pk=session.pk).starts_at == paris(8, 15)
+
+
+def test_a_move_after_an_admin_edit_says_who_changed_what(admin_client, bea, conference, central):
+    session = make_session(conference, title="Graphs", room=central)
+    seen = session.version
+    session.title = "Graphs, revisited"
+    session.save()
+    LogEntry.objects.log_actions(
+        bea.user.pk,
+        [session],
+        CHANGE,
+        change_message=json.dumps([{"changed": {"fields": ["Title"]}}]),
+        single_object=True,
+    )
+    response = post_move(
+        admin_client, session, version=seen, room=central.pk, starts_at="2026-04-08T16:00"
+    )
+    assert re.fullmatch(
+        f"Not moved: Bea Ortiz changed “Graphs, revisited” \\(changed title\\) {CLOCK}; it is "
+        "in Central Room, Wednesday 8 April 2026 10:00–10:30 CEST. The board now shows it as "
+        "it is: move it again if you still want to.",
+        outcome_of(response),
+    )
+
+
+def test_a_move_after_a_change_outside_the_admin_says_so_and_where_it_is(
+    admin_client, conference, central
+):
+    session = make_session(conference, title="Graphs", room=central)
+    seen = session.version
+    session.save()  # as the API or an import saves: no history
+    response = post_move(
+        admin_client, session, version=seen, room=central.pk, starts_at="2026-04-08T16:00"
     )
     assert outcome_of(response) == (
-        "Not moved: “Renamed meanwhile”: Someone else saved this session after the version this "
-        f"change is based on (version {seen}; it is now at version {seen + 1})."
+        "Not moved: Someone changed “Graphs” meanwhile, outside the planner and the admin's "
+        "forms (an import, the API or an action on the session list); it is in Central Room, "
+        "Wednesday 8 April 2026 10:00–10:30 CEST. The board now shows it as it is: move it "
+        "again if you still want to."
     )
-    assert Session.objects.get(pk=session.pk).starts_at == paris(8, 10)
+
+
+def test_a_session_deleted_while_moving_it_is_named_not_a_500(conference, central, admin_user):
+    session = make_session(conference, title="Graphs", room=central)
+    Session.objects.filter(pk=session.pk).delete()
+    assert last_change_text(session, admin_user) == "Someone deleted “Graphs” meanwhile."
+
+
+def test_a_planner_move_is_in_the_sessions_admin_history(admin_client, conference, central):
+    session = make_session(conference, title="Graphs", room=central)
+    post_move(admin_client, session, room=central.pk, starts_at="2026-04-08T16:00")
+    [entry] = LogEntry.objects.filter(object_id=str(session.pk))
+    assert entry.get_change_message() == "Changed Starts and Ends."
 
 
 def test_a_start_off_the_five_minute_grid_is_refused(admin_client, conference, central):
@@ -525,15 +601,33 @@ def test_undo_of_a_placement_returns_the_session_to_the_side_list(
 
 
 def test_undo_is_refused_when_someone_changed_the_session_since(
-    admin_client, conference, central, master
+    admin_client, bea, conference, central, master
 ):
-    session = make_session(conference, room=central, starts_at=paris(8, 10))
+    session = make_session(conference, title="Graphs", room=central, starts_at=paris(8, 10))
     post_move(admin_client, session, room=master.pk, starts_at="2026-04-08T16:00")
-    Session.objects.filter(pk=session.pk).update(title="Renamed meanwhile")
-    response = admin_client.post(undo_url(conference), headers=HTMX)
-    assert "Someone else saved this session" in outcome_of(response)
     session.refresh_from_db()
-    assert (session.room, session.starts_at) == (master, paris(8, 16))
+    post_move(bea, session, room=master.pk, starts_at="2026-04-08T17:00")
+    response = admin_client.post(undo_url(conference), headers=HTMX)
+    assert outcome_of(response).startswith(
+        "Not moved: Bea Ortiz moved “Graphs” to Master Stage, Wednesday 8 April 2026 17:00–17:30"
+    )
+    session.refresh_from_db()
+    assert (session.room, session.starts_at) == (master, paris(8, 17))
+
+
+def test_a_refused_move_offers_no_undo_of_an_earlier_move(admin_client, conference, central):
+    earlier = make_session(conference, title="Earlier", room=central, starts_at=paris(8, 9))
+    post_move(admin_client, earlier, room=central.pk, starts_at="2026-04-08T14:00")
+    make_session(conference, title="Compiler Deep Dive", room=central, starts_at=paris(8, 11))
+    session = make_session(conference, room=central, starts_at=paris(8, 10))
+    response = post_move(admin_client, session, room=central.pk, starts_at="2026-04-08T11:15")
+    assert outcome_of(response).startswith(f"Not moved: “{session}”: Central Room already hosts")
+    assert "Undo:" not in response.content.decode()
+    page = admin_client.get(planner_url(conference, "2026-04-08")).content.decode()
+    assert "Undo:" not in page
+    admin_client.post(undo_url(conference), headers=HTMX)  # nothing to undo: nothing moves
+    earlier.refresh_from_db()
+    assert earlier.starts_at == paris(8, 14)
 
 
 def test_undo_without_a_move_says_there_is_nothing_to_undo(admin_client, conference):
@@ -554,6 +648,67 @@ def test_undo_belongs_to_its_organizer(
     client.post(undo_url(conference))
     session.refresh_from_db()
     assert session.starts_at == paris(8, 16)
+
+
+def test_undo_in_a_second_window_says_there_is_nothing_left_to_undo(
+    admin_client, conference, central
+):
+    session = make_session(conference, room=central, starts_at=paris(8, 10))
+    post_move(admin_client, session, room=central.pk, starts_at="2026-04-08T16:00")
+    admin_client.post(undo_url(conference), headers=HTMX)
+    response = admin_client.post(undo_url(conference), headers=HTMX)  # the other window's button
+    assert response.status_code == 200
+    assert outcome_of(response) == "There is no move to undo."
+
+
+# Others' moves: the state a planner polls --------------------------------------------------
+
+
+def state_url(conference):
+    return reverse("admin:schedule_session_planner_state", args=[conference.pk])
+
+
+def board_etag(admin_client, conference) -> str:
+    html = admin_client.get(planner_url(conference, "2026-04-08"), headers=HTMX).content.decode()
+    return unescape(re.search(r'data-etag="([^"]+)"', html)[1])
+
+
+def test_the_state_is_not_modified_while_the_board_is_current(admin_client, conference, central):
+    make_session(conference, room=central)
+    etag = board_etag(admin_client, conference)
+    response = admin_client.get(state_url(conference), headers={"If-None-Match": etag})
+    assert response.status_code == 304
+
+
+def test_the_state_changes_with_a_move_made_elsewhere(admin_client, bea, conference, central):
+    session = make_session(conference, room=central)
+    etag = board_etag(admin_client, conference)
+    post_move(bea, session, room=central.pk, starts_at="2026-04-08T16:00")
+    response = admin_client.get(state_url(conference), headers={"If-None-Match": etag})
+    assert response.status_code == 200
+    assert response["ETag"] != etag
+    assert response["ETag"] == board_etag(admin_client, conference)
+
+
+@pytest.mark.parametrize("value", ['"', "*", "W/", "x" * 5_000, '"a", "b"', "\x7f"])
+def test_no_if_none_match_value_breaks_the_state(admin_client, conference, value):
+    response = admin_client.get(state_url(conference), headers={"If-None-Match": value})
+    assert response.status_code in (200, 304)
+
+
+def test_the_state_is_for_planners_only(client, conference):
+    assert client.get(state_url(conference)).status_code == 302  # to the admin's login
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_state_query_count_does_not_grow(
+    admin_client, django_assert_max_num_queries, conference, central, count
+):
+    for index in range(count):
+        make_session(conference, room=central, starts_at=paris(8, 9 + index))
+    with django_assert_max_num_queries(4):
+        response = admin_client.get(state_url(conference))
+    assert response.status_code == 200
 
 
 # Without JavaScript -----------------------------------------------------------------------------
@@ -633,6 +788,52 @@ def test_warnings_show_on_the_block_and_in_the_list_at_the_top(
     assert unescape(message) in unescape(block)
 
 
+def status_line(response) -> str:
+    """All the status line says, warnings included, as a screen reader reads it."""
+    found = re.search(r'<p class="planner-outcome[^"]*"[^>]*>(.*?)</p>', response.content.decode())
+    return unescape(re.sub(r"<[^>]+>", "", found[1]))
+
+
+def test_a_move_outside_a_speakers_availability_is_saved_and_says_so(
+    admin_client, conference, central
+):
+    ada = make_speaker(conference, name="Ada Lovelace")
+    Availability.objects.create(speaker=ada, starts_at=paris(8, 9), ends_at=paris(8, 12))
+    session = make_session(conference, title="Graphs", room=central, speakers=[ada])
+    response = post_move(admin_client, session, room=central.pk, starts_at="2026-04-08T15:00")
+    assert status_line(response) == (
+        "Moved “Graphs” to Central Room, Wednesday 8 April 2026 15:00–15:30 CEST. "
+        "Warning: Ada Lovelace is not available then (available Wed 09:00–12:00 CEST)."
+    )
+    assert "is-warned" in response.content.decode()
+    assert Session.objects.get(pk=session.pk).starts_at == paris(8, 15)
+
+
+def test_a_move_within_availability_says_no_warning(admin_client, conference, central):
+    ada = make_speaker(conference, name="Ada Lovelace")
+    Availability.objects.create(speaker=ada, starts_at=paris(8, 9), ends_at=paris(8, 12))
+    session = make_session(conference, title="Graphs", room=central, speakers=[ada])
+    response = post_move(admin_client, session, room=central.pk, starts_at="2026-04-08T11:00")
+    assert status_line(response) == (
+        "Moved “Graphs” to Central Room, Wednesday 8 April 2026 11:00–11:30 CEST."
+    )
+
+
+def test_without_javascript_the_warning_comes_with_the_message(admin_client, conference, central):
+    ada = make_speaker(conference, name="Ada Lovelace")
+    Availability.objects.create(speaker=ada, starts_at=paris(8, 9), ends_at=paris(8, 12))
+    session = make_session(conference, title="Graphs", room=central, speakers=[ada])
+    response = post_move(
+        admin_client, session, headers={}, room=central.pk, starts_at="2026-04-08T15:00"
+    )
+    [message] = get_messages(response.wsgi_request)
+    assert message.level_tag == "warning"
+    assert str(message).endswith(
+        "15:00–15:30 CEST. Warning: Ada Lovelace is not available then "
+        "(available Wed 09:00–12:00 CEST)."
+    )
+
+
 def test_without_warnings_there_is_no_warning_list(admin_client, conference, central):
     make_session(conference, room=central)
     html = admin_client.get(planner_url(conference, "2026-04-08")).content.decode()
@@ -674,7 +875,7 @@ def test_move_query_count_does_not_grow(
         )
     speakers = [make_speaker(conference) for _ in range(2)]
     session = make_session(conference, room=make_room(conference), speakers=speakers)
-    with django_assert_max_num_queries(34):
+    with django_assert_max_num_queries(40):  # 34 for the move, 6 for its warnings
         response = post_move(
             admin_client, session, room=session.room_id, starts_at="2026-04-08T17:00"
         )

@@ -422,3 +422,96 @@ def test_the_suggested_version_is_the_next_free_number(conference):
     assert suggested_version(conference) == "v4"
     release(conference, "beta")
     assert suggested_version(conference) == "v4"
+
+
+def publish(conference):
+    conference.is_published = True
+    conference.save()
+
+
+@pytest.fixture
+def unpublished():
+    return make_conference(is_published=False)
+
+
+def test_publishing_a_conference_keeps_its_schedule_as_an_unannounced_first_release(
+    unpublished, django_capture_on_commit_callbacks
+):
+    graphs = make_session(unpublished, title="Graphs", room=make_room(unpublished))
+    received = []
+
+    def receiver(sender, release, **kwargs):
+        received.append(release)
+
+    schedule_released.connect(receiver)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            publish(unpublished)
+    finally:
+        schedule_released.disconnect(receiver)
+
+    [baseline] = unpublished.releases.all()
+    assert (baseline.version, baseline.comment) == ("v1", "The schedule as first published.")
+    assert list(baseline.snapshot) == [str(graphs.pk)]
+    assert received == []  # nobody is mailed: the public saw this schedule as it was published
+
+
+def test_the_first_release_after_publishing_lists_moves_and_retitles_not_new(unpublished):
+    central = make_room(unpublished, name="Central Room")
+    graphs = make_session(unpublished, title="Graphs", room=central, starts_at=paris(8, 10))
+    vision = make_session(unpublished, title="Vision", room=central, starts_at=paris(8, 11))
+    publish(unpublished)
+    graphs.starts_at, graphs.ends_at = paris(8, 14), paris(8, 14, 30)
+    graphs.save()
+    vision.title = "Vision, revisited"
+    vision.save()
+    make_session(unpublished, title="Compilers", room=central, starts_at=paris(8, 12))
+
+    preview = preview_release(unpublished)
+
+    assert kinds(preview.changes) == [
+        ("retitled", "Vision, revisited"),
+        ("new", "Compilers"),
+        ("moved", "Graphs"),
+    ]
+    assert preview.summary == "1 new, 1 moved, 1 retitled"
+    assert release(unpublished, "v2").changes() == preview.changes
+
+
+def test_saving_a_published_conference_again_keeps_its_first_baseline(unpublished):
+    graphs = make_session(unpublished, title="Graphs", room=make_room(unpublished))
+    publish(unpublished)
+    graphs.title = "Graphs, revisited"
+    graphs.save()
+    unpublished.is_published = False
+    unpublished.save()
+    publish(unpublished)
+
+    [baseline] = unpublished.releases.all()
+    assert baseline.snapshot[str(graphs.pk)]["title"] == "Graphs"
+
+
+def test_a_conference_published_with_nothing_public_has_no_baseline(unpublished):
+    make_unscheduled_session(unpublished)
+
+    publish(unpublished)
+
+    assert list(unpublished.releases.all()) == []
+
+
+@pytest.mark.parametrize("n", [1, 12])
+def test_publishing_query_count_does_not_grow(unpublished, django_assert_max_num_queries, n):
+    room = make_room(unpublished)
+    speaker = make_speaker(unpublished)
+    for index in range(n):
+        make_session(
+            unpublished,
+            room=room,
+            starts_at=paris(8, 9) + index * datetime.timedelta(hours=1),
+            speakers=[speaker],
+        )
+
+    with django_assert_max_num_queries(9):
+        publish(unpublished)
+
+    assert len(unpublished.releases.get().snapshot) == n

@@ -1,0 +1,50 @@
+import datetime
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CONFERENCE = ("conference", "0010_room_kind")
+BEFORE = [("schedule", "0018_schedule_import"), CONFERENCE]
+AFTER = [("schedule", "0019_release_baseline"), CONFERENCE]
+
+
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+def test_a_published_conference_without_releases_gets_its_schedule_as_baseline():
+    apps = migrate(BEFORE)
+    Conference = apps.get_model("conference", "Conference")
+    Session = apps.get_model("schedule", "Session")
+    fields = {
+        "starts_on": datetime.date(2026, 4, 7),
+        "ends_on": datetime.date(2026, 4, 8),
+        "time_zone": "Europe/Paris",
+    }
+    published = Conference.objects.create(name="On", slug="on", is_published=True, **fields)
+    hidden = Conference.objects.create(name="Off", slug="off", is_published=False, **fields)
+    starts_at = datetime.datetime(2026, 4, 8, 8, 0, tzinfo=datetime.UTC)
+    for conference in (published, hidden):
+        Session.objects.create(
+            conference=conference,
+            title="Graphs",
+            slug="graphs",
+            guid=f"guid-{conference.slug}",
+            status="published",
+            starts_at=starts_at,
+            ends_at=starts_at + datetime.timedelta(minutes=30),
+        )
+
+    apps = migrate(AFTER)
+
+    Release = apps.get_model("schedule", "Release")
+    [baseline] = Release.objects.all()
+    assert (baseline.conference.slug, baseline.version) == ("on", "v1")
+    [entry] = baseline.snapshot.values()
+    assert (entry["title"], entry["starts_at"]) == ("Graphs", "2026-04-08T08:00:00+00:00")
