@@ -68,8 +68,15 @@ class ConferenceQuerySet(models.QuerySet):
         return self.all() if user.is_staff else self.published()
 
     def visible_by_slug(self, user, slug: str) -> "Conference | None":
-        """The conference ``slug`` if ``user`` may read it (``visible_to``), else None."""
-        return self.visible_to(user).filter(slug=slug).first()
+        """The conference ``slug`` if ``user`` may read it (``visible_to``), else None.
+
+        get() rather than first(): the slug is unique, and first() would sort by the model's
+        ordering, a cost every page pays.
+        """
+        try:
+            return self.visible_to(user).get(slug=slug)
+        except self.model.DoesNotExist:
+            return None
 
     def mark_changed(self) -> None:
         """Record that something in these conferences changed, by one UPDATE (see changed_at)."""
