@@ -18,9 +18,10 @@ from django.conf import settings
 from django.contrib.messages import get_messages
 from django.contrib.messages.storage.base import Message
 from django.http import HttpRequest, HttpResponse
-from django.template.backends.utils import csrf_input_lazy
+from django.template.backends.utils import csrf_input
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.functional import SimpleLazyObject
 from django.utils.http import http_date
 
 from conference.pages.compressed import COMPRESSION_LEVEL, accepted_codings
@@ -187,10 +188,12 @@ class SharedPageMixin:
         return {
             "request": request,
             "user": request.user,
+            # Made once per request however many holes print it (the logout form, the Save
+            # form): each get_token() masks the token anew, 32 random characters.
             "csrf_input": (
                 CSRF_STAND_IN
                 if getattr(request, "renders_shared_part", False)
-                else csrf_input_lazy(request)
+                else SimpleLazyObject(lambda: csrf_input(request))
             ),
             "next_url": self.page_url,
             "messages": visitor_messages(request),
