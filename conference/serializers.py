@@ -248,7 +248,17 @@ class RoomSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSerializ
 
     class Meta:
         model = Room
-        fields = ["id", "conference", "slug", "name", "capacity", "position", "description", "guid"]
+        fields = [
+            "id",
+            "conference",
+            "slug",
+            "name",
+            "kind",
+            "capacity",
+            "position",
+            "description",
+            "guid",
+        ]
 
 
 class TrackSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSerializer):

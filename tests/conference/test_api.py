@@ -144,6 +144,7 @@ def test_room_detail_shows_its_fields(anonymous, conference):
         "id": Room.objects.get().pk,
         "slug": "hall-a",
         "name": "Hall A",
+        "kind": "",
         "capacity": 300,
         "position": 1,
         "description": "",
@@ -200,6 +201,7 @@ def test_staff_create_a_room_in_the_conference_of_the_url_whatever_the_body_says
         "id": room.pk,
         "slug": "hall-a",
         "name": "Hall A",
+        "kind": "",
         "capacity": None,
         "position": 0,
         "description": "",
@@ -221,6 +223,7 @@ def test_users_with_the_add_room_permission_create_rooms(attendee, conference):
         "id": room.pk,
         "slug": "a",
         "name": "A",
+        "kind": "",
         "capacity": 80,
         "position": 2,
         "description": "",
@@ -261,6 +264,7 @@ def test_room_may_reuse_a_slug_of_another_conference(organizer_client, conferenc
         "id": room.pk,
         "slug": "hall",
         "name": "Hall",
+        "kind": "",
         "capacity": None,
         "position": 0,
         "description": "",
@@ -275,6 +279,21 @@ def test_staff_rename_a_room(organizer_client, conference):
     )
     assert response.status_code == 200
     assert Room.objects.get().name == "Great Hall"
+
+
+def test_staff_say_what_kind_of_room_it_is_from_the_kinds_schedule_apps_know(
+    organizer_client, conference
+):
+    make_room(conference, slug="hall", name="Hall")
+    url = nested_url(conference, "room-detail", "hall")
+    response = organizer_client.patch(url, {"kind": "lecturehall"}, format="json")
+    assert response.status_code == 200
+    assert response.json()["kind"] == "lecturehall"
+    assert Room.objects.get().kind == Room.Kind.LECTURE_HALL
+    refused = organizer_client.patch(url, {"kind": "ballroom"}, format="json")
+    assert refused.status_code == 400
+    assert list(refused.json()) == ["kind"]
+    assert Room.objects.get().kind == Room.Kind.LECTURE_HALL
 
 
 def test_deleting_a_room_that_hosts_sessions_is_a_conflict(organizer_client, conference):
@@ -456,6 +475,7 @@ def test_token_authenticates_writes(organizer, conference):
         "id": room.pk,
         "slug": "hall",
         "name": "Hall",
+        "kind": "",
         "capacity": None,
         "position": 0,
         "description": "",
