@@ -272,7 +272,97 @@
     announce(describe(picked.column, picked.row));
   }
 
+  // Typing while a session is in hand: a time ("1050", "10:50", "9") goes to the first row of
+  // the day whose clock reading starts with what was typed, a room's first letters ("ce") to
+  // that room; each keystroke jumps. What was typed is kept until the other kind is typed, an
+  // arrow key is pressed, a complete time is followed by a digit, or a pause of TYPED_MS.
+  var TYPED_MS = 1500;
+  var typed = { kind: null, text: "", at: 0 };
+
+  function typedKind(key) {
+    if (/^[0-9]$/.test(key)) return "time";
+    if (key === ":" || key === ".") return "time";
+    if (key.length === 1 && /\S/.test(key)) return "room";
+    return null;
+  }
+
+  function forgetTyped() {
+    typed = { kind: null, text: "", at: 0 };
+  }
+
+  function completeTime(text) {
+    return /^\d{4}$/.test(text) || /^\d{1,2}[:.]\d\d$/.test(text);
+  }
+
+  function rowForTime(text, block) {
+    var clockText = text.replace(".", ":");
+    var last = clampRow(rowCount(), block); // the last row the session fits from
+    for (var row = 1; row <= last; row++) {
+      var reading = clock.format(rowStart(row)); // "09:05"
+      var short = reading.replace(/^0/, ""); // "9:05"
+      var readings = [reading, short];
+      if (clockText.indexOf(":") < 0) {
+        readings = [reading.replace(":", ""), short.replace(":", "")]; // "1050" for 10:50
+      }
+      var found = readings.some(function (candidate) {
+        return candidate.indexOf(clockText) === 0;
+      });
+      if (found) return row;
+    }
+    return null;
+  }
+
+  function columnForRoom(text) {
+    var wanted = text.toLowerCase();
+    var all = columns();
+    var names = all.map(function (column) {
+      return column.dataset.roomName.toLowerCase();
+    });
+    for (var i = 0; i < all.length; i++) {
+      if (names[i].replace(/\s+/g, "").indexOf(wanted) === 0) return all[i];
+    }
+    // Then any word of a name: "stage" finds Master Stage.
+    for (var j = 0; j < all.length; j++) {
+      var words = names[j].split(/\s+/);
+      var found = words.some(function (word) {
+        return word.indexOf(wanted) === 0;
+      });
+      if (found) return all[j];
+    }
+    return null;
+  }
+
+  function jumpTo(key) {
+    var kind = typedKind(key);
+    var now = Date.now();
+    var fresh =
+      kind !== typed.kind ||
+      now - typed.at > TYPED_MS ||
+      (kind === "time" && completeTime(typed.text));
+    var text = fresh ? key : typed.text + key;
+    if (kind === "room" && !fresh && !columnForRoom(text) && columnForRoom(key)) text = key;
+    typed = { kind: kind, text: text, at: now };
+    var here = describe(picked.column, picked.row);
+    if (kind === "time") {
+      var row = rowForTime(text, picked.block);
+      if (row === null) {
+        announce("No time " + text + " on this day for this session; still at " + here + ".");
+        return;
+      }
+      placeAt(picked.column || columns()[0], row);
+    } else {
+      var column = columnForRoom(text);
+      if (!column) {
+        announce("No room starting “" + text + "”; still at " + here + ".");
+        return;
+      }
+      placeAt(column, picked.row || 1);
+    }
+    announce(describe(picked.column, picked.row));
+  }
+
   function drop() {
+    forgetTyped();
     var current = picked;
     picked = null;
     current.block.classList.remove("is-picked");
@@ -301,6 +391,7 @@
   }
 
   function cancel() {
+    forgetTyped();
     putBack();
     picked = null;
     announce("Move cancelled.");
@@ -321,6 +412,7 @@
     var moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (moves[key]) {
       event.preventDefault();
+      forgetTyped();
       step(moves[key][0], moves[key][1]);
     } else if (key === "Enter" || key === " ") {
       event.preventDefault();
@@ -328,6 +420,9 @@
     } else if (key === "Escape") {
       event.preventDefault();
       cancel();
+    } else if (typedKind(key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      jumpTo(key);
     }
   });
 

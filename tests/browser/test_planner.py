@@ -111,6 +111,66 @@ def test_moving_a_session_with_the_keyboard(planner):
     assert (session.room.name, session.starts_at) == ("Founders Cafe", paris(8, 10, 45))
 
 
+def press_keys(page, keys: list[str]) -> int:
+    """Press each key in turn; how many were pressed."""
+    for key in keys:
+        page.keyboard.press(key)
+    return len(keys)
+
+
+def test_typing_a_time_and_a_room_places_a_session_from_the_list_in_ten_keys(planner):
+    Session.objects.filter(title__startswith=JSON_RPC).update(
+        status=Session.Status.DRAFT, starts_at=None, ends_at=None, room=None, planned_minutes=25
+    )
+    planner.reload()
+    block(planner, JSON_RPC).focus()  # in the unscheduled list
+    announce = planner.locator("#planner-announce")
+    pressed = press_keys(planner, ["Enter", "1", "0", "5", "0"])
+    expect(announce).to_have_text("Master Stage, 10:50")
+    pressed += press_keys(planner, ["c", "e"])
+    expect(announce).to_have_text("Central Room, 10:50")
+    pressed += press_keys(planner, ["Enter"])
+    assert pressed <= 10
+    expect(announce).to_contain_text("to Central Room, Wednesday 8 April 2026 10:50–11:15 CEST.")
+    expect(
+        column(planner, "Central Room").locator(".planner-block", has_text=JSON_RPC)
+    ).to_be_visible()
+    session = session_titled(JSON_RPC)
+    assert (session.room.name, session.starts_at) == ("Central Room", paris(8, 10, 50))
+
+
+def test_a_typed_time_with_a_colon_jumps_there(planner):
+    block(planner, JSON_RPC).focus()  # Junior Stage, 10:35
+    press_keys(planner, ["Enter", *"9:05"])
+    expect(planner.locator("#planner-announce")).to_have_text("Junior Stage, 09:05")
+
+
+def test_a_typed_time_no_slot_matches_is_announced_and_nothing_moves(planner):
+    block(planner, JSON_RPC).focus()
+    press_keys(planner, ["Enter", *"25:00"])
+    expect(planner.locator("#planner-announce")).to_have_text(
+        "No time 25:00 on this day for this session; still at Junior Stage, 10:35."
+    )
+    expect(
+        column(planner, "Junior Stage").locator(".planner-block", has_text=JSON_RPC)
+    ).to_have_class(re.compile(r"\br32 s5\b"))
+    planner.keyboard.press("Enter")
+    expect(planner.locator("#planner-announce")).to_have_text("Put back where it was.")
+    session = session_titled(JSON_RPC)
+    assert (session.room.name, session.starts_at) == ("Junior Stage", paris(8, 10, 35))
+
+
+def test_typed_letters_no_room_matches_are_announced_and_nothing_moves(planner):
+    block(planner, JSON_RPC).focus()
+    press_keys(planner, ["Enter", "x"])
+    expect(planner.locator("#planner-announce")).to_have_text(
+        "No room starting “x”; still at Junior Stage, 10:35."
+    )
+    expect(
+        column(planner, "Junior Stage").locator(".planner-block", has_text=JSON_RPC)
+    ).to_be_visible()
+
+
 def test_escape_puts_a_picked_up_session_back(planner):
     block(planner, JSON_RPC).focus()
     planner.keyboard.press("Enter")
