@@ -71,7 +71,7 @@ def test_schedule_card_shows_what_the_seed_shows(client, conference):
     assert "Lightning Talk: Live Migration</a>" in html
     assert ">Mike Krom</a>, ACF Cybersolutions" in html
     assert ">10:35</time>–<time" in html
-    assert ">10:45 CEST</time>" in html
+    assert '>10:45<span class="zone"> CEST</span></time>' in html
     assert '<span class="room">Central Room</span>' in html
     assert (
         '<a class="track track-security-privacy" href="/pycon/schedule/?track=security-privacy">'
