@@ -45,7 +45,9 @@ def test_the_first_desktop_screen_shows_at_least_ten_whole_sessions(open_page):
 
 def test_a_desktop_card_keeps_every_field_in_two_lines(open_page):
     page = open_page(SCHEDULE, DESKTOP)
-    card = page.locator("#session-live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds")
+    card = page.locator(
+        "#session-live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
+    )
     expect(card).to_contain_text("Mike Krom, ACF Cybersolutions")
     for field in ("10:35–10:45", "Central Room", "Security & Privacy", "Intermediate"):
         expect(card.locator(".session-meta")).to_contain_text(field)
