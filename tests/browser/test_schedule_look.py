@@ -121,10 +121,26 @@ def test_the_demo_day_grid_fits_in_about_two_desktop_screens(open_page):
     assert page.locator(".tgrid").bounding_box()["height"] <= 2 * DESKTOP["height"]
 
 
+def test_the_grid_time_axis_labels_every_half_hour_and_folds_lunch(open_page):
+    page = open_page(GRID, DESKTOP)
+    axis = page.locator(".tgrid-time:visible, .tgrid-tick:visible")
+    labels = set(axis.all_inner_texts())
+    assert {"10:30", "11:00", "11:30", "13:30", "14:00", "14:30", "15:00"} <= labels
+    gap = page.locator(".tgrid-gap")
+    expect(gap).to_have_text("No sessions 12:00–13:30")
+    band, grid = gap.bounding_box(), page.locator(".tgrid").bounding_box()
+    assert band["height"] <= 3 * 20  # the 90 minutes take at most a quarter hour's rows
+    assert band["width"] >= grid["width"] - 2  # across every room
+    before = page.locator(
+        ".tgrid-block:has(#session-accelerating-complex-valued-tensors-with-torchcompile)"
+    )
+    assert band["y"] - (before.bounding_box()["y"] + before.bounding_box()["height"]) <= 2
+
+
 def test_grid_room_names_stay_on_top_while_scrolling(open_page):
     page = open_page(GRID, DESKTOP)
     page.mouse.wheel(0, 1000)
-    page.wait_for_function("window.scrollY >= 900")
+    page.wait_for_function("window.scrollY >= 500")  # lunch folded, the day is that much shorter
     head = page.locator(".tgrid-head").bounding_box()
     assert head["y"] == pytest.approx(0, abs=1)
     expect(page.locator(".tgrid-head")).to_contain_text("Founders Cafe")

@@ -460,6 +460,7 @@ def test_grid_rows_stylesheet_places_every_row_of_the_longest_day(client, confer
     assert ".c5{grid-column:5}" in css
     assert ".r300{grid-row-start:300}" in css
     assert ".s300{grid-row-end:span 300}" in css
+    assert css.index(".c5{") < css.index(".w5{grid-column-end:span 5}")  # a band's span wins
     assert "public" in response["Cache-Control"]
 
 
