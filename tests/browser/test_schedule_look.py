@@ -116,6 +116,82 @@ def test_grid_blocks_are_as_tall_as_their_sessions_are_long(open_page):
     assert abs(twenty - 2 * ten) <= 2
 
 
+LIVE_MIGRATION = "#session-live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
+
+# Each grid block's parts that show something cut: a box partly inside what its block shows.
+CUT_PARTS = """() => [...document.querySelectorAll('.tgrid-block .session')].flatMap(card => {
+  const edge = card.getBoundingClientRect();
+  const parts = card.querySelectorAll('.session-meta > *, .track, .level, .save-button');
+  return [...parts].filter(part => {
+    const clip = part.closest('.session-meta') || card;
+    const outer = clip.getBoundingClientRect();
+    const bottom = Math.min(outer.bottom, edge.bottom - 1);
+    const box = part.getBoundingClientRect();
+    const inside = box.top >= outer.top - 0.5 && box.bottom <= bottom + 0.5
+      && box.right <= edge.right + 0.5;
+    const hidden = box.top >= bottom - 0.5;
+    return !(inside || hidden);
+  }).map(part => card.id + ' ' + part.className);
+})"""
+
+
+def test_grid_block_titles_end_in_an_ellipsis_and_show_whole_on_focus(open_page):
+    page = open_page(GRID, DESKTOP)
+    title = page.locator(f"{LIVE_MIGRATION} .session-title")
+    card = page.locator(LIVE_MIGRATION)
+    assert title.evaluate("node => getComputedStyle(node).webkitLineClamp") == "2"
+    assert title.evaluate("node => node.scrollHeight > node.clientHeight")  # cut, at a line's end
+    assert title.bounding_box()["height"] <= card.bounding_box()["height"]
+    title.get_by_role("link").focus()
+    assert title.evaluate("node => node.scrollHeight <= node.clientHeight")
+    box, whole = title.bounding_box(), card.bounding_box()
+    assert box["y"] + box["height"] <= whole["y"] + whole["height"]
+    expect(title).to_contain_text("From Azure To European Clouds")
+
+
+def test_grid_blocks_show_a_kind_badge_instead_of_the_prefix(open_page):
+    page = open_page(GRID, DESKTOP)
+    title = page.locator(f"{LIVE_MIGRATION} .session-title")
+    seen = title.evaluate("""node => { const copy = node.cloneNode(true);
+        copy.querySelectorAll('.visually-hidden').forEach(hidden => hidden.remove());
+        return copy.textContent.replace(/\\s+/g, ' ').trim(); }""")
+    assert seen.startswith("Lightning Live Migration")  # what the eye reads
+    link = title.get_by_role("link")
+    expect(link).to_have_accessible_name(re.compile(r"^Lightning Talk: Live Migration"))
+    badge = title.locator(".kind-badge").bounding_box()["width"]
+    assert badge <= 0.4 * title.bounding_box()["width"]  # “Lightning Talk: ” took 2/3 of the line
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, {"width": 1024, "height": 768}])
+def test_no_grid_block_clips_a_tag_a_level_or_its_save_button(open_page, viewport):
+    page = open_page(GRID, viewport)
+    assert page.evaluate(CUT_PARTS) == []
+    # A 25-minute block shows its track and level whole.
+    beyond = page.locator(
+        "#session-beyond-json-rpc-scaling-model-context-protocols-with-grpc-in-the-pytorch-ecosystem"
+    )
+    for part in (".track", ".level"):
+        box, card = beyond.locator(part).bounding_box(), beyond.bounding_box()
+        assert box["y"] + box["height"] <= card["y"] + card["height"]
+
+
+def test_every_grid_block_has_its_save_button_inside_it(open_page):
+    page = open_page(GRID, DESKTOP)
+    cards = page.locator(".tgrid-block .session:not(.session-break)")
+    assert cards.count() > 20
+    outside = page.evaluate("""() => [...document.querySelectorAll(
+        '.tgrid-block .session:not(.session-break)')].filter(card => {
+      const button = card.querySelector('.save-button');
+      if (!button) return true;
+      const box = button.getBoundingClientRect(), edge = card.getBoundingClientRect();
+      return box.height === 0 || box.top < edge.top || box.bottom > edge.bottom
+        || box.right > edge.right;
+    }).map(card => card.id)""")
+    assert outside == []
+    page.locator(f"{LIVE_MIGRATION} .save-button").click()
+    expect(page).to_have_url(re.compile(r"/accounts/login/"))
+
+
 def test_the_demo_day_grid_fits_in_about_two_desktop_screens(open_page):
     page = open_page(GRID, DESKTOP)
     assert page.locator(".tgrid").bounding_box()["height"] <= 2 * DESKTOP["height"]
