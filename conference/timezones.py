@@ -34,6 +34,17 @@ class TimeRange(NamedTuple):
     def __str__(self) -> str:
         return f"{self.start}–{self.end}{self.later_day}"
 
+    @property
+    def end_clock(self) -> str:
+        """The end without its abbreviation: “10:45”."""
+        return self.end.rpartition(" ")[0]
+
+    @property
+    def shared_zone(self) -> str:
+        """The abbreviation when both ends have it (“CEST”), else "": a page whose heading
+        says it may leave it out, but not when the clocks change in between."""
+        return "" if " " in self.start else self.end.rpartition(" ")[2]
+
 
 def time_range(
     starts_at: datetime.datetime, ends_at: datetime.datetime, zone: datetime.tzinfo | None = None

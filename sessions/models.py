@@ -923,6 +923,22 @@ class Session(KeepsFormerSlugs, Versioned):
         return f"{prefix}{self.title}"
 
     @property
+    def kind_badge(self) -> str:
+        """The word a grid block shows for its kind in place of the “Lightning Talk: ” prefix
+        (``title_without_kind`` follows it); "" for talks and breaks, which have no prefix."""
+        if self.kind in (self.Kind.TALK, self.Kind.BREAK):
+            return ""
+        return KIND_BADGES.get(self.kind, self.kind_label)
+
+    @property
+    def title_without_kind(self) -> str:
+        """The title without a kind its author wrote before it (“Panel: Future of APIs”)."""
+        prefix = f"{self.kind_label}: "
+        if self.kind_badge and self.title.casefold().startswith(prefix.casefold()):
+            return self.title[len(prefix) :]
+        return self.title
+
+    @property
     def is_break(self) -> bool:
         return self.kind == self.Kind.BREAK
 
@@ -1032,6 +1048,8 @@ class Session(KeepsFormerSlugs, Versioned):
 
 
 KIND_LABELS = dict(Session.Kind.choices)
+# Badges shorter than their kind's label (Session.kind_badge); the others show the label.
+KIND_BADGES = {Session.Kind.LIGHTNING_TALK: "Lightning"}
 # How long a session of each kind takes when nobody said otherwise (Session.planned_length).
 USUAL_MINUTES = {
     Session.Kind.KEYNOTE: 45,

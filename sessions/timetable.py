@@ -3,6 +3,7 @@
 import datetime
 from dataclasses import dataclass, field
 from itertools import groupby
+from typing import ClassVar
 
 from django.utils import timezone
 
@@ -44,6 +45,9 @@ def group_by_day_and_slot(sessions: list[Session]) -> list[Day]:
 GRID_MINUTES = 5
 GRID_SLOT = datetime.timedelta(minutes=GRID_MINUTES)
 QUARTER_HOUR = datetime.timedelta(minutes=15)
+HALF_HOUR = datetime.timedelta(minutes=30)
+# A stretch this long with no session anywhere folds into one marked band of the grid.
+GRID_FOLD_FROM = datetime.timedelta(hours=1)
 # The most rows and columns the grid stylesheet (sessions/grid_rows.css) places: 25 hours, the
 # longest day, and a time column plus the whole venue plus 298 rooms (a 10,000-session festival has
 # 278; beyond the last class a block loses its column). A rule a column: 5 KB more, cached a day.
@@ -68,6 +72,28 @@ class GridTime:
     starts_at: datetime.datetime
     row: int
     blocks: list[GridBlock] = field(default_factory=list)
+    kind: ClassVar[str] = "time"
+
+
+@dataclass
+class GridTick:
+    """A half hour on the time axis where no session starts: a label, nothing else."""
+
+    at: datetime.datetime
+    row: int
+    kind: ClassVar[str] = "tick"
+
+
+@dataclass
+class GridGap:
+    """An hour or more with no session anywhere, folded into a band of ``span`` rows (1 to 3,
+    so that the rows after it still start on the quarter hour)."""
+
+    starts_at: datetime.datetime
+    ends_at: datetime.datetime
+    row: int
+    span: int
+    kind: ClassVar[str] = "gap"
 
 
 @dataclass
@@ -75,11 +101,26 @@ class Grid:
     columns: list[Room | None]
     times: list[GridTime]
     rows: int
+    # Start times, half-hour ticks and folded gaps, by time: the order the page lists them in.
+    axis: list[GridTime | GridTick | GridGap] = field(default_factory=list)
 
     @property
     def headings(self) -> list[tuple[int, Room | None]]:
         """(grid column, room) of each room heading: the time column is column 1."""
         return [(index + 2, room) for index, room in enumerate(self.columns)]
+
+    @property
+    def width(self) -> int:
+        """Grid columns across, the time column included: what a band across the grid spans."""
+        return len(self.columns) + 1
+
+    @property
+    def gaps(self) -> list[GridGap]:
+        return [item for item in self.axis if item.kind == "gap"]
+
+    @property
+    def ticks(self) -> list[GridTick]:
+        return [item for item in self.axis if item.kind == "tick"]
 
 
 def grid_row(instant: datetime.datetime, origin: datetime.datetime) -> int:
@@ -87,14 +128,76 @@ def grid_row(instant: datetime.datetime, origin: datetime.datetime) -> int:
     return round((instant - origin) / GRID_SLOT) + 1
 
 
+def quiet_stretches(
+    sessions: list[Session],
+) -> list[tuple[datetime.datetime, datetime.datetime]]:
+    """(start, end) of each stretch of GRID_FOLD_FROM or more in which no session runs."""
+    stretches = []
+    covered_until = None
+    for session in sorted(sessions, key=lambda session: session.starts_at):
+        if covered_until is not None and session.starts_at - covered_until >= GRID_FOLD_FROM:
+            stretches.append((covered_until, session.starts_at))
+        if covered_until is None or session.ends_at > covered_until:
+            covered_until = session.ends_at
+    return stretches
+
+
+class FoldedRows:
+    """Rows of real time from ``origin``, but for quiet stretches, each folded into 1 to 3 rows:
+    as many as keep the rows removed a multiple of 3, so quarter hours stay on the grid's lines."""
+
+    def __init__(self, origin: datetime.datetime, stretches) -> None:
+        self.origin = origin
+        self.folds = []  # (start, end, rows kept, rows removed before its end)
+        removed = 0
+        for start, end in stretches:
+            real = grid_row(end, origin) - grid_row(start, origin)
+            kept = (real - 1) % 3 + 1
+            removed += real - kept
+            self.folds.append((start, end, kept, removed))
+
+    def row(self, instant: datetime.datetime) -> int:
+        """The row of an instant outside the quiet stretches (or at their start)."""
+        removed = 0
+        for _start, end, _kept, removed_by_end in self.folds:
+            if end > instant:
+                break
+            removed = removed_by_end
+        return grid_row(instant, self.origin) - removed
+
+    def gaps(self) -> list[GridGap]:
+        return [
+            GridGap(starts_at=start, ends_at=end, row=self.row(start), span=kept)
+            for start, end, kept, _removed in self.folds
+        ]
+
+    def folded(self, instant: datetime.datetime) -> bool:
+        return any(start <= instant < end for start, end, _kept, _removed in self.folds)
+
+
+def half_hours(
+    first: datetime.datetime, last: datetime.datetime, zone: datetime.tzinfo
+) -> list[datetime.datetime]:
+    """Every half hour on ``zone``'s clocks from ``first`` until before ``last``."""
+    local = timezone.localtime(first, zone)
+    past = datetime.timedelta(minutes=local.minute % 30, seconds=local.second)
+    at = first - past + HALF_HOUR if past else first
+    marks = []
+    while at < last:
+        marks.append(at)
+        at += HALF_HOUR
+    return marks
+
+
 def build_grid(sessions: list[Session], rooms: list[Room]) -> Grid:
     """One day as rooms × 5-minute rows; each session a block as tall as it is long.
 
-    Rows count real time from the first start (rounded down to the quarter hour), so a 20-minute talk
-    is twice as tall as a 10-minute one, and a gap in the day is a gap on screen. Sessions
-    without a room (venue-wide breaks) get a first column of their own when present.
-    Overlapping sessions in one room cannot exist (the model forbids it) except cancelled
-    ones; those are skipped here and still shown in the list view.
+    Rows count real time from the first start (rounded down to the quarter hour), so a 20-minute
+    talk is twice as tall as a 10-minute one; an hour or more with no session anywhere folds into
+    one marked band (GridGap). The time axis labels each start time and every half hour between
+    (in the active zone). Sessions without a room (venue-wide breaks) get a first column of their
+    own when present. Overlapping sessions in one room cannot exist (the model forbids it) except
+    cancelled ones; those are skipped here and still shown in the list view.
     """
     columns: list[Room | None] = list(rooms)
     if any(session.room_id is None for session in sessions):
@@ -102,18 +205,20 @@ def build_grid(sessions: list[Session], rooms: list[Room]) -> Grid:
     if not sessions:
         return Grid(columns=columns, times=[], rows=0)
     column_of = {room.pk if room else None: index + 2 for index, room in enumerate(columns)}
-    first = min(session.starts_at for session in sessions)
+    placed = [session for session in sessions if session.room_id in column_of]
+    if not placed:
+        return Grid(columns=columns, times=[], rows=0)
+    first = min(session.starts_at for session in placed)
     # Row 1 starts on the quarter hour, so the grid's quarter-hour lines fall on the clock's.
     origin = first - (first - first.replace(minute=0, second=0, microsecond=0)) % QUARTER_HOUR
+    rows = FoldedRows(origin, quiet_stretches(placed))
     times: dict[datetime.datetime, GridTime] = {}
     taken: dict[int, set[int]] = {}
     last_row = 1
-    for session in sessions:
-        column = column_of.get(session.room_id)
-        if column is None:
-            continue
-        row = grid_row(session.starts_at, origin)
-        span = max(grid_row(session.ends_at, origin) - row, 1)
+    for session in placed:
+        column = column_of[session.room_id]
+        row = rows.row(session.starts_at)
+        span = max(rows.row(session.ends_at) - row, 1)
         cells = set(range(row, row + span))
         if cells & taken.setdefault(column, set()):
             continue
@@ -124,7 +229,18 @@ def build_grid(sessions: list[Session], rooms: list[Room]) -> Grid:
     ordered = sorted(times.values(), key=lambda time: time.starts_at)
     for time in ordered:
         time.blocks.sort(key=lambda block: block.column)
-    return Grid(columns=columns, times=ordered, rows=last_row)
+    last = max(session.ends_at for session in placed)
+    start_rows = {time.row for time in ordered}
+    ticks = [
+        GridTick(at=at, row=rows.row(at))
+        for at in half_hours(origin, last, timezone.get_current_timezone())
+        if not rows.folded(at) and rows.row(at) not in start_rows
+    ]
+    moments = [(time.starts_at, 1, time) for time in ordered]
+    moments += [(tick.at, 0, tick) for tick in ticks]
+    moments += [(gap.starts_at, 0, gap) for gap in rows.gaps()]
+    axis = [item for _at, _order, item in sorted(moments, key=lambda moment: moment[:2])]
+    return Grid(columns=columns, times=ordered, rows=last_row, axis=axis)
 
 
 def mark_clashes(sessions: list[Session]) -> None:

@@ -38,9 +38,25 @@ def open_page(browser, live_server, demo_conference):
         context.close()
 
 
-def test_the_first_desktop_screen_shows_at_least_eight_whole_sessions(open_page):
+def test_the_first_desktop_screen_shows_at_least_ten_whole_sessions(open_page):
     page = open_page(SCHEDULE, DESKTOP)
-    assert page.evaluate(CARDS_IN_FIRST_SCREEN) >= 8
+    assert page.evaluate(CARDS_IN_FIRST_SCREEN) >= 10
+
+
+def test_a_desktop_card_keeps_every_field_in_two_lines(open_page):
+    page = open_page(SCHEDULE, DESKTOP)
+    card = page.locator(
+        "#session-live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
+    )
+    expect(card).to_contain_text("Mike Krom, ACF Cybersolutions")
+    for field in ("10:35–10:45", "Central Room", "Security & Privacy", "Intermediate"):
+        expect(card.locator(".session-meta")).to_contain_text(field)
+    speakers = card.locator(".session-speakers").bounding_box()
+    meta = card.locator(".session-meta").bounding_box()
+    assert abs(speakers["y"] + speakers["height"] / 2 - meta["y"] - meta["height"] / 2) <= 4
+    # The slot's heading says CEST; the card says it only to screen readers.
+    expect(card.locator(".zone")).to_have_text(" CEST")
+    assert card.locator(".zone").bounding_box()["width"] <= 1
 
 
 def test_the_first_phone_screen_shows_at_least_four_whole_sessions(open_page):
@@ -100,15 +116,107 @@ def test_grid_blocks_are_as_tall_as_their_sessions_are_long(open_page):
     assert abs(twenty - 2 * ten) <= 2
 
 
+LIVE_MIGRATION = "#session-live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
+
+# Each grid block's parts that show something cut: a box partly inside what its block shows.
+CUT_PARTS = """() => [...document.querySelectorAll('.tgrid-block .session')].flatMap(card => {
+  const edge = card.getBoundingClientRect();
+  const parts = card.querySelectorAll('.session-meta > *, .track, .level, .save-button');
+  return [...parts].filter(part => {
+    const clip = part.closest('.session-meta') || card;
+    const outer = clip.getBoundingClientRect();
+    const bottom = Math.min(outer.bottom, edge.bottom - 1);
+    const box = part.getBoundingClientRect();
+    const inside = box.top >= outer.top - 0.5 && box.bottom <= bottom + 0.5
+      && box.right <= edge.right + 0.5;
+    const hidden = box.top >= bottom - 0.5;
+    return !(inside || hidden);
+  }).map(part => card.id + ' ' + part.className);
+})"""
+
+
+def test_grid_block_titles_end_in_an_ellipsis_and_show_whole_on_focus(open_page):
+    page = open_page(GRID, DESKTOP)
+    title = page.locator(f"{LIVE_MIGRATION} .session-title")
+    card = page.locator(LIVE_MIGRATION)
+    assert title.evaluate("node => getComputedStyle(node).webkitLineClamp") == "2"
+    assert title.evaluate("node => node.scrollHeight > node.clientHeight")  # cut, at a line's end
+    assert title.bounding_box()["height"] <= card.bounding_box()["height"]
+    title.get_by_role("link").focus()
+    assert title.evaluate("node => node.scrollHeight <= node.clientHeight")
+    box, whole = title.bounding_box(), card.bounding_box()
+    assert box["y"] + box["height"] <= whole["y"] + whole["height"]
+    expect(title).to_contain_text("From Azure To European Clouds")
+
+
+def test_grid_blocks_show_a_kind_badge_instead_of_the_prefix(open_page):
+    page = open_page(GRID, DESKTOP)
+    title = page.locator(f"{LIVE_MIGRATION} .session-title")
+    seen = title.evaluate("""node => { const copy = node.cloneNode(true);
+        copy.querySelectorAll('.visually-hidden').forEach(hidden => hidden.remove());
+        return copy.textContent.replace(/\\s+/g, ' ').trim(); }""")
+    assert seen.startswith("Lightning Live Migration")  # what the eye reads
+    link = title.get_by_role("link")
+    expect(link).to_have_accessible_name(re.compile(r"^Lightning Talk: Live Migration"))
+    badge = title.locator(".kind-badge").bounding_box()["width"]
+    assert badge <= 0.4 * title.bounding_box()["width"]  # “Lightning Talk: ” took 2/3 of the line
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, {"width": 1024, "height": 768}])
+def test_no_grid_block_clips_a_tag_a_level_or_its_save_button(open_page, viewport):
+    page = open_page(GRID, viewport)
+    assert page.evaluate(CUT_PARTS) == []
+    # A 25-minute block shows its track and level whole.
+    beyond = page.locator(
+        "#session-beyond-json-rpc-scaling-model-context-protocols-with-grpc-in-the-pytorch-ecosystem"
+    )
+    for part in (".track", ".level"):
+        box, card = beyond.locator(part).bounding_box(), beyond.bounding_box()
+        assert box["y"] + box["height"] <= card["y"] + card["height"]
+
+
+def test_every_grid_block_has_its_save_button_inside_it(open_page):
+    page = open_page(GRID, DESKTOP)
+    cards = page.locator(".tgrid-block .session:not(.session-break)")
+    assert cards.count() > 20
+    outside = page.evaluate("""() => [...document.querySelectorAll(
+        '.tgrid-block .session:not(.session-break)')].filter(card => {
+      const button = card.querySelector('.save-button');
+      if (!button) return true;
+      const box = button.getBoundingClientRect(), edge = card.getBoundingClientRect();
+      return box.height === 0 || box.top < edge.top || box.bottom > edge.bottom
+        || box.right > edge.right;
+    }).map(card => card.id)""")
+    assert outside == []
+    page.locator(f"{LIVE_MIGRATION} .save-button").click()
+    expect(page).to_have_url(re.compile(r"/accounts/login/"))
+
+
 def test_the_demo_day_grid_fits_in_about_two_desktop_screens(open_page):
     page = open_page(GRID, DESKTOP)
     assert page.locator(".tgrid").bounding_box()["height"] <= 2 * DESKTOP["height"]
 
 
+def test_the_grid_time_axis_labels_every_half_hour_and_folds_lunch(open_page):
+    page = open_page(GRID, DESKTOP)
+    axis = page.locator(".tgrid-time:visible, .tgrid-tick:visible")
+    labels = set(axis.all_inner_texts())
+    assert {"10:30", "11:00", "11:30", "13:30", "14:00", "14:30", "15:00"} <= labels
+    gap = page.locator(".tgrid-gap")
+    expect(gap).to_have_text("No sessions 12:00–13:30")
+    band, grid = gap.bounding_box(), page.locator(".tgrid").bounding_box()
+    assert band["height"] <= 3 * 20  # the 90 minutes take at most a quarter hour's rows
+    assert band["width"] >= grid["width"] - 2  # across every room
+    before = page.locator(
+        ".tgrid-block:has(#session-accelerating-complex-valued-tensors-with-torchcompile)"
+    )
+    assert band["y"] - (before.bounding_box()["y"] + before.bounding_box()["height"]) <= 2
+
+
 def test_grid_room_names_stay_on_top_while_scrolling(open_page):
     page = open_page(GRID, DESKTOP)
     page.mouse.wheel(0, 1000)
-    page.wait_for_function("window.scrollY >= 900")
+    page.wait_for_function("window.scrollY >= 500")  # lunch folded, the day is that much shorter
     head = page.locator(".tgrid-head").bounding_box()
     assert head["y"] == pytest.approx(0, abs=1)
     expect(page.locator(".tgrid-head")).to_contain_text("Founders Cafe")

@@ -3,7 +3,7 @@ import zoneinfo
 
 import pytest
 
-from conference.timezones import read_wall_clock
+from conference.timezones import read_wall_clock, time_range
 
 UTC = datetime.UTC
 
@@ -64,3 +64,16 @@ def test_a_time_in_the_hour_the_clocks_go_back_is_two_instants(zone, local, inst
 )
 def test_a_time_the_clocks_skip_is_no_instant_and_names_the_jump(zone, local, change):
     assert reading(zone, *local) == ([], change)
+
+
+PARIS = zoneinfo.ZoneInfo("Europe/Paris")
+
+
+def test_a_time_range_in_one_zone_offers_its_end_without_the_zone():
+    times = time_range(at(2026, 4, 8, 8, 35), at(2026, 4, 8, 8, 45), PARIS)
+    assert (times.end_clock, times.shared_zone) == ("10:45", "CEST")
+
+
+def test_a_time_range_across_a_clock_change_keeps_both_zones():
+    times = time_range(at(2026, 10, 25, 0, 30), at(2026, 10, 25, 1, 30), PARIS)
+    assert (str(times), times.shared_zone) == ("02:30 CEST–02:30 CET", "")

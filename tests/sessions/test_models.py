@@ -274,6 +274,28 @@ def test_display_title_never_prints_the_kind_twice(title):
     assert Session(title=title, kind=Session.Kind.PANEL).display_title == title
 
 
+@pytest.mark.parametrize(
+    ("kind", "badge"),
+    [
+        (Session.Kind.LIGHTNING_TALK, "Lightning"),
+        (Session.Kind.KEYNOTE, "Keynote"),
+        (Session.Kind.TALK, ""),
+        (Session.Kind.BREAK, ""),
+    ],
+)
+def test_kind_badge_is_a_word_for_kinds_schedules_prefix(kind, badge):
+    assert Session(title="Debugging", kind=kind).kind_badge == badge
+
+
+def test_title_without_kind_drops_a_prefix_its_author_wrote():
+    panel = Session(title="panel: Future of APIs", kind=Session.Kind.PANEL)
+    talk = Session(title="Panel: Future of APIs", kind=Session.Kind.TALK)
+    assert (panel.title_without_kind, talk.title_without_kind) == (
+        "Future of APIs",
+        "Panel: Future of APIs",
+    )
+
+
 def statuses(*sessions):
     return [Session.objects.get(pk=session.pk).status for session in sessions]
 

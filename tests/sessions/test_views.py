@@ -71,7 +71,7 @@ def test_schedule_card_shows_what_the_seed_shows(client, conference):
     assert "Lightning Talk: Live Migration</a>" in html
     assert ">Mike Krom</a>, ACF Cybersolutions" in html
     assert ">10:35</time>–<time" in html
-    assert ">10:45 CEST</time>" in html
+    assert '>10:45<span class="zone"> CEST</span></time>' in html
     assert '<span class="room">Central Room</span>' in html
     assert (
         '<a class="track track-security-privacy" href="/pycon/schedule/?track=security-privacy">'
@@ -460,6 +460,7 @@ def test_grid_rows_stylesheet_places_every_row_of_the_longest_day(client, confer
     assert ".c5{grid-column:5}" in css
     assert ".r300{grid-row-start:300}" in css
     assert ".s300{grid-row-end:span 300}" in css
+    assert css.index(".c5{") < css.index(".w5{grid-column-end:span 5}")  # a band's span wins
     assert "public" in response["Cache-Control"]
 
 
