@@ -278,6 +278,27 @@ def test_a_saved_session_stands_out_in_the_list(open_page, django_user_model):
     assert card.evaluate(background) != unsaved
 
 
+def test_two_saved_sessions_at_once_say_they_clash_until_one_is_removed(
+    open_page, django_user_model
+):
+    page = open_page(SCHEDULE, DESKTOP)
+    log_in(page, django_user_model)
+    cards = [
+        page.locator("#session-portable-high-performance-llm-serving-a-triton-backend-for-vllm"),
+        page.locator("#session-accelerating-complex-valued-tensors-with-torchcompile"),
+    ]
+    for card in cards:
+        card.get_by_role("button", name="Save", exact=False).click()
+        expect(card.get_by_role("button", pressed=True)).to_be_visible()
+    page.reload()
+    for card in cards:
+        expect(card.get_by_text("Clashes with another saved session")).to_be_visible()
+    assert page.get_by_text("Clashes with another saved session").count() == 2
+    cards[0].get_by_role("button", name="Saved", exact=False).click()
+    expect(cards[0].get_by_role("button", pressed=False)).to_be_visible()
+    expect(cards[0].get_by_text("Clashes with another saved session")).to_be_hidden()
+
+
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_a_session_page_has_save_beside_its_title(open_page, viewport):
     page = open_page(
