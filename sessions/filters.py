@@ -63,9 +63,7 @@ class SessionFilter(django_filters.FilterSet):
         method="filter_q",
         label="Search",
         max_length=200,
-        widget=forms.TextInput(
-            attrs={"type": "search", "placeholder": "Title, speaker, company, track, type"}
-        ),
+        widget=forms.TextInput(attrs={"type": "search", "placeholder": "Title, speaker, company…"}),
     )
 
     class Meta:

@@ -1,7 +1,9 @@
-"""What the Save buttons of a page need to know about its visitor: the sessions they saved.
+"""What the Save buttons of a page need to know about its visitor: the sessions they saved,
+and which of those clash.
 
 Pages of the sessions and speakers apps show session cards, each with a Save button
-(``sessions/includes/save_toggle.html``), a personal part of an otherwise shared page.
+(``sessions/includes/save_toggle.html``) and a clash mark (``clash_mark.html``), personal parts
+of an otherwise shared page.
 """
 
 from collections.abc import Collection
@@ -10,7 +12,8 @@ from django.contrib.messages.storage.base import Message
 
 from conference.pages.holes import HoleKind, hole_kind
 from conference.pages.views import visitor_messages
-from sessions.models import SavedSession
+from sessions.models import SavedSession, Session
+from sessions.timetable import mark_clashes
 
 
 def card_messages(
@@ -32,9 +35,26 @@ def card_messages(
     return [message for message in messages if message.extra_tags not in by_card], by_card
 
 
+def clashing_session_ids(user, conference, saved_session_ids: Collection[int]) -> frozenset[int]:
+    """The sessions of ``conference`` ``user`` saved that overlap another they saved, by the
+    rule my schedule flags them with (``mark_clashes``). Only their saved sessions are read,
+    and nothing when they saved fewer than two."""
+    if len(saved_session_ids) < 2:
+        return frozenset()
+    sessions = list(
+        Session.objects.public()
+        .filter(conference=conference, saves__user=user)
+        .only("starts_at", "ends_at", "status")
+        .order_by("starts_at", "pk")
+    )
+    mark_clashes(sessions)
+    return frozenset(session.pk for session in sessions if session.clashes_with)
+
+
 class SaveTogglesMixin:
     """Gives the page's holes ``saved_session_ids``, the visitor's saved sessions (one query),
-    and ``card_messages``: what saving without JavaScript just did, shown in its card."""
+    ``clashing_session_ids``, those of them that overlap another (one more, with two saved or
+    more), and ``card_messages``: what saving without JavaScript just did, shown in its card."""
 
     def personal_context(self, request) -> dict:
         saved = SavedSession.objects.session_ids_of(request.user)
@@ -42,6 +62,7 @@ class SaveTogglesMixin:
         return {
             **super().personal_context(request),
             "saved_session_ids": saved,
+            "clashing_session_ids": clashing_session_ids(request.user, self.conference, saved),
             "messages": messages,
             "card_messages": by_card,
         }
@@ -65,6 +86,26 @@ class SaveState(HoleKind):
 
     def unusual(self, visitor):
         return visitor.get("saved_session_ids", ())
+
+
+@hole_kind
+class ClashMark(HoleKind):
+    """Under a saved session's card, that it overlaps another the visitor saved: "clashes" or
+    "no clash". Only the cards of sessions that clash are rendered for them."""
+
+    template_name = "sessions/includes/clash_mark.html"
+    index_field = "session_id"
+    usual = {"clashing_session_ids": frozenset()}
+    fixed_length = True
+    states = ("clashes", "no clash")
+    examples = ({"session_id": 1},)
+
+    def state(self, data, visitor):
+        clashing = data["session_id"] in visitor.get("clashing_session_ids", frozenset())
+        return "clashes" if clashing else "no clash"
+
+    def unusual(self, visitor):
+        return visitor.get("clashing_session_ids", ())
 
 
 @hole_kind

@@ -97,6 +97,70 @@ def test_no_page_scrolls_sideways_on_a_phone(open_page, path):
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+# Controls whose text does not fit them: for a list or a field, the chosen option's text or the
+# placeholder measured in its font (a list's arrow taken as 20 px); for the rest, what overflows.
+CUT_OFF_CONTROLS = """() => {
+  const measure = document.createElement('canvas').getContext('2d');
+  const cut = [];
+  const controls = 'a, button, summary, select, input:not([type=hidden], [type=checkbox]), .brand';
+  for (const control of document.querySelectorAll(controls)) {
+    if (!control.getClientRects().length) continue;  // not shown
+    const style = getComputedStyle(control);
+    let needs = control.scrollWidth;
+    if (control.matches('select, input')) {
+      measure.font = style.font;
+      const text = control.matches('select') ? control.selectedOptions[0].text : control.value || control.placeholder;
+      needs = measure.measureText(text).width + parseFloat(style.paddingLeft)
+        + parseFloat(style.paddingRight) + (control.matches('select') ? 20 : 0);
+    }
+    if (needs > control.clientWidth + 0.5) cut.push(control.outerHTML.slice(0, 80));
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize(
+    "path",
+    [SCHEDULE, GRID, "/pytorch-eu-2026/", "/pytorch-eu-2026/no-such-page/"],
+    ids=["schedule", "grid", "home", "not found"],
+)
+def test_no_control_is_cut_off_on_a_phone(open_page, path):
+    page = open_page(path, PHONE)
+    assert page.evaluate(CUT_OFF_CONTROLS) == []
+
+
+@pytest.mark.parametrize("path", [SCHEDULE, GRID], ids=["schedule", "grid"])
+def test_phone_cards_have_their_facts_in_two_lines_whatever_the_track(open_page, path):
+    """Time, room and Save, then track and level: a long track never pushes the level onto a
+    third line, so cards differ in height only by their title and speakers."""
+    page = open_page(path, PHONE)
+    lines = page.evaluate("""() => [...document.querySelectorAll('.session')]
+      .filter(card => card.querySelector('.track') && card.querySelector('.level'))
+      .map(card => {
+        const middle = selector => {
+          const box = card.querySelector(selector).getBoundingClientRect();
+          return (box.top + box.bottom) / 2;
+        };
+        return [Math.abs(middle('.level') - middle('.track')) < 6,  // one line
+                middle('.track') - middle('.time') > 10,  // the next one
+                Math.abs(middle('.save-button') - middle('.time')) < 6];
+      })""")
+    assert len(lines) > 10
+    assert set(map(tuple, lines)) == {(True, True, True)}
+
+
+@pytest.mark.parametrize(
+    "path", ["/pytorch-eu-2026/no-such-page/", "/pytorch-eu-2026/offline/"], ids=["404", "offline"]
+)
+def test_the_footer_stands_at_the_foot_of_a_short_page_on_a_phone(open_page, path):
+    page = open_page(path, PHONE)
+    footer = page.locator(".site-footer")
+    expect(footer).to_contain_text("PyTorch Conference Europe 2026")
+    box = footer.bounding_box()
+    assert box["y"] + box["height"] == PHONE["height"]
+    assert page.evaluate("document.documentElement.scrollHeight") == PHONE["height"]
+
+
 def test_grid_blocks_are_as_tall_as_their_sessions_are_long(open_page):
     conference = Conference.objects.get(slug="pytorch-eu-2026")
     paris = conference.tz
@@ -320,6 +384,27 @@ def test_a_saved_session_stands_out_in_the_list(open_page, django_user_model):
     card.get_by_role("button", name="Save", exact=False).click()
     expect(card.get_by_role("button", pressed=True)).to_be_visible()
     assert card.evaluate(background) != unsaved
+
+
+def test_two_saved_sessions_at_once_say_they_clash_until_one_is_removed(
+    open_page, django_user_model
+):
+    page = open_page(SCHEDULE, DESKTOP)
+    log_in(page, django_user_model)
+    cards = [
+        page.locator("#session-portable-high-performance-llm-serving-a-triton-backend-for-vllm"),
+        page.locator("#session-accelerating-complex-valued-tensors-with-torchcompile"),
+    ]
+    for card in cards:
+        card.get_by_role("button", name="Save", exact=False).click()
+        expect(card.get_by_role("button", pressed=True)).to_be_visible()
+    page.reload()
+    for card in cards:
+        expect(card.get_by_text("Clashes with another saved session")).to_be_visible()
+    assert page.get_by_text("Clashes with another saved session").count() == 2
+    cards[0].get_by_role("button", name="Saved", exact=False).click()
+    expect(cards[0].get_by_role("button", pressed=False)).to_be_visible()
+    expect(cards[0].get_by_text("Clashes with another saved session")).to_be_hidden()
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])

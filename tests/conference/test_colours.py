@@ -29,6 +29,7 @@ TEXT_PAIRS = [
     ("ink", "saved-bg"),  # a saved card and its button
     ("link", "saved-bg"),
     ("muted", "saved-bg"),
+    ("accent", "saved-bg"),  # a saved card's clash mark
     ("header-ink", "header-bg"),
     ("header-muted", "header-bg"),
     ("on-track", "track-colour"),  # a track tag without a colour of its own

@@ -68,6 +68,14 @@ def test_the_compressed_page_is_the_plain_page(django_user_model, conference, pa
     assert len(compressed.content) < len(page) / 2
 
 
+@pytest.mark.parametrize("path", PAGES[:2])
+def test_clashes_of_saved_sessions_go_into_the_compressed_page(django_user_model, conference, path):
+    client = visitor(django_user_model, "ada", ["Talk 0", "Talk 1", "Talk 4"])
+    compressed = client.get(path, headers=BROWSER)
+    assert compressed["Content-Encoding"] == "deflate"
+    assert zlib.decompress(compressed.content).count(b'class="clash-mark"') == 2
+
+
 def test_staff_and_a_cancelled_saved_session_read_the_same_compressed(
     django_user_model, admin_user, conference
 ):

@@ -336,7 +336,8 @@ def test_schedule_with_saved_markers_query_count_does_not_grow(
     attendee_client, attendee, conference, django_assert_max_num_queries, count
 ):
     save_sessions(attendee, conference, count)
-    with django_assert_max_num_queries(11):  # 10, and the days that have sessions
+    # 10, the days that have sessions, and with two saved or more, which of them clash
+    with django_assert_max_num_queries(12):
         response = attendee_client.get(
             reverse("sessions:schedule", kwargs={"conference_slug": "pycon"})
         )
@@ -375,6 +376,62 @@ def test_my_schedule_flags_a_clash_on_both_sides(attendee_client, attendee, conf
     }
     assert clashes == {"First": ["Second"], "Second": ["First"], "Later": []}
     assert "2 of them clash" in response.content.decode()
+
+
+def cards_marked_as_clashing(html: str) -> list[str]:
+    """The ids of the cards that show a clash mark, in page order."""
+    cards = re.findall(r'<article id="([^"]+)".*?</article>', html, flags=re.DOTALL)
+    marked = re.findall(
+        r'<article id="([^"]+)"(?:(?!</article>).)*class="clash-mark"', html, flags=re.DOTALL
+    )
+    return [card for card in cards if card in marked]
+
+
+@pytest.fixture
+def three_saved(attendee, conference):
+    """Two saved sessions that overlap in two rooms, and a third saved later that day."""
+    first = make_session(conference, title="First", room=make_room(conference))
+    second = make_session(
+        conference, title="Second", room=make_room(conference), starts_at=paris(8, 10, 15)
+    )
+    later = make_session(conference, title="Later", starts_at=paris(8, 14))
+    for session in (first, second, later):
+        SavedSession.objects.add(attendee, session)
+
+
+@pytest.mark.usefixtures("three_saved")
+@pytest.mark.parametrize("page", ["sessions:schedule", "sessions:schedule-grid"])
+def test_schedule_marks_my_saved_sessions_that_clash(attendee_client, page):
+    url = reverse(page, kwargs={"conference_slug": "pycon"}) + "?day=2026-04-08"
+    html = attendee_client.get(url).content.decode()
+    assert cards_marked_as_clashing(html) == ["session-first", "session-second"]
+    assert html.count("Clashes with another saved session") == 2
+
+
+@pytest.mark.usefixtures("three_saved")
+@pytest.mark.parametrize("page", ["sessions:schedule", "sessions:schedule-grid"])
+def test_schedule_shows_no_clash_to_an_anonymous_visitor_or_another_user(
+    client, django_user_model, page
+):
+    url = reverse(page, kwargs={"conference_slug": "pycon"}) + "?day=2026-04-08"
+    anonymous = client.get(url).content.decode()
+    client.force_login(django_user_model.objects.create_user("bob"))
+    another = client.get(url).content.decode()
+    assert cards_marked_as_clashing(anonymous) == []
+    assert cards_marked_as_clashing(another) == []
+    assert "Clashes with" not in anonymous + another
+
+
+def test_a_clash_with_a_cancelled_session_is_no_clash(attendee_client, attendee, conference):
+    first = make_session(conference, title="First", room=make_room(conference))
+    second = make_session(conference, title="Second", room=make_room(conference))
+    for session in (first, second):
+        SavedSession.objects.add(attendee, session)
+    Session.objects.filter(pk=second.pk).update(status=Session.Status.CANCELLED)
+    html = attendee_client.get(
+        reverse("sessions:schedule", kwargs={"conference_slug": "pycon"})
+    ).content.decode()
+    assert cards_marked_as_clashing(html) == []
 
 
 def test_keeping_one_of_a_clash_removes_the_others(attendee_client, attendee, conference):
@@ -470,7 +527,8 @@ def test_my_schedule_query_count_does_not_grow(
     attendee_client, attendee, conference, django_assert_max_num_queries, count
 ):
     save_sessions(attendee, conference, count)
-    with django_assert_max_num_queries(11):  # 10, and the days that have sessions
+    # 10, the days that have sessions, and with two saved or more, which of them clash
+    with django_assert_max_num_queries(12):
         response = attendee_client.get(my_schedule_url(conference))
     assert len(response.context["sessions"]) == count
 
