@@ -161,6 +161,25 @@ class VersionedAdmin(admin.ModelAdmin):
             if name not in VersionedModelForm.version_fields
         ]
 
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if form.merge is not None and form.merge.kept:
+            kept = "; ".join(
+                f"{change.label}: {change.loaded} → {change.now}"
+                for change in form.merge.kept_changes()
+            )
+            self.message_user(request, f"Kept what someone else saved meanwhile: {kept}.")
+
+    def save_related(self, request, form, formsets, change):
+        # An inline whose values were kept as saved meanwhile (the organizer chose theirs) is
+        # not saved; the form names it by its displayed value (``related_formsets``).
+        skipped = {form.related_formsets.get(name) for name in form.kept_related}
+        for formset in formsets:
+            if formset.prefix in skipped:  # the change message reads what each formset saved
+                formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        saved = [formset for formset in formsets if formset.prefix not in skipped]
+        super().save_related(request, form, saved, change)
+
     def get_changelist_form(self, request, **kwargs):
         # list_editable rows post only their own column: that column wins, as before.
         return super().get_changelist_form(request, form=forms.ModelForm, **kwargs)
