@@ -153,6 +153,9 @@ class VersionedAdmin(admin.ModelAdmin):
     form = VersionedModelForm
     change_form_template = "admin/versioned_change_form.html"
 
+    class Media:
+        css = {"all": ["css/admin.css"]}  # the edit-conflict block's layout
+
     def get_fields(self, request, obj=None):
         # Hidden fields the template places itself, not rows of a fieldset.
         return [

@@ -336,8 +336,10 @@ class VersionedModelForm(forms.ModelForm):
             o for o in plan.overlaps if chosen.get(o.name) not in (self.THEIRS, self.MINE)
         ]
         if unresolved:
+            # The main form's conflict block shows both values; an inline row has only this.
             both = "; ".join(
-                f"{o.label} (theirs: “{o.theirs}”, yours: “{o.mine}”)" for o in unresolved
+                f"{o.label} (theirs: “{o.theirs}”, yours: “{o.mine}”)" if self.prefix else o.label
+                for o in unresolved
             )
             self.edit_conflict = EditConflictError(
                 self.instance, self.merging_from, self.instance.version

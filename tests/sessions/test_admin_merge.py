@@ -88,9 +88,8 @@ def test_admin_shows_both_values_of_a_field_both_changed_and_saves_nothing(
         (Overlap("title", "Title", "Old title", "Theirs", "Mine"), None)
     ]
     assert form.non_field_errors() == [
-        "Someone else saved “Theirs” after you opened this page and changed Title (theirs: "
-        "“Theirs”, yours: “Mine”) too, so nothing was saved. Choose whose value to keep for "
-        "each, then save again."
+        "Someone else saved “Theirs” after you opened this page and changed Title too, so "
+        "nothing was saved. Choose whose value to keep for each, then save again."
     ]
     html = response.content.decode()
     assert '<input type="radio" name="keep_title" value="theirs">' in html
