@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from conference.models import Room
 from conference.versioning import FieldChange, Overlap
-from sessions.models import Session
+from sessions.models import Session, SessionLink
 from tests.admin_forms import opened_change_form
 from tests.builders import make_conference, make_room, make_session, make_speaker, paris
 from tests.sessions.test_admin import opened_form, save_in_admin
@@ -278,3 +278,24 @@ def test_room_admin_merges_a_new_capacity_with_a_new_name(admin_client, two_room
     assert response.status_code == 302
     room = Room.objects.get(pk=central.pk)
     assert (room.name, room.capacity) == ("Main Hall", 250)
+
+
+def test_admin_refuses_rather_than_merge_a_page_whose_link_was_changed_meanwhile(
+    admin_client, session
+):
+    link = SessionLink.objects.create(session=session, title="Slides", url="https://a.example/")
+    opened = opened_form(admin_client, session)
+    SessionLink.objects.filter(pk=link.pk).update(url="https://b.example/")
+    Session.objects.filter(pk=session.pk).update()  # as the change form saves the session too
+
+    response = save_in_admin(admin_client, session, opened, title="Mine")
+
+    assert response.status_code == 200
+    form = response.context["adminform"].form
+    assert [(change.label, change.now) for change in form.changed_meanwhile] == [
+        ("Session links", "Slides: https://b.example/ ()")
+    ]
+    assert (stored(session).title, SessionLink.objects.get(pk=link.pk).url) == (
+        "Old title",
+        "https://b.example/",
+    )
