@@ -182,6 +182,12 @@ class VersionedAdmin(admin.ModelAdmin):
                 formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
         saved = [formset for formset in formsets if formset.prefix not in skipped]
         super().save_related(request, form, saved, change)
+        replaced = {form.related_formsets.get(name) for name in form.replaced_related}
+        for formset in saved:
+            if formset.prefix in replaced:
+                shown = [row.instance.pk for row in formset.forms if row.instance.pk is not None]
+                rows = formset.model._default_manager.filter(**{formset.fk.name: form.instance})
+                rows.exclude(pk__in=shown).delete()
 
     def get_changelist_form(self, request, **kwargs):
         # list_editable rows post only their own column: that column wins, as before.

@@ -223,6 +223,9 @@ class VersionedModelForm(forms.ModelForm):
         self.merging_from: int | None = None  # the version this page was opened at
         # Values of related rows (inlines) kept as saved meanwhile: their formsets are not saved.
         self.kept_related: set[str] = set()
+        # Related rows this page replaces whole (mine chosen, or “Save my version anyway”):
+        # rows added meanwhile that it does not show are deleted too.
+        self.replaced_related: set[str] = set()
         self.chosen: dict[str, str | None] = {}
         if self.instance.pk is not None and not self.is_bound:
             self.fields["loaded_version"].initial = self.instance.version
@@ -260,6 +263,8 @@ class VersionedModelForm(forms.ModelForm):
                 code="version_missing",
             )
         loaded_at = self.instance.version
+        if self.overwrite_chosen is not None:
+            self.replaced_related = set(self.related_formsets)
         try:
             self.instance.check_version(seen)
         except EditConflictError as conflict:
@@ -332,6 +337,9 @@ class VersionedModelForm(forms.ModelForm):
                 self.cleaned_data.pop(name, None)
             else:
                 self.kept_related.add(name)
+        self.replaced_related = {
+            name for name, keep in chosen.items() if keep == self.MINE and name not in self.fields
+        }
         unresolved = [
             o for o in plan.overlaps if chosen.get(o.name) not in (self.THEIRS, self.MINE)
         ]

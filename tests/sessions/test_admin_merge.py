@@ -299,3 +299,43 @@ def test_admin_refuses_rather_than_merge_a_page_whose_link_was_changed_meanwhile
         "Old title",
         "https://b.example/",
     )
+
+
+def test_admin_saves_exactly_my_speakers_when_the_organizer_chooses_mine(admin_client, session):
+    grace = make_speaker(session.conference, name="Grace Hopper")
+    ada = make_speaker(session.conference, name="Ada Lovelace")
+    opened = opened_form(admin_client, session)
+    save_in_admin(admin_client, session, opened_form(admin_client, session), **speakers_row(grace))
+    shown = save_in_admin(admin_client, session, opened, **speakers_row(ada))
+
+    response = save_in_admin(
+        admin_client,
+        session,
+        opened,
+        merge_version=str(shown.context["adminform"].form.overwrite_offer),
+        keep_speakers="mine",
+        **speakers_row(ada),
+    )
+
+    assert response.status_code == 302
+    assert stored(session).ordered_speakers == [ada]
+
+
+def test_admin_saving_my_version_anyway_undoes_a_speaker_added_meanwhile(admin_client, session):
+    grace = make_speaker(session.conference, name="Grace Hopper")
+    ada = make_speaker(session.conference, name="Ada Lovelace")
+    opened = opened_form(admin_client, session)
+    save_in_admin(admin_client, session, opened_form(admin_client, session), **speakers_row(grace))
+    shown = save_in_admin(admin_client, session, opened, **speakers_row(ada))
+    assert [change.label for change in shown.context["adminform"].form.merge.undone] == ["Speakers"]
+
+    response = save_in_admin(
+        admin_client,
+        session,
+        opened,
+        overwrite_version=str(shown.context["adminform"].form.overwrite_offer),
+        **speakers_row(ada),
+    )
+
+    assert response.status_code == 302
+    assert stored(session).ordered_speakers == [ada]
