@@ -8,9 +8,10 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.http import urlencode
 
-from conference.forms import AdminLoginForm, VersionedModelForm, named_with_conference
+from conference.forms import AdminLoginForm, named_with_conference
 from conference.models import Conference, Room, Track
 from conference.offline import forgets_the_visitor
+from conference.versioned_forms import VersionedModelForm
 from conference.versioning import EditConflictError
 
 # The product's name, not Django's, on every admin page (the index is a dashboard of the

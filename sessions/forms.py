@@ -6,14 +6,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from conference.forms import (
-    ConferenceDateTimeField,
-    VersionedModelForm,
-    named_with_conference,
-    parse_version,
-)
+from conference.forms import ConferenceDateTimeField, named_with_conference
 from conference.models import Conference
 from conference.timezones import clock_text, time_zone_note
+from conference.versioned_forms import VersionedModelForm, parse_version
 from sessions.importers import MAX_IMPORT_BYTES
 from sessions.models import Release, Session
 from speakers.models import Speaker

@@ -206,8 +206,8 @@ def test_admin_refuses_a_merge_that_double_books_a_room_with_the_rules_message(
     ]
     assert form.non_field_errors() == [
         "Someone else saved “Old title” after you opened this page (Room: Central Room → "
-        "Junior Stage). Your changes together with theirs break the rule above, so nothing "
-        "was saved."
+        "Junior Stage). Together with theirs, your changes break a rule (marked on this "
+        "page), so nothing was saved."
     ]
     assert (stored(session).room, stored(session).starts_at) == (junior, paris(8, 10))
 
