@@ -204,7 +204,8 @@ class VersionedModelForm(forms.ModelForm):
     def posted_related_values(self) -> dict[str, str]:
         """Displayed values of related rows this page posts (inlines), for ``three_way_merge()``.
 
-        None by default: inlines then save row by row as they always do.
+        None by default: a related value (``displayed_values()``) changed meanwhile then
+        refuses the merge (``MergePlan.unmerged``) rather than let a stale inline save over it.
         """
         return {}
 
