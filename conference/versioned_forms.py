@@ -166,6 +166,13 @@ class VersionedModelForm(forms.ModelForm):
             }
         self.chosen = chosen
         plan.kept |= {name for name, keep in chosen.items() if keep == self.THEIRS}
+        # What this page changed, for the admin's history: not the fields it leaves as theirs,
+        # nor the version it was opened at.
+        self.changed_data = [
+            name
+            for name in self.changed_data
+            if name not in plan.kept and name not in self.version_fields
+        ]
         for name in plan.kept:
             if name in self.fields:
                 # Left out of cleaned_data, the field keeps the instance's value: theirs.

@@ -1,6 +1,7 @@
 """Two organizers saving one session from pages opened at the same version (VersionedModelForm)."""
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
@@ -55,6 +56,19 @@ def test_admin_merges_changes_to_different_fields_of_one_session(admin_client, s
         f'The session “<a href="/admin/schedule/session/{session.pk}/change/">New title</a>” '
         "was changed successfully.",
     ]
+
+
+def test_admin_history_of_a_merged_save_names_only_what_the_organizer_changed(
+    admin_client, session, two_rooms
+):
+    _, junior = two_rooms
+    opened = opened_form(admin_client, session)
+    moved_on_the_planner(session, junior)
+
+    save_in_admin(admin_client, session, opened, title="New title")
+
+    entry = LogEntry.objects.get(object_id=str(session.pk))
+    assert entry.get_change_message() == "Changed Title."
 
 
 def test_admin_merges_a_change_of_audience_level_with_a_new_title(admin_client, session):
