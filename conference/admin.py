@@ -8,9 +8,10 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.http import urlencode
 
-from conference.forms import AdminLoginForm, VersionedModelForm, named_with_conference
+from conference.forms import AdminLoginForm, named_with_conference
 from conference.models import Conference, Room, Track
 from conference.offline import forgets_the_visitor
+from conference.versioned_forms import VersionedModelForm
 from conference.versioning import EditConflictError
 
 # The product's name, not Django's, on every admin page (the index is a dashboard of the
@@ -153,6 +154,9 @@ class VersionedAdmin(admin.ModelAdmin):
     form = VersionedModelForm
     change_form_template = "admin/versioned_change_form.html"
 
+    class Media:
+        css = {"all": ["css/admin.css"]}  # the edit-conflict block's layout
+
     def get_fields(self, request, obj=None):
         # Hidden fields the template places itself, not rows of a fieldset.
         return [
@@ -160,6 +164,31 @@ class VersionedAdmin(admin.ModelAdmin):
             for name in super().get_fields(request, obj)
             if name not in VersionedModelForm.version_fields
         ]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if form.merge is not None and form.merge.kept:
+            kept = "; ".join(
+                f"{change.label}: {change.loaded} → {change.now}"
+                for change in form.merge.kept_changes()
+            )
+            self.message_user(request, f"Kept what someone else saved meanwhile: {kept}.")
+
+    def save_related(self, request, form, formsets, change):
+        # An inline whose values were kept as saved meanwhile (the organizer chose theirs) is
+        # not saved; the form names it by its displayed value (``related_formsets``).
+        skipped = {form.related_formsets.get(name) for name in form.kept_related}
+        for formset in formsets:
+            if formset.prefix in skipped:  # the change message reads what each formset saved
+                formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        saved = [formset for formset in formsets if formset.prefix not in skipped]
+        super().save_related(request, form, saved, change)
+        replaced = {form.related_formsets.get(name) for name in form.replaced_related}
+        for formset in saved:
+            if formset.prefix in replaced:
+                shown = [row.instance.pk for row in formset.forms if row.instance.pk is not None]
+                rows = formset.model._default_manager.filter(**{formset.fk.name: form.instance})
+                rows.exclude(pk__in=shown).delete()
 
     def get_changelist_form(self, request, **kwargs):
         # list_editable rows post only their own column: that column wins, as before.

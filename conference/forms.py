@@ -1,5 +1,4 @@
 import datetime
-import json
 
 from axes import utils as axes_utils
 from django import forms
@@ -26,7 +25,6 @@ from conference.limits import (
 )
 from conference.models import confirmed_address
 from conference.timezones import WallClock, clock_text, read_wall_clock
-from conference.versioning import EditConflictError
 
 # Attendee pages render in Jinja2 (conference/jinja2.py), and so do their forms' widgets; the
 # admin keeps Django's renderer.
@@ -173,96 +171,6 @@ class SetPasswordForm(AttendeeFormMixin, auth_forms.SetPasswordForm):
         user = super().save(commit=commit)
         axes_utils.reset(username=user.get_username())
         return user
-
-
-def parse_version(raw: str | None) -> int | None:
-    return int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
-
-
-def parse_displayed_values(raw: str | None) -> dict[str, str]:
-    """What ``Versioned.displayed_values()`` gave when the form was opened; {} if unreadable."""
-    try:
-        values = json.loads(raw or "")
-    except ValueError:
-        return {}
-    if not isinstance(values, dict):
-        return {}
-    return {name: value for name, value in values.items() if isinstance(value, str)}
-
-
-class VersionedModelForm(forms.ModelForm):
-    """A change form for a Versioned model that refuses to save over changes made since it was
-    opened (conference/versioning.py).
-
-    It carries the version it was opened at and what it showed then, so a refused save can say
-    what changed meanwhile (``changed_meanwhile``, for the admin's versioned_change_form.html). ``overwrite_version`` is the “Save my version
-    anyway” box, offered with a conflict: it names the version the user was shown, so a third
-    save arriving after that is refused again.
-    """
-
-    loaded_version = forms.CharField(widget=forms.HiddenInput, required=False)
-    loaded_values = forms.CharField(widget=forms.HiddenInput, required=False)
-    overwrite_version = forms.CharField(widget=forms.HiddenInput, required=False)
-    version_fields = ("loaded_version", "loaded_values", "overwrite_version")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.edit_conflict: EditConflictError | None = None
-        self.changed_meanwhile = []
-        if self.instance.pk is not None and not self.is_bound:
-            self.fields["loaded_version"].initial = self.instance.version
-            self.fields["loaded_values"].initial = json.dumps(self.instance.displayed_values())
-
-    @property
-    def overwrite_offer(self) -> int | None:
-        """The version “Save my version anyway” would replace, when the box is to be shown."""
-        if self.edit_conflict is not None:
-            return self.edit_conflict.current_version
-        return self.overwrite_chosen
-
-    @property
-    def overwrite_checked(self) -> bool:
-        """Ticked before and still current: the page came back for another error."""
-        return self.edit_conflict is None and self.overwrite_chosen is not None
-
-    @property
-    def overwrite_chosen(self) -> int | None:
-        return parse_version(self.data.get(self.add_prefix("overwrite_version")))
-
-    def clean(self):
-        cleaned_data = super().clean()
-        if self.instance.pk is None:
-            return cleaned_data
-        seen = self.overwrite_chosen or parse_version(cleaned_data.get("loaded_version"))
-        if seen is None:
-            raise ValidationError(
-                "This page does not say which version it was opened at, so nothing was saved. "
-                "Reload it to edit the current version.",
-                code="version_missing",
-            )
-        try:
-            self.instance.check_version(seen)
-        except EditConflictError as conflict:
-            self.edit_conflict = conflict
-            raise self.conflict_error(conflict) from conflict
-        return cleaned_data
-
-    def conflict_error(self, conflict: EditConflictError) -> ValidationError:
-        current = conflict.current()
-        if current is None:
-            return conflict
-        loaded = parse_displayed_values(self.data.get(self.add_prefix("loaded_values")))
-        self.changed_meanwhile = current.changes_since(loaded)
-        changed = (
-            f" Changed meanwhile: {', '.join(change.label for change in self.changed_meanwhile)}."
-            if self.changed_meanwhile
-            else ""
-        )
-        return ValidationError(
-            f"Someone else saved “{current}” after you opened this page, so nothing was "
-            f"saved.{changed}",
-            code="edit_conflict",
-        )
 
 
 def named_with_conference(part) -> str:

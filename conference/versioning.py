@@ -9,6 +9,7 @@ transaction: of two writers starting from one version exactly one wins, and the 
 ``EditConflictError`` with nothing written.
 """
 
+import dataclasses
 import datetime
 from dataclasses import dataclass
 
@@ -51,6 +52,62 @@ class FieldChange:
     label: str
     loaded: str
     now: str
+    name: str = dataclasses.field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """A field both organizers changed, to different values: one of them must choose."""
+
+    name: str
+    label: str
+    loaded: str
+    theirs: str
+    mine: str
+
+
+@dataclass
+class MergePlan:
+    """How a change based on an older version lays over what was saved since (three_way_merge)."""
+
+    kept: set[str] = dataclasses.field(
+        default_factory=set
+    )  # changed only meanwhile: their value stays
+    overlaps: list[Overlap] = dataclasses.field(default_factory=list)
+    # What saving the organizer's page whole (“Save my version anyway”) would undo.
+    undone: list[FieldChange] = dataclasses.field(default_factory=list)
+    # Changed meanwhile, but not something the organizer's values say (e.g. an inline posted
+    # row by row): nothing can tell whether their page keeps or undoes it, so no merge.
+    unmerged: list[str] = dataclasses.field(default_factory=list)
+
+    def kept_changes(self) -> list[FieldChange]:
+        return [change for change in self.undone if change.name in self.kept]
+
+
+def three_way_merge(row: "Versioned", loaded: dict[str, str], mine: dict[str, str]) -> MergePlan:
+    """Merge ``mine`` (an organizer's values, as displayed) into ``row`` as stored now.
+
+    ``loaded`` is ``displayed_values()`` of the version the organizer started from, ``mine``
+    what they want now of the fields they may have changed. A field only the other writer
+    changed keeps their value; one only the organizer changed, or both changed alike, takes
+    the organizer's; one both changed differently is an overlap; one changed meanwhile that
+    ``mine`` does not give cannot be merged.
+    """
+    plan = MergePlan()
+    for name, now in row.displayed_values().items():
+        if name not in loaded or loaded[name] == now:
+            continue  # not changed meanwhile
+        if name not in mine:
+            plan.unmerged.append(name)
+            continue
+        label = row.field_label(name)
+        if mine[name] != now:
+            plan.undone.append(FieldChange(label, loaded[name], now, name))
+        if mine[name] == loaded[name]:
+            plan.kept.add(name)
+        elif mine[name] != now:
+            plan.overlaps.append(Overlap(name, label, loaded[name], now, mine[name]))
+    return plan
 
 
 class VersionedQuerySet(models.QuerySet):
@@ -178,7 +235,7 @@ class Versioned(models.Model):
     def changes_since(self, loaded: dict[str, str]) -> list[FieldChange]:
         """What differs between ``loaded`` (``displayed_values()`` of an older version) and now."""
         return [
-            FieldChange(self.field_label(name), loaded[name], now)
+            FieldChange(self.field_label(name), loaded[name], now, name)
             for name, now in self.displayed_values().items()
             if name in loaded and loaded[name] != now
         ]

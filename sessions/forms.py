@@ -6,12 +6,14 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from conference.forms import ConferenceDateTimeField, VersionedModelForm, named_with_conference
+from conference.forms import ConferenceDateTimeField, named_with_conference
 from conference.models import Conference
 from conference.timezones import clock_text, time_zone_note
+from conference.versioned_forms import VersionedModelForm, parse_version
 from conference.versioning import EditConflictError
 from sessions.importers import MAX_IMPORT_BYTES
 from sessions.models import Release, Session
+from speakers.models import Speaker
 
 # What organizers pick most; any other number of minutes can be typed.
 COMMON_DURATIONS = (5, 10, 15, 20, 25, 30, 40, 45, 60, 90)
@@ -63,6 +65,7 @@ class SessionAdminForm(VersionedModelForm):
     # zone reads the times, its rooms and tracks are offered. None while one of several conferences
     # is still to be chosen: then every room and track is offered, named with its conference.
     conference: Conference | None = None
+    related_formsets = {"speakers": "session_speakers"}
 
     class Meta:
         model = Session
@@ -149,6 +152,26 @@ class SessionAdminForm(VersionedModelForm):
     def set_end(cleaned_data, ends_at: datetime.datetime | None) -> None:
         if ends_at is not None:
             cleaned_data["ends_at"] = ends_at
+
+    def posted_related_values(self) -> dict[str, str]:
+        """The speakers this page posts (its speakers' inline), named in billing order."""
+        prefix = "session_speakers"
+        total = parse_version(self.data.get(f"{prefix}-TOTAL_FORMS"))
+        if total is None:
+            return {}
+        rows = []
+        for index in range(min(total, 1000)):
+            row = f"{prefix}-{index}-"
+            speaker = parse_version(self.data.get(f"{row}speaker"))
+            if speaker is not None and not self.data.get(f"{row}DELETE"):
+                position = parse_version(self.data.get(f"{row}position")) or 0
+                rows.append((position, index, speaker))
+        names = Speaker.objects.in_bulk([speaker for _, _, speaker in rows])
+        return {
+            "speakers": ", ".join(
+                names[speaker].name for _, _, speaker in sorted(rows) if speaker in names
+            )
+        }
 
     def _post_clean(self):
         # The model's rules (within the conference's days, room and speakers free) all read the

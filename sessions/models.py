@@ -705,11 +705,21 @@ class Session(KeepsFormerSlugs, Versioned):
     natural_key.dependencies = ["conference.conference"]
 
     def displayed_values(self) -> dict[str, str]:
-        """Its fields and, as its change form edits them too, its speakers and attachments."""
+        """Its fields and, as its change form edits them too, its speakers, attachments and links.
+
+        Each inline row with every field its form edits: a merge of a stale page refuses any
+        row changed meanwhile rather than save its old values over it (VersionedModelForm).
+        """
+        attachments = "; ".join(
+            f"{item.title}: {item.file.name or item.url} ({item.kind})"
+            for item in self.attachment_list
+        )
+        links = "; ".join(f"{link.title}: {link.url} ({link.kind})" for link in self.link_list)
         return {
             **super().displayed_values(),
             "speakers": ", ".join(speaker.name for speaker in self.ordered_speakers),
-            "attachments": ", ".join(attachment.title for attachment in self.attachment_list),
+            "attachments": attachments,
+            "links": links,
         }
 
     def clean(self):

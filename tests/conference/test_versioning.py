@@ -2,7 +2,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from conference.models import Room, Track
-from conference.versioning import EditConflictError, FieldChange
+from conference.versioning import EditConflictError, FieldChange, Overlap, three_way_merge
 from sessions.models import Session
 from speakers.models import Speaker
 from tests.builders import make_room, make_session, make_speaker, make_track, paris
@@ -111,3 +111,42 @@ def test_a_browsers_line_endings_are_not_reported_as_a_change():
     opened = loaded(session).displayed_values()
     Session.objects.filter(pk=session.pk).update(description="First line.\r\nSecond line.")
     assert loaded(session).changes_since(opened) == []
+
+
+def test_three_way_merge_keeps_a_field_only_the_other_writer_changed():
+    session = make_session(title="Old", description="Old text.")
+    opened = loaded(session).displayed_values()
+    Session.objects.filter(pk=session.pk).update(title="Theirs")
+    plan = three_way_merge(loaded(session), opened, {"title": "Old", "description": "Mine."})
+    assert (plan.kept, plan.overlaps, plan.undone) == (
+        {"title"},
+        [],
+        [FieldChange("Title", "Old", "Theirs")],
+    )
+
+
+def test_three_way_merge_names_both_values_of_a_field_both_changed_differently():
+    session = make_session(title="Old")
+    opened = loaded(session).displayed_values()
+    Session.objects.filter(pk=session.pk).update(title="Theirs")
+    plan = three_way_merge(loaded(session), opened, {"title": "Mine"})
+    assert (plan.kept, plan.overlaps) == (
+        set(),
+        [Overlap("title", "Title", "Old", "Theirs", "Mine")],
+    )
+
+
+def test_three_way_merge_takes_a_change_both_made_alike():
+    session = make_session(title="Old")
+    opened = loaded(session).displayed_values()
+    Session.objects.filter(pk=session.pk).update(title="Same")
+    plan = three_way_merge(loaded(session), opened, {"title": "Same"})
+    assert (plan.kept, plan.overlaps, plan.undone) == (set(), [], [])
+
+
+def test_three_way_merge_does_not_merge_a_change_the_organizers_values_cannot_tell():
+    session = make_session(title="Old", speakers=[make_speaker()])
+    opened = loaded(session).displayed_values()
+    Session.objects.filter(pk=session.pk).update(title="Theirs")
+    plan = three_way_merge(loaded(session), opened, {"description": ""})
+    assert plan.unmerged == ["title"]
