@@ -13,6 +13,7 @@ from django.views import View
 from django.views.decorators.cache import cache_control
 from django.views.generic import DetailView, TemplateView
 
+from conference.models import describe_days
 from conference.uploads import serve_upload
 from conference.views import (
     ConferenceMixin,
@@ -166,7 +167,11 @@ class ScheduleView(SessionListMixin, TemplateView):
         context["days"] = group_by_day_and_slot(context["sessions"])
         context.update(one_day=self.one_day, day=self.day, session_count=self.session_count)
         large = self.session_count > self.all_days_up_to
-        context["day_tabs"] = context["filterset"].days_on_offer if large else []
+        days_on_offer = context["filterset"].days_on_offer  # read by the filter form anyway
+        context["day_tabs"] = days_on_offer if large else []
+        # As the home page says them: the days with sessions, else the conference's own.
+        context["session_days"] = describe_days(days_on_offer)
+        context["conference_dates"] = describe_days(self.conference.days)
         return context
 
 

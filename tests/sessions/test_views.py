@@ -901,3 +901,15 @@ def test_a_large_schedule_query_count_does_not_grow(
     with django_assert_max_num_queries(12):
         response = client.get(schedule_url(conference))
     assert len(response.context["sessions"]) == (count + 1) // 2
+
+
+def test_schedule_names_the_days_with_sessions_not_the_empty_first_day(client, conference):
+    make_session(conference, starts_at=paris(8, 10))  # the conference runs 7 and 8 April
+    html = client.get(schedule_url(conference)).content.decode()
+    assert "Wednesday 8 April 2026" in strip_tags(html).split("Now and next")[0]
+    assert "7 April" not in strip_tags(html).split("Now and next")[0]
+
+
+def test_schedule_without_sessions_says_the_dates_are_the_conferences(client, conference):
+    html = client.get(schedule_url(conference)).content.decode()
+    assert "Conference dates: Tuesday 7 April – Wednesday 8 April 2026" in html
