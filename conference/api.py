@@ -14,6 +14,8 @@ from drf_spectacular.utils import (
 from rest_framework import exceptions, permissions, serializers, viewsets
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import ValidationError
+from rest_framework.filters import BaseFilterBackend
 from rest_framework.parsers import FormParser, MultiPartParser
 
 from conference.api_policies import (
@@ -48,7 +50,45 @@ from conference.serializers import (
     ConferenceSerializer,
     RoomSerializer,
     TrackSerializer,
+    UTCDateTimeField,
 )
+
+
+class UpdatedSinceFilter(BaseFilterBackend):
+    """``?updated_since=<ISO 8601>``: what changed (or was removed) at or after that instant, for
+    syncing clients; the queryset's ``changed_since()`` says what counts as a change."""
+
+    param = "updated_since"
+
+    def filter_queryset(self, request, queryset, view):
+        raw = request.query_params.get(self.param)
+        if raw is None:
+            return queryset
+        try:
+            # UTC, as documented, even when a ?tz= or the visitor's zone cookie is active (and
+            # DRF's check of 0001-01-01 in a zone east of UTC would overflow).
+            since = UTCDateTimeField().run_validation(raw)
+        except ValidationError as error:
+            raise ValidationError({self.param: error.detail}) from error
+        return queryset.changed_since(since)
+
+    def get_schema_operation_parameters(self, view):
+        what = getattr(view, "updated_since_help", None) or (
+            f"Only {view.queryset.model._meta.verbose_name_plural} created or changed "
+            "(as this list shows them) at or after this instant"
+        )
+        return [
+            {
+                "name": self.param,
+                "in": "query",
+                "required": False,
+                "description": (
+                    f"{what} (ISO 8601; without an offset, UTC). Pass the `Date` of the "
+                    "first answer of your last sync, less a minute."
+                ),
+                "schema": {"type": "string", "format": "date-time"},
+            }
+        ]
 
 
 class ConferenceScopedMixin(ApiPolicyMixin):

@@ -16,7 +16,7 @@ from conference.api_policies import (
     JsonErrorsMixin,
     api_not_found,
 )
-from sessions.api import MyScheduleViewSet, ReleaseViewSet, SessionViewSet
+from sessions.api import MyScheduleViewSet, ReleaseViewSet, RemovalViewSet, SessionViewSet
 from speakers.api import SpeakerViewSet
 
 app_name = "api"
@@ -51,6 +51,11 @@ v1_patterns = [
         "conferences/<slug:conference_slug>/releases/",
         ReleaseViewSet.as_view({"get": "list"}),
         name="release-list",
+    ),
+    path(
+        "conferences/<slug:conference_slug>/removed/",
+        RemovalViewSet.as_view({"get": "list"}),
+        name="removal-list",
     ),
     path(
         "me/schedule/",

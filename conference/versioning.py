@@ -120,6 +120,20 @@ class VersionedQuerySet(models.QuerySet):
         return super().update(**values)
 
 
+class ChangeTrackedQuerySet(VersionedQuerySet):
+    """Rows whose ``updated_at`` says when an API client last saw them change (docs/api.md, sync)."""
+
+    def changed_since(self, moment: datetime.datetime):
+        """Rows changed at or after ``moment``: what a syncing client must fetch again."""
+        return self.filter(updated_at__gte=moment)
+
+    def touch(self) -> int:
+        """Mark these rows changed for syncing clients, as something shown inside them changed
+        (a speaker's name in a session): ``updated_at`` moves, the version does not, so no
+        organizer's edit of the row itself is refused for it."""
+        return self.update(updated_at=timezone.now(), version=F("version"))
+
+
 class Versioned(models.Model):
     """A row that refuses writes based on a version other than the stored one (module docstring)."""
 

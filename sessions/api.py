@@ -14,11 +14,12 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.filters import BaseFilterBackend, OrderingFilter
+from rest_framework.filters import OrderingFilter
 from rest_framework.response import Response
 
 from conference.api import (
     ConferenceScopedMixin,
+    UpdatedSinceFilter,
 )
 from conference.api_policies import (
     ApiPolicyMixin,
@@ -39,20 +40,21 @@ from conference.api_schema import (
     errors,
     path_slug,
 )
-from conference.serializers import UTCDateTimeField
 from sessions.filters import SessionFilter
-from sessions.models import Release, SavedSession, Session
+from sessions.models import Release, Removal, SavedSession, Session
 from sessions.releases import prefetch_changes
 from sessions.serializers import (
     SPEAKER_LINKS,
     MyScheduleQuerySerializer,
     ReleaseSerializer,
+    RemovalSerializer,
     SaveSessionSerializer,
     SessionDetailSerializer,
     SessionListQuerySerializer,
     SessionSerializer,
     SessionWriteSerializer,
 )
+from speakers.models import Speaker
 
 DEMO_SESSION = "live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
 
@@ -115,38 +117,6 @@ class SessionFilterSchema(DjangoFilterExtension):
             # As on the schedule page, whose form sends "kind=" for "any type".
             parameter["allowEmptyValue"] = True
         return parameters
-
-
-class UpdatedSinceFilter(BaseFilterBackend):
-    """``?updated_since=<ISO 8601>``: sessions changed at or after that instant, for syncing clients."""
-
-    param = "updated_since"
-
-    def filter_queryset(self, request, queryset, view):
-        raw = request.query_params.get(self.param)
-        if raw is None:
-            return queryset
-        try:
-            # UTC, as documented, even when a ?tz= or the visitor's zone cookie is active (and
-            # DRF's check of 0001-01-01 in a zone east of UTC would overflow).
-            since = UTCDateTimeField().run_validation(raw)
-        except ValidationError as error:
-            raise ValidationError({self.param: error.detail}) from error
-        return queryset.filter(updated_at__gte=since)
-
-    def get_schema_operation_parameters(self, view):
-        return [
-            {
-                "name": self.param,
-                "in": "query",
-                "required": False,
-                "description": (
-                    "Only sessions created or changed at or after this instant (ISO 8601; "
-                    "without an offset, UTC). Pass the time of your last sync."
-                ),
-                "schema": {"type": "string", "format": "date-time"},
-            }
-        ]
 
 
 class StrictOrderingFilter(OrderingFilter):
@@ -454,3 +424,43 @@ class ReleaseViewSet(ConferenceScopedMixin, mixins.ListModelMixin, viewsets.Gene
         # One page's releases compared with each other and with the release before the page.
         page = super().paginate_queryset(queryset)
         return None if page is None else prefetch_changes(page)
+
+
+@extend_schema(tags=["sync"])
+@extend_schema_view(
+    list=extend_schema(
+        summary="List the sessions and speakers removed from a conference",
+        description=(
+            "For clients that sync with `updated_since`: the sessions and speakers they should "
+            "drop, oldest first, because they were deleted or no longer show to this client (a "
+            "session made a draft again, a speaker left with no public session). Attendees learn "
+            "only of what was public; staff of every deletion. A session or speaker that shows "
+            "again is listed here no more, and comes back in its list."
+        ),
+        parameters=[CONFERENCE_SLUG],
+        responses={
+            200: RemovalSerializer(many=True),
+            **errors(
+                *LIST_IN_CONFERENCE,
+                invalid={"updated_since": ["Datetime has wrong format."]},
+            ),
+        },
+    ),
+)
+class RemovalViewSet(ConferenceScopedMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+    """What a syncing client must drop: deleted or no longer visible sessions and speakers."""
+
+    queryset = Removal.objects.all()
+    serializer_class = RemovalSerializer
+    filter_backends = [UpdatedSinceFilter]
+    updated_since_help = "Only what was removed at or after this instant"
+
+    def get_conference_queryset(self):
+        user = self.request.user
+        sessions = self.conference.sessions.visible_to(user)
+        speakers = Speaker.objects.filter(conference=self.conference).visible_to(user, sessions)
+        return (
+            self.conference.removals.visible_to(user)
+            .except_shown(sessions, speakers)
+            .order_by("removed_at", "pk")
+        )

@@ -9,4 +9,4 @@ class SessionsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from sessions import notifications, personal, signals  # noqa: F401 -- connects, registers
+        from sessions import notifications, personal, signals, sync  # noqa: F401 -- connects, registers

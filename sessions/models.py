@@ -25,7 +25,7 @@ from conference.models import Conference, FormerSlug, KeepsFormerSlugs, Room, Tr
 from conference.routing import reverse_slugs
 from conference.timezones import TimeRange, time_range
 from conference.uploads import FileKindValidator, RandomName, kind_of_stored_name
-from conference.versioning import Versioned, VersionedQuerySet
+from conference.versioning import ChangeTrackedQuerySet, Versioned
 from sessions.changes import SessionChange, changes_between
 from speakers.models import Speaker
 
@@ -43,7 +43,7 @@ def local_time_range(
     return f"{day} {time_range(starts_at, ends_at, conference.tz)}"
 
 
-class SessionQuerySet(VersionedQuerySet):
+class SessionQuerySet(ChangeTrackedQuerySet):
     def get_by_natural_key(self, conference_slug, slug):
         return self.get(conference__slug=conference_slug, slug=slug)
 
@@ -1635,3 +1635,53 @@ class ScheduleImport(models.Model):
     @property
     def can_confirm(self) -> bool:
         return self.status == self.Status.CHECKED
+
+
+class RemovalQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """Removals ``user`` may learn of: staff all, everyone else only of what was public.
+
+        A draft deleted or never shown stays unknown to attendees, as it was while it existed.
+        """
+        return self if user.is_staff else self.filter(was_public=True)
+
+    def changed_since(self, moment: datetime.datetime):
+        return self.filter(removed_at__gte=moment)
+
+    def except_shown(self, sessions, speakers):
+        """Without what ``sessions`` and ``speakers`` (what the client sees now) still show:
+        a session hidden, then published again, is no longer removed for anyone."""
+        return self.exclude(kind=Removal.Kind.SESSION, object_id__in=sessions.values("pk")).exclude(
+            kind=Removal.Kind.SPEAKER, object_id__in=speakers.values("pk")
+        )
+
+
+class Removal(models.Model):
+    """A session or speaker gone from a syncing API client's view: deleted, or no longer public.
+
+    Written by sessions/signals.py, whatever deleted or hid it; read by the API's ``removed/``.
+    """
+
+    class Kind(models.TextChoices):
+        SESSION = "session", "Session"
+        SPEAKER = "speaker", "Speaker"
+
+    class Reason(models.TextChoices):
+        DELETED = "deleted", "Deleted"
+        HIDDEN = "hidden", "No longer public"
+
+    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="removals")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    # The id the API showed; no slug or title, which a deleted draft must not reveal.
+    object_id = models.PositiveBigIntegerField()
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    was_public = models.BooleanField(help_text="Attendees could see it just before.")
+    removed_at = models.DateTimeField(default=timezone.now)
+
+    objects = RemovalQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["conference", "removed_at"], name="removal_by_time")]
+
+    def __str__(self):
+        return f"{self.kind} {self.object_id} {self.reason} at {self.removed_at:%Y-%m-%d %H:%M}"

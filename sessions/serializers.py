@@ -19,7 +19,7 @@ from conference.serializers import (
     conference_field,
     strict,
 )
-from sessions.models import Attachment, Release, Session, SessionLink, SessionSpeaker
+from sessions.models import Attachment, Release, Removal, Session, SessionLink, SessionSpeaker
 from sessions.releases import CHANGE_KIND_CHOICES, change_summary
 from speakers.models import Speaker
 from speakers.serializers import NULLABLE_URI, SpeakerSerializer, SpeakerSummarySerializer
@@ -335,3 +335,24 @@ class ReleaseSerializer(serializers.ModelSerializer):
     @extend_schema_field(OpenApiTypes.URI)
     def get_url(self, release):
         return absolute_url(release.get_absolute_url())
+
+
+class RemovalSerializer(serializers.ModelSerializer):
+    """A session or speaker a syncing client should drop."""
+
+    type = serializers.ChoiceField(source="kind", choices=Removal.Kind.choices, read_only=True)
+    id = serializers.IntegerField(
+        source="object_id", read_only=True, help_text="The `id` the session or speaker had."
+    )
+    reason = serializers.ChoiceField(
+        choices=Removal.Reason.choices,
+        read_only=True,
+        help_text="`deleted`, or `hidden`: no longer public (a draft again, or the speaker of "
+        "no public session), and may come back.",
+    )
+    removed_at = UTCDateTimeField(read_only=True)
+
+    class Meta:
+        model = Removal
+        fields = ["type", "id", "reason", "removed_at"]
+        read_only_fields = fields

@@ -6,6 +6,7 @@ from rest_framework import viewsets
 
 from conference.api import (
     ConferenceScopedMixin,
+    UpdatedSinceFilter,
 )
 from conference.api_policies import (
     VersionedObjectMixin,
@@ -23,7 +24,6 @@ from conference.api_schema import (
     errors,
     path_slug,
 )
-from sessions.models import Session
 from speakers.models import Speaker
 from speakers.serializers import SpeakerWithAvailabilitySerializer
 
@@ -95,18 +95,16 @@ class SpeakerViewSet(VersionedObjectMixin, ConferenceScopedMixin, viewsets.Model
 
     queryset = Speaker.objects.all()
     serializer_class = SpeakerWithAvailabilitySerializer
+    filter_backends = [UpdatedSinceFilter]
 
     def get_conference_queryset(self):
-        speakers = Speaker.objects.filter(conference=self.conference)
-        if self.request.user.is_staff:
+        user = self.request.user
+        speakers = Speaker.objects.filter(conference=self.conference).visible_to(
+            user, self.conference.sessions.visible_to(user)
+        )
+        if user.is_staff:
             # Staff alone see their availability (SpeakerWithAvailabilitySerializer).
             speakers = speakers.prefetch_related("availability")
-        else:
-            # As on the speaker pages: only speakers of a session the visitor may see.
-            sessions = Session.objects.visible_to(self.request.user).filter(
-                conference=self.conference
-            )
-            speakers = speakers.giving(sessions)
         return (
             speakers.select_related("conference")
             .prefetch_related("links")

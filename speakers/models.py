@@ -14,12 +14,17 @@ from conference.models import Conference, FormerSlug, KeepsFormerSlugs, mailable
 from conference.routing import reverse_slugs
 from conference.timezones import time_range
 from conference.uploads import FileKindValidator, RandomName
-from conference.versioning import Versioned, VersionedQuerySet
+from conference.versioning import ChangeTrackedQuerySet, Versioned
 
 
-class SpeakerQuerySet(VersionedQuerySet):
+class SpeakerQuerySet(ChangeTrackedQuerySet):
     def get_by_natural_key(self, conference_slug, slug):
         return self.get(conference__slug=conference_slug, slug=slug)
+
+    def visible_to(self, user, sessions):
+        """What ``user`` may read: staff every speaker, everyone else the speakers of ``sessions``
+        (the sessions they may see), as on the speaker pages."""
+        return self if user.is_staff else self.giving(sessions)
 
     def giving(self, sessions):
         """Speakers of any of ``sessions`` (a Session queryset), each once.

@@ -108,6 +108,9 @@ def make_session(
     )
     for position, speaker in enumerate(speakers):
         SessionSpeaker.objects.create(session=session, speaker=speaker, position=position)
+    if speakers:  # linking them marked both changed for syncing clients (sessions/sync.py)
+        for instance in (session, *speakers):
+            instance.refresh_from_db(fields=["updated_at"])
     return session
 
 

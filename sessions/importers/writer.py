@@ -40,6 +40,7 @@ from sessions.models import (
     ordered_speakers_prefetch,
     room_bookings_checked_at_end,
 )
+from sessions.sync import touched_at_end
 from speakers.models import Speaker, SpeakerLink
 
 KINDS = ("room", "track", "speaker", "session")
@@ -142,6 +143,7 @@ def write_schedule(
         # Sessions of the file may swap slots: PostgreSQL checks room bookings once all are written.
         with (
             Conference.changes_marked_at_end(conference.pk),
+            touched_at_end(),
             room_bookings_checked_at_end(),
             locking_all(conference) as locked,
         ):

@@ -727,6 +727,7 @@ READS = [
     "speaker-detail",
     "track-list",
     "release-list",
+    "removal-list",
 ]
 
 
@@ -840,6 +841,7 @@ def test_schema_describes_every_api_path_as_openapi_3(anonymous):
         "/api/v1/auth/token/",
         "/api/v1/conferences/",
         "/api/v1/conferences/{conference_slug}/releases/",
+        "/api/v1/conferences/{conference_slug}/removed/",
         "/api/v1/conferences/{conference_slug}/rooms/",
         "/api/v1/conferences/{conference_slug}/rooms/{slug}/",
         "/api/v1/conferences/{conference_slug}/sessions/",
