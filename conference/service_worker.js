@@ -3,7 +3,8 @@
 // out addresses, and the version (one per release and set of static files).
 //
 // Pages: network first, and the last copy when the network fails, so pages visited open at the
-// venue without a connection. Hashed static files never change: cache first. Only GET is ever
+// venue without a connection; after a page of a conference loads, the rest of the conference is
+// fetched ahead from its manifest (storeConference). Hashed static files never change: cache first. Only GET is ever
 // answered from the cache; POSTs, the admin, the API and the account pages always go to us.
 "use strict";
 
