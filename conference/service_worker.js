@@ -26,6 +26,9 @@ const fetching = new Map();
 const keepingRedirects = new Set();
 // Conferences being stored (storeConference), by manifest address: one run each at a time.
 const storing = new Map();
+// The manifest version each conference was wholly kept at, by manifest address: a page load
+// that finds it unchanged looks no further. Forgotten with the kept pages.
+const storedVersions = new Map();
 // Moves when the kept pages are dropped (a log-in or log-out): a run begun before stops.
 let generation = 0;
 
@@ -182,6 +185,7 @@ async function cacheFirst(request) {
 
 async function forgetPagesThen(request) {
   generation += 1;
+  storedVersions.clear();
   await caches.delete(PAGES);
   return fetch(request);
 }
@@ -258,6 +262,7 @@ async function storeConference(manifestAddress) {
   const response = await fetch(manifestAddress, { cache: "no-cache", credentials: "same-origin" });
   if (!response.ok) return false;
   const manifest = await response.json();
+  if (storedVersions.get(manifestAddress) === manifest.version) return true;
   const wanted = [];
   for (const [paths, isPage] of [
     [manifest.pages, true],
@@ -294,7 +299,9 @@ async function storeConference(manifestAddress) {
     }
   };
   await Promise.all(Array.from({ length: AHEAD_AT_ONCE }, worker));
-  return complete && generation === started;
+  if (!complete || generation !== started) return false;
+  storedVersions.set(manifestAddress, manifest.version);
+  return true;
 }
 
 async function keepResource(address) {

@@ -301,3 +301,16 @@ def test_after_the_schedule_the_whole_conference_opens_offline_and_stays_current
     page.goto(page.base_url + session.get_absolute_url())
     expect(page.locator("#offline-notice")).to_have_text(OFFLINE_NOTICE)
     expect(page.locator("h1")).to_contain_text("Renamed while you were away")
+
+
+def test_a_logged_in_visitors_pages_kept_ahead_go_when_they_log_out(page, attendee):
+    _, session = attendee
+    log_in(page)
+    visit_and_store_the_conference(page, SCHEDULE)
+    assert 'aria-pressed="true"' in kept_text(page, session.get_absolute_url())  # never visited
+
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    kept = kept_text(page, session.get_absolute_url())
+    assert 'aria-pressed="true"' not in kept
+    assert ">Log out<" not in kept
