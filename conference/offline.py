@@ -2,6 +2,10 @@
 when the venue's network fails (conference/service_worker.js; docs/attendees.md, "At the venue,
 offline").
 
+After a page of a conference loads, the worker also reads the conference's offline manifest
+(``conference_offline_manifest``: its pages' addresses and version) and fetches the pages it
+lacks or holds from an older version, so the whole conference opens offline.
+
 The worker is served from the site's root, not from /static/, so that its scope covers every
 page; it is given the static files' current URLs (hashed in production) and a version that
 changes with each release, so a deploy replaces what browsers keep.
@@ -20,6 +24,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from conference.models import Conference
+from conference.pages.versions import last_modified, not_modified, page_version
+from conference.routing import reverse_slugs
+from sessions.models import Session
 
 THEME_COLOUR = "#1b1f24"  # the header's ink (static/css/site.css --ink)
 WORKER_SOURCE = Path(__file__).with_name("service_worker.js")
@@ -144,5 +151,72 @@ def conference_offline_page(request, conference_slug):
         raise Http404("No conference by that name.")
     context = {"conference": conference, "time_zone_picker": False}
     response = render(request, "conference/offline_conference.html", context)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def offline_pages(conference) -> list[str]:
+    """Every page of the conference an attendee reads at the venue, as the worker asks for it:
+    home, schedule (each day's when it shows one at a time), grid (each day), speakers, every
+    session and every speaker. The public's: what a staff member sees beyond it they open."""
+    from sessions.views import ScheduleView
+    from speakers.views import SpeakerListView
+
+    slug = {"conference_slug": conference.slug}
+    sessions = Session.objects.public().filter(conference=conference)
+    days = [day.isoformat() for day in sessions.start_days(conference)]
+    schedule = reverse("sessions:schedule", kwargs=slug)
+    grid = reverse("sessions:schedule-grid", kwargs=slug)
+    speaker_list = reverse("speakers:speaker-list", kwargs=slug)
+    speakers = conference.speakers.giving(sessions)
+    pages = [conference.get_absolute_url(), schedule, grid]
+    pages += [f"{grid}?day={day}" for day in days]
+    if sessions.count() > ScheduleView.all_days_up_to:
+        pages += [f"{schedule}?day={day}" for day in days]
+    speaker_count = speakers.count()
+    pages.append(speaker_list)
+    per_page = SpeakerListView.paginate_by
+    pages += [f"{speaker_list}?page={n}" for n in range(2, -(-speaker_count // per_page) + 1)]
+    for name, rows in [
+        ("sessions:session-detail", sessions.order_by("starts_at", "pk")),
+        ("speakers:speaker-detail", speakers.order_by("name", "pk")),
+    ]:
+        pages += [
+            reverse_slugs(name, conference_slug=conference.slug, slug=row)
+            for row in rows.values_list("slug", flat=True)
+        ]
+    return pages
+
+
+def offline_resources(conference) -> list[str]:
+    """What those pages load besides the static files: kept with them, changed with them."""
+    slug = {"conference_slug": conference.slug}
+    return [
+        reverse("conference:track-styles", kwargs=slug),
+        reverse("sessions:schedule-grid-rows", kwargs=slug),
+        reverse("conference:offline", kwargs=slug),
+    ]
+
+
+@require_safe
+def conference_offline_manifest(request, conference_slug):
+    """The conference's pages for the worker to keep, and their version: it moves with every
+    change of the conference's content (and the release, and the display zone), so a worker
+    holding an older one fetches them again. The same for every visitor (the public's pages)."""
+    conference = Conference.objects.visible_by_slug(request.user, conference_slug)
+    if conference is None:
+        raise Http404("No conference by that name.")
+    version = page_version(conference, request.path, is_staff=False)
+    modified = last_modified(conference)
+    unchanged = not_modified(request, version, modified)
+    if unchanged is not None:
+        return unchanged
+    manifest = {
+        "version": version.strip('"'),
+        "pages": offline_pages(conference),
+        "resources": offline_resources(conference),
+    }
+    response = JsonResponse(manifest)
+    response.headers["ETag"] = version
     response.headers["Cache-Control"] = "no-cache"
     return response

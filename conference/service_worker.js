@@ -3,13 +3,18 @@
 // out addresses, and the version (one per release and set of static files).
 //
 // Pages: network first, and the last copy when the network fails, so pages visited open at the
-// venue without a connection. Hashed static files never change: cache first. Only GET is ever
+// venue without a connection; after a page of a conference loads, the rest of the conference is
+// fetched ahead from its manifest (storeConference). Hashed static files never change: cache first. Only GET is ever
 // answered from the cache; POSTs, the admin, the API and the account pages always go to us.
 "use strict";
 
 const PAGES = "pages-" + CONFIG.version;
 const STATIC = "static-" + CONFIG.version;
 const FETCHED_AT = "X-Offline-Fetched-At";
+// On a copy fetched ahead (storeConference): the version of the conference's manifest it is of.
+const OF_VERSION = "X-Offline-Version";
+// Pages fetched ahead at once, so the venue's network and the server are asked gently.
+const AHEAD_AT_ONCE = 3;
 // ManifestStaticFilesStorage puts 12 hex digits of the content's hash in every name.
 const HASHED = /\.[0-9a-f]{12}\.[A-Za-z0-9]+$/;
 
@@ -19,6 +24,13 @@ const answeredFromCopy = new Map();
 const fetching = new Map();
 // Redirects being learnt (keepRedirect): the page they lead to waits for them too.
 const keepingRedirects = new Set();
+// Conferences being stored (storeConference), by manifest address: one run each at a time.
+const storing = new Map();
+// The manifest version each conference was wholly kept at, by manifest address: a page load
+// that finds it unchanged looks no further. Forgotten with the kept pages.
+const storedVersions = new Map();
+// Moves when the kept pages are dropped (a log-in or log-out): a run begun before stops.
+let generation = 0;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -83,12 +95,16 @@ function worthKeeping(response, isPage) {
 
 // The copy carries the moment it was fetched: the offline notice says "as of HH:MM".
 async function keep(cacheName, address, response) {
+  const cache = await caches.open(cacheName);
+  await cache.put(address, await copyOf(response));
+}
+
+async function copyOf(response, version) {
   const headers = new Headers(response.headers);
   headers.set(FETCHED_AT, new Date().toISOString());
+  if (version) headers.set(OF_VERSION, version);
   const body = await response.blob();
-  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers });
-  const cache = await caches.open(cacheName);
-  await cache.put(address, copy);
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 // A page asks us every time (a 304 when unchanged): the browser's own cache would otherwise
@@ -168,6 +184,8 @@ async function cacheFirst(request) {
 }
 
 async function forgetPagesThen(request) {
+  generation += 1;
+  storedVersions.clear();
   await caches.delete(PAGES);
   return fetch(request);
 }
@@ -218,6 +236,72 @@ async function answerPageShown(data, port) {
   if (data.offlinePage) resources.push(new URL(data.offlinePage, self.location.origin).href);
   await Promise.all([...keepingRedirects, ...resources.map(keepResource)]);
   port.postMessage({ fromCopy: fetchedAt !== undefined, fetchedAt: fetchedAt || null });
+  // Then the rest of the conference, unless this page came from a copy (we are offline).
+  if (data.conferenceManifest && fetchedAt === undefined) {
+    const manifest = new URL(data.conferenceManifest, self.location.origin).href;
+    if (!storing.has(manifest)) {
+      const run = storeConference(manifest).catch(() => false);
+      storing.set(manifest, run);
+      run.then(() => storing.delete(manifest));
+    }
+    port.postMessage({ conferenceStored: await storing.get(manifest) });
+  }
+}
+
+// Every page of the conference its manifest lists, fetched ahead when missing or of an older
+// version: a few at a time, and not at all when the visitor asked to save data. A copy carries the
+// manifest's version; one kept by a visit carries none, and is asked for again with its ETag (a
+// 304 when unchanged). True once all are kept.
+async function storeConference(manifestAddress) {
+  const connection = self.navigator.connection;
+  if (connection && connection.saveData) return false;
+  const started = generation;
+  // Opened once: when a log-in or log-out deletes it, what a fetch begun before for the visitor
+  // of then puts here is dropped with it, never kept for the next.
+  const cache = await caches.open(PAGES);
+  const response = await fetch(manifestAddress, { cache: "no-cache", credentials: "same-origin" });
+  if (!response.ok) return false;
+  const manifest = await response.json();
+  if (storedVersions.get(manifestAddress) === manifest.version) return true;
+  const wanted = [];
+  for (const [paths, isPage] of [
+    [manifest.pages, true],
+    [manifest.resources, false],
+  ]) {
+    for (const path of paths) {
+      const address = new URL(path, self.location.origin).href;
+      const copy = await cache.match(address, { ignoreVary: true });
+      if (!copy || copy.headers.get(OF_VERSION) !== manifest.version) wanted.push({ address, isPage, copy });
+    }
+  }
+  let complete = true;
+  const fetchOne = async ({ address, isPage, copy }) => {
+    const headers = {};
+    const etag = copy && copy.headers.get("ETag");
+    if (etag) headers["If-None-Match"] = etag;
+    const answer = await fetch(address, { cache: "no-store", credentials: "same-origin", headers });
+    if (answer.status === 304 && copy) {
+      await cache.put(address, await copyOf(copy, manifest.version));
+    } else if (worthKeeping(answer, isPage)) {
+      await cache.put(address, await copyOf(answer, manifest.version));
+    } else {
+      complete = false;
+    }
+  };
+  const queue = [...wanted];
+  const worker = async () => {
+    while (queue.length && generation === started) {
+      try {
+        await fetchOne(queue.shift());
+      } catch (error) {
+        complete = false; // offline again: the next page load goes on
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: AHEAD_AT_ONCE }, worker));
+  if (!complete || generation !== started) return false;
+  storedVersions.set(manifestAddress, manifest.version);
+  return true;
 }
 
 async function keepResource(address) {

@@ -11,6 +11,7 @@ conference_patterns = (
         path("", views.ConferenceDetailView.as_view(), name="conference-detail"),
         path("tracks.css", views.TrackStylesView.as_view(), name="track-styles"),
         path("offline/", offline.conference_offline_page, name="offline"),
+        path("offline.json", offline.conference_offline_manifest, name="offline-manifest"),
     ],
     "conference",
 )

@@ -31,17 +31,24 @@
   function askWorker(registration) {
     var channel = new MessageChannel();
     channel.port1.onmessage = function (event) {
+      if ("conferenceStored" in event.data) {
+        // Every page of the conference is kept (or could not be: offline, saving data).
+        document.documentElement.dataset.offlineConference = event.data.conferenceStored ? "stored" : "incomplete";
+        return;
+      }
       if (event.data.fromCopy) showOfflineNotice(event.data.fetchedAt);
       // Browser tests wait for this before going offline.
       document.documentElement.dataset.offlineReady = "true";
     };
     var offlinePage = document.querySelector('meta[name="offline-page"]');
+    var conferenceManifest = document.querySelector('meta[name="offline-manifest"]');
     registration.active.postMessage(
       {
         type: "page-shown",
         url: location.href,
         resources: loadedResources(),
         offlinePage: offlinePage ? offlinePage.content : null,
+        conferenceManifest: conferenceManifest ? conferenceManifest.content : null,
       },
       [channel.port2]
     );

@@ -5,7 +5,8 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from conference import offline
-from tests.builders import make_conference
+from sessions.models import Session
+from tests.builders import make_conference, make_session, make_speaker
 
 
 @pytest.fixture
@@ -154,3 +155,61 @@ def test_a_conferences_offline_page_has_its_header_and_the_visitors_account(
 def test_the_worker_finds_a_conferences_offline_page_by_its_slug(client, worker_cache_cleared):
     config = worker_config(client.get("/service-worker.js"))
     assert config["conferenceOfflinePage"] == "/SLUG/offline/"
+
+
+@pytest.mark.django_db
+def test_the_offline_manifest_lists_every_page_of_the_conference(client):
+    conference = make_conference(slug="pycon")
+    speaker = make_speaker(conference=conference, slug="ada")
+    session = make_session(conference=conference, slug="keynote", speakers=[speaker])
+    make_session(conference=conference, slug="draft", status=Session.Status.DRAFT)
+    day = conference.day_of(session.starts_at).isoformat()
+
+    response = client.get("/pycon/offline.json")
+    assert response["Cache-Control"] == "no-cache"
+    manifest = response.json()
+    assert manifest["pages"] == [
+        "/pycon/",
+        "/pycon/schedule/",
+        "/pycon/schedule/grid/",
+        f"/pycon/schedule/grid/?day={day}",
+        "/pycon/speakers/",
+        "/pycon/sessions/keynote/",
+        "/pycon/speakers/ada/",
+    ]
+    assert manifest["resources"] == [
+        "/pycon/tracks.css",
+        "/pycon/schedule/grid/rows.css",
+        "/pycon/offline/",
+    ]
+    assert client.get("/pycon/offline.json", HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
+
+
+@pytest.mark.django_db
+def test_the_offline_manifests_version_moves_with_the_conference(client):
+    conference = make_conference(slug="pycon")
+    session = make_session(conference=conference)
+    before = client.get("/pycon/offline.json").json()["version"]
+    session.title = "A new title"
+    session.save()
+    assert client.get("/pycon/offline.json").json()["version"] != before
+
+
+# What the worker keeps of a 1,000-session conference for a logged-out visitor (docs/attendees.md,
+# "At the venue, offline"): every page and resource of the manifest, as stored (uncompressed).
+OFFLINE_BUDGET_AT_1000_SESSIONS = 75_000_000
+
+
+@pytest.mark.django_db
+def test_a_1000_session_conference_kept_offline_stays_under_its_budget(client):
+    from bench.generator import generate_conference
+
+    generate_conference(1000, slug="big")
+    manifest = client.get("/big/offline.json").json()
+    stored = 0
+    for address in manifest["pages"] + manifest["resources"]:
+        response = client.get(address)
+        assert response.status_code == 200, address
+        stored += len(response.content)
+    assert len(manifest["pages"]) == 1807
+    assert stored < OFFLINE_BUDGET_AT_1000_SESSIONS
