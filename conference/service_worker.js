@@ -222,9 +222,12 @@ async function answerPageShown(data, port) {
     if (fetching.has(address)) {
       await fetching.get(address);
     } else if (!(await caches.match(address, { cacheName: PAGES, ignoreVary: true }))) {
+      const started = generation;
       try {
         const response = await fetch(address, { credentials: "same-origin" });
-        if (worthKeeping(response, true)) await keep(PAGES, address, response);
+        if (worthKeeping(response, true) && generation === started) {
+          await keep(PAGES, address, response);
+        }
       } catch (error) {
         // Offline already: nothing to keep.
       }
@@ -309,9 +312,13 @@ async function keepResource(address) {
   if (!keepable(url)) return;
   const cacheName = isHashedStatic(url) ? STATIC : PAGES;
   if (await caches.match(address, { cacheName })) return;
+  const started = generation;
   try {
     const response = await fetch(address, { credentials: "same-origin" });
-    if (worthKeeping(response, false)) await keep(cacheName, address, response);
+    // Not when a log-in or log-out came in between: the answer is the visitor of before's.
+    if (worthKeeping(response, false) && generation === started) {
+      await keep(cacheName, address, response);
+    }
   } catch (error) {
     // Offline: kept next time.
   }
