@@ -18,6 +18,7 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 from django.template import engines
+from jinja2 import meta, nodes
 
 from conference.pages.compressed import CompressedPage
 
@@ -57,6 +58,21 @@ class HoleKind(ABC):
     fixed_length = False
     states: tuple[Hashable, ...] = ()
     examples: tuple[dict[str, Any], ...] = ()
+    # The hole data its template reads, found at registration (``names_read``); None when the
+    # template includes others, which may read anything.
+    reads: tuple[str, ...] | None = None
+
+    def rendering_key(self, data: dict[str, Any], state: Hashable) -> Hashable | None:
+        """Holes with equal keys render the same text: a page renders each key once, not each
+        of its thousand Save buttons. None when that cannot be told."""
+        if self.reads is None:
+            return None
+        key = (self.template_name, state, *(data.get(name) for name in self.reads))
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        return key
 
     @abstractmethod
     def state(self, data: dict[str, Any], visitor: dict[str, Any]) -> Hashable:
@@ -73,6 +89,7 @@ HOLE_KINDS: dict[str, HoleKind] = {}
 def hole_kind(kind: type[HoleKind]) -> type[HoleKind]:
     """Registers a template's personal parts as a HoleKind, checking its fixed length."""
     instance = kind()
+    instance.reads = names_read(kind.template_name)
     if instance.fixed_length:
         for data in instance.examples:
             lengths = {
@@ -86,6 +103,17 @@ def hole_kind(kind: type[HoleKind]) -> type[HoleKind]:
                 )
     HOLE_KINDS[kind.template_name] = instance
     return kind
+
+
+def names_read(template_name: str) -> tuple[str, ...] | None:
+    """The variables a template reads from its context besides ``state``, or None when it
+    includes, imports or extends another template."""
+    env = engines["jinja2"].env
+    source = env.loader.get_source(env, template_name)[0]
+    tree = env.parse(source)
+    if any(tree.find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends))):
+        return None
+    return tuple(sorted(meta.find_undeclared_variables(tree) - {"state"}))
 
 
 def hole_data(template_name: str, data: dict[str, Any], visitor) -> dict[str, Any]:
@@ -114,8 +142,9 @@ class SharedPage:
     parts: list[bytes]
     holes: list[Hole]
     headers: dict[str, str]
-    # This worker's renderings of kind holes, by (hole's index, state), and its assembly.
-    renderings: dict[tuple[int, Hashable], bytes] = field(default_factory=dict, compare=False)
+    # This worker's renderings of kind holes, by rendering key (else hole's index and state),
+    # and its assembly.
+    renderings: dict[Hashable, bytes] = field(default_factory=dict, compare=False)
     assembly: Assembly | None = field(default=None, compare=False)
 
     def __getstate__(self):  # renderings stay with the worker that made them
@@ -165,12 +194,13 @@ class SharedPage:
 
     def rendering(self, index: int, state: Hashable) -> bytes:
         """A kind hole's text in one state, rendered once by this worker, from its data and
-        state alone."""
-        text = self.renderings.get((index, state))
+        state alone; holes whose template reads nothing else that differs share it."""
+        template_name, data = self.holes[index]
+        key = HOLE_KINDS[template_name].rendering_key(data, state) or (index, state)
+        text = self.renderings.get(key)
         if text is None:
-            template_name, data = self.holes[index]
             rendered = render_hole(template_name, {**data, "state": state}, {}, {})
-            text = self.renderings[(index, state)] = rendered.encode()
+            text = self.renderings[key] = rendered.encode()
         return text
 
 

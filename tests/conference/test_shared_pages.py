@@ -288,3 +288,34 @@ def test_reordered_repeated_and_empty_values_share_one_entry(client, conference,
         # Empty values are redirected away first (DropsEmptyParametersMixin).
         assert client.get(f"{url}?{query}", follow=True).content == first.content
     assert len(stored) == 2  # the shared rendering and the finished page, once
+
+
+def test_a_page_renders_each_different_personal_part_once_however_many_sessions_it_lists(
+    client, conference, monkeypatch
+):
+    """Every card has a Save button, a clash mark and a confirmation; their usual texts differ
+    only by whether the session can be saved, so a longer schedule renders no more of them."""
+    from conference.pages import holes
+
+    renderings = []
+    render_hole = holes.render_hole
+    monkeypatch.setattr(
+        holes,
+        "render_hole",
+        lambda name, *args: renderings.append(name) or render_hole(name, *args),
+    )
+
+    def renderings_of_a_schedule_listing(count):
+        make_session(conference, starts_at=paris(8, 9), status=Session.Status.CANCELLED)
+        for number in range(count):
+            make_session(conference, starts_at=paris(8, 9, 10 * number))
+        renderings.clear()
+        forget_pages()
+        assert schedule(client).status_code == 200
+        return sorted(renderings)
+
+    short = renderings_of_a_schedule_listing(2)
+    long = renderings_of_a_schedule_listing(5)
+
+    assert long == short
+    assert short.count("sessions/includes/save_state.html") == 2  # can be saved, or not
