@@ -44,6 +44,8 @@ PAGES = [
     "not found",
     "offline",
     "conference offline",
+    "embed",
+    "embed grid",
 ]
 MODES = [
     (account, scheme, screen)
@@ -94,6 +96,8 @@ def site(django_db_setup, django_db_blocker):
             "not found": f"{CONFERENCE}/no-such-page/",
             "offline": "/offline/",
             "conference offline": f"{CONFERENCE}/offline/",
+            "embed": f"{CONFERENCE}/embed/",
+            "embed grid": f"{CONFERENCE}/embed/grid/",
         }
         cookie_sessions = override_settings(
             SESSION_ENGINE="django.contrib.sessions.backends.signed_cookies"
