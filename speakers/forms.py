@@ -1,7 +1,78 @@
 from django import forms
+from django.core.exceptions import ValidationError
+
+from conference.forms import AttendeeFormMixin
+from conference.versioning import EditConflictError
+from speakers.models import Speaker, SpeakerLink
 
 
 class SpeakerSearchForm(forms.Form):
     # A form field, not raw GET: it trims, caps the length and refuses NUL characters, which
     # PostgreSQL cannot even compare.
     q = forms.CharField(label="Search speakers", max_length=200, required=False)
+
+
+class InvitationForm(forms.Form):
+    """The admin's “Invite to edit their profile” page (SpeakerAdmin.invite_view)."""
+
+    email = forms.EmailField(label="Email address", help_text="The invitation link is mailed here.")
+
+
+class SpeakerProfileForm(AttendeeFormMixin, forms.ModelForm):
+    """What a speaker edits of themselves (speakers/self_service.py); sessions are not here.
+
+    The model's own validation runs (ModelForm calls ``full_clean()``): the photo gets the
+    admin's upload checks, the bio is Markdown cleaned on display like the organizers'.
+    """
+
+    # The version the page was opened at: a save over an organizer's edit made meanwhile is
+    # refused (conference/versioning.py).
+    loaded_version = forms.IntegerField(widget=forms.HiddenInput)
+
+    class Meta:
+        model = Speaker
+        fields = ["name", "pronouns", "role", "company", "bio", "photo"]
+        widgets = {"bio": forms.Textarea(attrs={"rows": 10})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["loaded_version"].initial = self.instance.version
+        self.fields[
+            "bio"
+        ].help_text = "Markdown: **bold**, *italic*, [links](https://example.org) and lists."
+
+    def clean(self):
+        cleaned_data = super().clean()
+        seen = cleaned_data.get("loaded_version")
+        if seen is not None:
+            try:
+                self.instance.check_version(seen)
+            except EditConflictError:
+                raise ValidationError(
+                    "The organizers changed your profile while you were editing it. "
+                    "Reload the page to see their changes, then make yours again.",
+                    code="edit_conflict",
+                ) from None
+        return cleaned_data
+
+    def changed_labels(self) -> list[str]:
+        return [
+            str(self.fields[name].label) for name in self.changed_data if name in self.Meta.fields
+        ]
+
+
+class SpeakerLinkForm(AttendeeFormMixin, forms.ModelForm):
+    class Meta:
+        model = SpeakerLink
+        fields = ["title", "url"]
+
+
+SpeakerLinkFormSet = forms.inlineformset_factory(
+    Speaker,
+    SpeakerLink,
+    form=SpeakerLinkForm,
+    extra=2,
+    max_num=10,
+    validate_max=True,
+    can_delete=True,
+)
