@@ -56,9 +56,9 @@ class SpeakerProfileForm(AttendeeFormMixin, forms.ModelForm):
         return cleaned_data
 
     def changed_labels(self) -> list[str]:
-        return [
-            str(self.fields[name].label) for name in self.changed_data if name in self.Meta.fields
-        ]
+        """The changed fields as the admin's history names them (the model's lower-case names)."""
+        fields = [name for name in self.changed_data if name in self.Meta.fields]
+        return [str(Speaker._meta.get_field(name).verbose_name) for name in fields]
 
 
 class SpeakerLinkForm(AttendeeFormMixin, forms.ModelForm):
