@@ -86,6 +86,12 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
         "profile_locked",
     ]
 
+    def get_inlines(self, request, obj):
+        # A speaker being added has no invitations yet.
+        if obj is None:
+            return [inline for inline in self.inlines if inline is not SpeakerInvitationInline]
+        return self.inlines
+
     def get_queryset(self, request):
         return (
             super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))
