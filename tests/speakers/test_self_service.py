@@ -329,3 +329,9 @@ def test_a_locked_profile_refuses_a_post(ada_client, speaker):
 def test_organizers_lock_a_profile_in_the_admin(admin_client, speaker):
     response = admin_client.get(reverse("admin:speakers_speaker_change", args=[speaker.pk]))
     assert "profile_locked" in response.context["adminform"].form.fields
+
+
+def test_the_account_page_leads_a_speaker_to_their_pages(ada_client, speaker):
+    page = ada_client.get(reverse("account")).content.decode()
+    assert f'href="{my_talks_url(speaker.conference)}"' in page
+    assert f'href="{profile_url(speaker.conference)}"' in page
