@@ -28,11 +28,14 @@ class SpeakerProfileForm(AttendeeFormMixin, forms.ModelForm):
     # The version the page was opened at: a save over an organizer's edit made meanwhile is
     # refused (conference/versioning.py).
     loaded_version = forms.IntegerField(widget=forms.HiddenInput)
+    # A box of its own: Django's “Currently: <stored name> / Clear” widget shows the file's
+    # random storage name, which means nothing to the speaker.
+    remove_photo = forms.BooleanField(label="Remove my photo", required=False)
 
     class Meta:
         model = Speaker
         fields = ["name", "pronouns", "role", "company", "bio", "photo"]
-        widgets = {"bio": forms.Textarea(attrs={"rows": 10})}
+        widgets = {"bio": forms.Textarea(attrs={"rows": 10}), "photo": forms.FileInput}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -53,11 +56,15 @@ class SpeakerProfileForm(AttendeeFormMixin, forms.ModelForm):
                     "Reload the page to see their changes, then make yours again.",
                     code="edit_conflict",
                 ) from None
+        if cleaned_data.get("remove_photo") and not self.files.get(self.add_prefix("photo")):
+            cleaned_data["photo"] = False  # FileField.save_form_data() empties the field
         return cleaned_data
 
     def changed_labels(self) -> list[str]:
         """The changed fields as the admin's history names them (the model's lower-case names)."""
         fields = [name for name in self.changed_data if name in self.Meta.fields]
+        if "remove_photo" in self.changed_data and "photo" not in fields:
+            fields.append("photo")
         return [str(Speaker._meta.get_field(name).verbose_name) for name in fields]
 
 

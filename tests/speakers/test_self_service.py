@@ -335,3 +335,13 @@ def test_the_account_page_leads_a_speaker_to_their_pages(ada_client, speaker):
     page = ada_client.get(reverse("account")).content.decode()
     assert f'href="{my_talks_url(speaker.conference)}"' in page
     assert f'href="{profile_url(speaker.conference)}"' in page
+
+
+def test_a_speaker_removes_their_photo(ada_client, speaker, media_root):
+    ada_client.post(profile_url(speaker.conference), profile_data(speaker, photo=png_upload()))
+    speaker.refresh_from_db()
+    assert speaker.photo
+    ada_client.post(profile_url(speaker.conference), profile_data(speaker, remove_photo="on"))
+    speaker.refresh_from_db()
+    assert not speaker.photo
+    assert LogEntry.objects.first().change_message.startswith("Changed photo ")
