@@ -259,3 +259,26 @@ def test_a_withdrawn_invitation_sends_no_mail(speaker, mailoutbox):
     invitation.delete()
     assert send_invitation_mail.call(pk) is False
     assert mailoutbox == []
+
+
+def test_the_speaker_page_lists_who_invited_whom(admin_client, admin_user, speaker):
+    SpeakerInvitation.objects.create(
+        speaker=speaker, email="ada@example.org", created_by=admin_user
+    )
+    response = admin_client.get(reverse("admin:speakers_speaker_change", args=[speaker.pk]))
+    [formset] = [
+        formset
+        for formset in response.context["inline_admin_formsets"]
+        if formset.opts.model is SpeakerInvitation
+    ]
+    [form] = list(formset)
+    assert (form.original.email, form.original.created_by) == ("ada@example.org", admin_user)
+
+
+def test_a_withdrawn_invitations_link_says_so(client, speaker):
+    invitation = make_invitation(speaker)
+    url = path_of(invitation_url(invitation))
+    invitation.delete()
+    response = client.get(url)
+    assert response.status_code == 410
+    assert "This invitation no longer exists" in response.content.decode()
