@@ -173,7 +173,8 @@ class ProfileView(OwnSpeakerMixin, TemplateView):
         if self.speaker.profile_locked:
             context = self.get_context_data(form=form, formset=formset)
             return self.render_to_response(context, status=403)
-        if not (form.is_valid() and formset.is_valid()):
+        # Both validated, so every error shows at once; nothing is written unless all is valid.
+        if not all([form.is_valid(), formset.is_valid()]):
             return self.render_to_response(self.get_context_data(form=form, formset=formset))
         with transaction.atomic():
             form.save()
@@ -190,16 +191,16 @@ class ProfileView(OwnSpeakerMixin, TemplateView):
             user_id=self.request.user.pk,
             queryset=[self.speaker],
             action_flag=CHANGE,
-            change_message=f"Changed {get_text_list(changed, 'and')} (by the speaker, on their profile page).",
+            change_message=(
+                f"Changed {get_text_list(changed, 'and')} (by the speaker, on their profile page)."
+            ),
             single_object=True,
         )
 
     def get_context_data(self, **kwargs):
         locked = self.speaker.profile_locked
         if locked:
-            for field in [*kwargs["form"].fields.values()]:
-                field.disabled = True
-            for link_form in kwargs["formset"]:
-                for field in link_form.fields.values():
+            for each_form in [kwargs["form"], *kwargs["formset"]]:
+                for field in each_form.fields.values():
                     field.disabled = True
         return super().get_context_data(locked=locked, **kwargs)
