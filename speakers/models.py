@@ -84,8 +84,14 @@ class Speaker(KeepsFormerSlugs, Versioned):
     guid = models.CharField("GUID", max_length=64, default=new_guid, editable=False)
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=200)
+    # db_default for these two: servers still running the code from before them (a rolling
+    # deploy) insert speakers without them.
     pronouns = models.CharField(
-        max_length=50, blank=True, help_text="As the speaker wants them shown, e.g. “she/her”."
+        max_length=50,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="As the speaker wants them shown, e.g. “she/her”.",
     )
     role = models.CharField(
         "role or title",
@@ -136,6 +142,7 @@ class Speaker(KeepsFormerSlugs, Versioned):
     profile_locked = models.BooleanField(
         "profile locked",
         default=False,
+        db_default=False,
         help_text="The speaker can no longer edit their profile on the site (organizers still can).",
     )
     # When the speaker last opened “My talks”: the releases after it are new to them. Written
