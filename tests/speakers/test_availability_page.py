@@ -222,5 +222,5 @@ def test_a_speaker_of_another_conference_gets_not_found(client, conference, user
 
 def test_the_availability_page_is_personal(speaker_client, conference, speaker):
     response = speaker_client.get(availability_url(conference))
-    assert "private" in response["Cache-Control"]
+    assert {"private", "no-store"} <= set(response["Cache-Control"].replace(",", " ").split())
     assert "ETag" not in response

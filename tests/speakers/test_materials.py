@@ -265,5 +265,5 @@ def test_a_speaker_prepares_a_draft_session_too(speaker_client, conference, spea
 def test_the_materials_page_is_personal(speaker_client, session):
     response = speaker_client.get(materials_url(session))
     assert response.status_code == 200
-    assert "private" in response["Cache-Control"]
+    assert {"private", "no-store"} <= set(response["Cache-Control"].replace(",", " ").split())
     assert "ETag" not in response
