@@ -273,6 +273,10 @@ class ConferenceDayTimeWidget(ConferenceDateTimeWidget):
         self.widgets[2] = forms.Select() if twice else forms.HiddenInput()
         return super().get_context(name, value, attrs)
 
+    def id_for_label(self, id_):
+        # The field's label names the day; the form names the time beside it (aria-label).
+        return f"{id_}_0" if id_ else id_
+
 
 class ConferenceDateTimeField(forms.MultiValueField):
     """A date and time typed on the clocks of the current zone (the admin overrides it with the
