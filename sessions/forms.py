@@ -390,7 +390,7 @@ class SpeakerAttachmentForm(AttendeeFormMixin, forms.ModelForm):
         model = Attachment
         fields = ["title", "kind", "file", "url"]
         labels = {"file": "File", "url": "Or a link"}
-        help_texts = {"url": "To slides, a recording or code kept elsewhere."}
+        help_texts = {"kind": "", "url": "To slides, a recording or code kept elsewhere."}
         widgets = {
             # Offered from the c3voc list; the admin takes any text, so the model does too.
             "kind": forms.Select(choices=[("", "—"), *SessionLink.Kind.choices]),

@@ -119,6 +119,7 @@ def test_a_window_outside_the_conference_saves_nothing(speaker_client, conferenc
             ]
         },
     ]
+    assert "Nothing was saved: correct what is marked below" in response.content.decode()
     assert windows(speaker) == [(paris(7, 9), paris(7, 12))]
 
 
