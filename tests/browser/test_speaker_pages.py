@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from sessions.models import Attachment, Session
+from tests.browser.axe import axe_violations
 from tests.browser.conftest import new_context
 from tests.browser.test_planner import JSON_RPC, block, open_planner
 
@@ -40,15 +41,19 @@ def speaker_page(browser, live_server, speaker):
     context.close()
 
 
+def log_in(page, next_path):
+    page.goto(f"{page.base_url}/accounts/login/?next={next_path}")
+    page.get_by_label("Username").fill("speaker")
+    page.get_by_label("Password").fill("speak-up-2026")
+    page.get_by_role("button", name="Log in").click()
+
+
 def test_a_speaker_uploads_slides_and_narrows_availability_and_the_planner_warns(
     speaker_page, browser, speaker
 ):
     page = speaker_page
     session = Session.objects.get(title__startswith=JSON_RPC)
-    page.goto(f"{page.base_url}/pytorch-eu-2026/speaker/availability/")
-    page.get_by_label("Username").fill("speaker")
-    page.get_by_label("Password").fill("speak-up-2026")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, "/pytorch-eu-2026/speaker/availability/")
     expect(page.get_by_role("heading", name="Your availability")).to_be_visible()
 
     page.get_by_role("link", name="Slides and links").click()
@@ -84,3 +89,19 @@ def test_a_speaker_uploads_slides_and_narrows_availability_and_the_planner_warns
         f"{speaker.name} is not available then (available Wed 14:00–18:00 CEST)"
     )
     context.close()
+
+
+@pytest.mark.parametrize("screen", [(1366, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_speaker_pages_pass_axe_with_errors_shown(speaker_page, speaker, axe_source, screen):
+    page = speaker_page
+    page.set_viewport_size({"width": screen[0], "height": screen[1]})
+    session = Session.objects.get(title__startswith=JSON_RPC)
+    log_in(page, f"/pytorch-eu-2026/speaker/sessions/{session.slug}/materials/")
+    page.get_by_role("button", name="Add").click()  # nothing given: an error to show
+    expect(page.get_by_text("Choose a file to upload, or give a link.")).to_be_visible()
+    assert axe_violations(page, axe_source) == ""
+    page.get_by_role("link", name="Your availability").click()
+    page.get_by_label("From, time").fill("14:00")  # no day: an error to show
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_text("Nothing was saved")).to_be_visible()
+    assert axe_violations(page, axe_source) == ""
