@@ -9,6 +9,7 @@ times in the conference's zone, as the admin does.
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db import transaction
+from django.db.models import prefetch_related_objects
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
 from django.views import View
@@ -18,7 +19,7 @@ from conference.views import ConferencePageMixin
 from sessions.forms import SpeakerAttachmentForm
 from sessions.models import Attachment, Session
 from speakers.forms import AvailabilityFormSet
-from speakers.models import Speaker
+from speakers.models import Speaker, availability_prefetch
 
 
 class OwnSpeakerMixin(LoginRequiredMixin, ConferencePageMixin):
@@ -92,12 +93,15 @@ class SessionMaterialsView(OwnSpeakerMixin, FormView):
 
 
 def added_by_text(attachment: Attachment, user, speaker_names: dict[int, str]) -> str:
-    """Who added it, as the speaker reads it: you, a co-speaker by name, or the organizers."""
+    """Who added it, as the speaker reads it: you, a co-speaker by name, the organizers (or an
+    import), or a speaker no longer on the session."""
+    if attachment.added_by_id is None:
+        return "added by the organizers"
     if attachment.added_by_id == user.pk:
         return "added by you"
     if attachment.added_by_id in speaker_names:
         return f"added by {speaker_names[attachment.added_by_id]}"
-    return "added by the organizers"
+    return "added by a former speaker"
 
 
 class RemoveMaterialView(OwnSpeakerMixin, View):
@@ -134,8 +138,14 @@ class AvailabilityView(OwnSpeakerMixin, FormView):
         return redirect(self.request.path)
 
     def get_context_data(self, **kwargs):
+        # The windows once, for every session's check below.
+        prefetch_related_objects([self.speaker], availability_prefetch())
         sessions = list(
-            self.own_sessions().placed().scheduled().select_related("room").order_by("starts_at")
+            self.own_sessions()
+            .placed()
+            .scheduled()
+            .select_related("conference", "room")
+            .order_by("starts_at", "pk")
         )
         for session in sessions:
             session.outside_availability = not self.speaker.is_available(

@@ -225,3 +225,40 @@ def test_the_availability_page_is_personal(speaker_client, conference, speaker):
     response = speaker_client.get(availability_url(conference))
     assert {"private", "no-store"} <= set(response["Cache-Control"].replace(",", " ").split())
     assert "ETag" not in response
+
+
+def test_a_time_that_happens_twice_asks_which_then_saves_the_one_chosen(speaker_client, speaker):
+    conference = speaker.conference
+    conference.starts_on = conference.ends_on = datetime.date(2026, 10, 24)
+    conference.day_change = datetime.time(4)
+    conference.save()
+    data = formset_data(window_data(0, "2026-10-24", "22:00", "02:30", ends_day="2026-10-25"))
+    response = speaker_client.post(availability_url(conference), data)
+    (form,) = response.context["form"]
+    assert form.errors == {
+        "ends_at": [
+            "02:30 happens twice on Sunday 25 October 2026 in Europe/Paris: the clocks go back "
+            "from 03:00 to 02:00 that night. Choose which 02:30 you mean, next to the time."
+        ]
+    }
+    html = response.content.decode()
+    assert '<option value="1">02:30 CET (second)</option>' in html
+    data[f"{PREFIX}-0-ends_at_fold"] = "1"
+    assert speaker_client.post(availability_url(conference), data).status_code == 302
+    second = datetime.datetime(2026, 10, 25, 1, 30, tzinfo=datetime.UTC)  # 02:30 CET
+    assert windows(speaker) == [(paris(24, 22, month=10), second)]
+
+
+@pytest.mark.parametrize("n", [1, 12])
+def test_availability_page_query_count_does_not_grow(
+    speaker_client, conference, speaker, django_assert_max_num_queries, n
+):
+    for number in range(n):
+        make_session(conference, title=f"Talk {number}", speakers=[speaker], starts_at=paris(7, 9))
+        Availability.objects.create(
+            speaker=speaker, starts_at=paris(7, 9 + number % 3), ends_at=paris(7, 13)
+        )
+    with django_assert_max_num_queries(12):
+        response = speaker_client.get(availability_url(conference))
+    assert len(response.context["sessions"]) == n
+    assert len(response.context["form"]) == n + 1

@@ -267,3 +267,16 @@ def test_the_materials_page_is_personal(speaker_client, session):
     assert response.status_code == 200
     assert {"private", "no-store"} <= set(response["Cache-Control"].replace(",", " ").split())
     assert "ETag" not in response
+
+
+@pytest.mark.parametrize("n", [1, 12])
+def test_materials_page_query_count_does_not_grow(
+    speaker_client, session, user, django_assert_max_num_queries, n
+):
+    for number in range(n):
+        Attachment.objects.create(
+            session=session, title=f"Link {number}", url="https://l.example/", added_by=user
+        )
+    with django_assert_max_num_queries(12):
+        response = speaker_client.get(materials_url(session))
+    assert len(response.context["materials"]) == n
