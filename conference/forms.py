@@ -250,6 +250,34 @@ class ConferenceDateTimeWidget(AdminSplitDateTime):
         return context
 
 
+class ConferenceDayTimeWidget(ConferenceDateTimeWidget):
+    """The same three parts for attendee pages: a day of the conference from a list, a time, and
+    the choice between two instants only when the time happens twice. Rendered by Django's
+    own multi-widget template, so it needs no template of its own in either engine."""
+
+    template_name = "django/forms/widgets/multiwidget.html"
+
+    def __init__(self, days: list[tuple[str, str]] = (), attrs=None):
+        widgets = {
+            "0": forms.Select(choices=[("", "Day"), *days]),
+            "1": forms.TimeInput(format="%H:%M", attrs={"type": "time"}),
+            "fold": forms.HiddenInput,
+        }
+        forms.MultiWidget.__init__(self, widgets, attrs)
+
+    def get_context(self, name, value, attrs):
+        if not isinstance(value, list | tuple):
+            value = self.decompress(value)
+        typed = read_typed_time(value[0], value[1])
+        twice = typed is not None and len(typed[1].instants) == 2
+        self.widgets[2] = forms.Select() if twice else forms.HiddenInput()
+        return super().get_context(name, value, attrs)
+
+    def id_for_label(self, id_):
+        # The field's label names the day; the form names the time beside it (aria-label).
+        return f"{id_}_0" if id_ else id_
+
+
 class ConferenceDateTimeField(forms.MultiValueField):
     """A date and time typed on the clocks of the current zone (the admin overrides it with the
     conference's), cleaned to an instant in UTC.

@@ -430,8 +430,8 @@ def why_left_alone(status: str, target: str) -> str:
 
 @admin.register(Attachment)
 class AttachmentAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
-    list_display = ["title", "session", "file", "url"]
-    list_select_related = ["session"]
+    list_display = ["title", "session", "file", "url", "added_by"]
+    list_select_related = ["session", "added_by"]
     search_fields = ["title", "session__title"]
     autocomplete_fields = ["session"]
 

@@ -1,18 +1,20 @@
-"""The sessions app's forms: the admin's change form, the planner's move form, the release form."""
+"""The sessions app's forms: the admin's change form, the planner's move form, the release form,
+and the form speakers add slides and links to their sessions with."""
 
 import datetime
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import Max
 from django.utils import timezone
 
-from conference.forms import ConferenceDateTimeField, named_with_conference
+from conference.forms import AttendeeFormMixin, ConferenceDateTimeField, named_with_conference
 from conference.models import Conference
 from conference.timezones import clock_text, time_zone_note
 from conference.versioned_forms import VersionedModelForm, parse_version
 from conference.versioning import EditConflictError
 from sessions.importers import MAX_IMPORT_BYTES
-from sessions.models import Release, Session
+from sessions.models import Attachment, Release, Session, SessionLink
 from speakers.models import Speaker
 
 # What organizers pick most; any other number of minutes can be typed.
@@ -375,3 +377,44 @@ class ScheduleImportForm(forms.Form):
                 code="too_big",
             )
         return upload
+
+
+class SpeakerAttachmentForm(AttendeeFormMixin, forms.ModelForm):
+    """A file or a link a speaker adds to their own session (speakers/materials.py).
+
+    The model holds the rules the admin applies too: the kinds and size of files
+    (``FileKindValidator``), and either a file or a URL, never both.
+    """
+
+    class Meta:
+        model = Attachment
+        fields = ["title", "kind", "file", "url"]
+        labels = {"file": "File", "url": "Or a link"}
+        help_texts = {"kind": "", "url": "To slides, a recording or code kept elsewhere."}
+        widgets = {
+            # Offered from the c3voc list; the admin takes any text, so the model does too.
+            "kind": forms.Select(choices=[("", "—"), *SessionLink.Kind.choices]),
+            "file": forms.FileInput,
+        }
+
+    def __init__(self, *args, session: Session, added_by, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.instance.session = session
+        self.instance.added_by = added_by
+
+    def clean(self):
+        cleaned_data = super().clean()
+        # Unlike an organizer announcing slides to come, a speaker adds something to open.
+        given = [name for name in ("file", "url") if cleaned_data.get(name) or self.has_error(name)]
+        if not given:
+            raise ValidationError("Choose a file to upload, or give a link.", code="empty")
+        return cleaned_data
+
+    def save(self, commit=True):
+        attachment = super().save(commit=False)
+        # After what the session has: the organizers' order stays as they set it.
+        last = attachment.session.attachments.aggregate(last=Max("position"))["last"]
+        attachment.position = 0 if last is None else min(last + 1, 32767)
+        if commit:
+            attachment.save()
+        return attachment

@@ -1157,6 +1157,15 @@ class AttachmentQuerySet(models.QuerySet):
         """Attachments attendees can open: with a file or a URL, not only announced by title."""
         return self.exclude(file="", url="")
 
+    def removable_by_speakers_of(self, session: "Session"):
+        """Attachments of ``session`` that its speakers may remove: those added by an account
+        linked to one of its speakers (they or a co-speaker), never the organizers' or an
+        import's (``added_by`` empty, or an account that gives none of its sessions)."""
+        return self.filter(
+            session=session,
+            added_by__in=session.speakers.filter(user__isnull=False).values("user"),
+        )
+
 
 class SessionLink(models.Model):
     """A link about a session: its recording, a blog post, the project it presents."""
@@ -1203,6 +1212,16 @@ class Attachment(models.Model):
     url = models.URLField("URL", blank=True, max_length=500)
     kind = models.CharField("type", max_length=20, blank=True, help_text="For example slides.")
     position = models.PositiveSmallIntegerField(default=0)
+    # Set when a speaker adds it on their materials page; empty for the organizers' and imports'.
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        help_text="The speaker's account that added it; empty when organizers or an import did.",
+    )
 
     objects = AttachmentQuerySet.as_manager()
 

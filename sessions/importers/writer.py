@@ -273,8 +273,11 @@ class ScheduleWriter:
         if "links" in from_file:
             current["links"] = [link_row(link) for link in instance.link_list]
         if "attachments" in from_file:
+            # Links a speaker added on their materials page are theirs, not the file's.
             current["attachments"] = [
-                link_row(item) for item in instance.attachment_list if item.url
+                link_row(item)
+                for item in instance.attachment_list
+                if item.url and item.added_by_id is None
             ]
         decisions = decide(
             current,
@@ -540,7 +543,9 @@ class ScheduleWriter:
     ) -> bool:
         """The file's links and URL attachments, where merge() applied them; False on a problem.
 
-        Attachments uploaded here are the organizers' and stay.
+        Attachments uploaded here are the organizers' and stay; so do those speakers added
+        (``added_by``), and a file that repeats a speaker's link (an export of this schedule)
+        adds it no second time.
         """
         rows: list[models.Model] = []
         if is_new or "links" in applied:
@@ -551,11 +556,16 @@ class ScheduleWriter:
                 for link in event.links
             ]
         if is_new or "attachments" in applied:
-            if not is_new:  # links go; uploads and announced ones stay
-                session.attachments.exclude(url="").delete()
+            speakers_urls: set[str] = set()
+            if not is_new:  # links go; uploads, announced ones and speakers' links stay
+                session.attachments.exclude(url="").filter(added_by__isnull=True).delete()
+                speakers_urls = set(
+                    session.attachments.filter(added_by__isnull=False).values_list("url", flat=True)
+                )
             rows += [
                 Attachment(session=session, url=item.url, title=item.title, kind=item.kind)
                 for item in event.attachments
+                if item.url not in speakers_urls
             ]
         counters: Counter = Counter()
         for row in rows:

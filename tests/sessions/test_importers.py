@@ -1371,3 +1371,38 @@ def test_after_an_import_the_schedule_finds_its_speakers_through_the_sessions_sh
         plan = " | ".join(row[3] for row in cursor.fetchall())
 
     assert plan.startswith("SEARCH schedule_sessionspeaker"), plan
+
+
+def test_reimport_keeps_the_links_speakers_added(conference, django_user_model):
+    first = [{"url": "https://a.example/1", "title": "One", "type": "slides"}]
+    import_schedule(conference, json_file(event(attachments=first)))
+    session = Session.objects.get()
+    speaker_user = django_user_model.objects.create_user("ada")
+    session.speakers.add(make_speaker(conference, user=speaker_user), through_defaults={})
+    Attachment.objects.create(
+        session=session, title="Recording", url="https://v.example/r", added_by=speaker_user
+    )
+
+    second = [{"url": "https://a.example/2", "title": "Two", "type": "slides"}]
+    import_schedule(conference, json_file(event(attachments=second)))
+
+    assert sorted(session.attachments.values_list("title", "url", "added_by")) == [
+        ("Recording", "https://v.example/r", speaker_user.pk),
+        ("Two", "https://a.example/2", None),
+    ]
+
+
+def test_reimport_of_an_export_adds_a_speakers_link_no_second_time(conference, django_user_model):
+    import_schedule(conference, json_file(event()))
+    session = Session.objects.get()
+    Attachment.objects.create(
+        session=session,
+        title="Recording",
+        url="https://v.example/r",
+        added_by=django_user_model.objects.create_user("ada"),
+    )
+    exported = [{"url": "https://v.example/r", "title": "Recording", "type": "media"}]
+    for _ in range(2):
+        import_schedule(conference, json_file(event(attachments=exported)))
+
+    assert list(session.attachments.values_list("url", flat=True)) == ["https://v.example/r"]
