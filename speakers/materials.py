@@ -7,45 +7,29 @@ times in the conference's zone, as the admin does.
 """
 
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.shortcuts import get_object_or_404, redirect
-from django.utils import timezone
 from django.views import View
 from django.views.generic import FormView
 
-from conference.views import ConferencePageMixin
 from sessions.forms import SpeakerAttachmentForm
 from sessions.models import Attachment, Session
 from speakers.forms import AvailabilityFormSet
 from speakers.models import Speaker, availability_prefetch
+from speakers.self_service import OwnSpeakerMixin
 
 
-class OwnSpeakerMixin(LoginRequiredMixin, ConferencePageMixin):
-    """The visitor's speaker in the conference (``self.speaker``), or a 404."""
-
-    shared = False
-    extra_context = {"time_zone_picker": False}
-
-    def dispatch(self, request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return self.handle_no_permission()
-        self.speaker = get_object_or_404(
-            Speaker.objects.select_related("conference"),
-            conference=self.conference,
-            user=request.user,
-        )
-        # Times are typed and shown on the venue's clocks, whatever zone the visitor reads in.
-        timezone.activate(self.conference.tz)
-        return super().dispatch(request, *args, **kwargs)
+class OwnSessionsMixin(OwnSpeakerMixin):
+    """The visitor's speaker in the conference (``self.speaker``, speakers/self_service.py) and
+    their sessions."""
 
     def own_sessions(self):
         """The speaker's sessions, drafts included: slides can come before the schedule."""
         return Session.objects.filter(conference=self.conference, speakers=self.speaker)
 
 
-class SessionMaterialsView(OwnSpeakerMixin, FormView):
+class SessionMaterialsView(OwnSessionsMixin, FormView):
     """The session's slides and links; the speaker adds a file or a link and removes theirs."""
 
     template_name = "speakers/session_materials.html"
@@ -87,9 +71,7 @@ class SessionMaterialsView(OwnSpeakerMixin, FormView):
             )
             for attachment in session.attachments.select_related("session__conference")
         ]
-        return super().get_context_data(
-            session=session, materials=materials, speaker=self.speaker, **kwargs
-        )
+        return super().get_context_data(session=session, materials=materials, **kwargs)
 
 
 def added_by_text(attachment: Attachment, user, speaker_names: dict[int, str]) -> str:
@@ -104,7 +86,7 @@ def added_by_text(attachment: Attachment, user, speaker_names: dict[int, str]) -
     return "added by a former speaker"
 
 
-class RemoveMaterialView(OwnSpeakerMixin, View):
+class RemoveMaterialView(OwnSessionsMixin, View):
     """POST: remove an attachment the speaker or a co-speaker added; never the organizers'."""
 
     def post(self, request, conference_slug, slug, pk):
@@ -117,7 +99,7 @@ class RemoveMaterialView(OwnSpeakerMixin, View):
         )
 
 
-class AvailabilityView(OwnSpeakerMixin, FormView):
+class AvailabilityView(OwnSessionsMixin, FormView):
     """The speaker's availability windows, added, changed and removed at once: all or nothing."""
 
     template_name = "speakers/availability.html"
@@ -151,4 +133,4 @@ class AvailabilityView(OwnSpeakerMixin, FormView):
             session.outside_availability = not self.speaker.is_available(
                 session.starts_at, session.ends_at
             )
-        return super().get_context_data(speaker=self.speaker, sessions=sessions, **kwargs)
+        return super().get_context_data(sessions=sessions, **kwargs)

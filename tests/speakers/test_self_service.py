@@ -155,6 +155,16 @@ def test_my_talks_lists_time_room_co_speakers_and_saves(ada_client, speaker, dja
     assert "2 attendees saved it" in page
 
 
+def test_my_talks_leads_to_each_sessions_slides_and_to_the_availability(ada_client, speaker):
+    talk = make_session(speaker.conference, slug="notes", speakers=[speaker])
+
+    page = ada_client.get(my_talks_url(speaker.conference)).content.decode()
+
+    slug = speaker.conference.slug
+    assert f'href="/{slug}/speaker/sessions/{talk.slug}/materials/"' in page
+    assert f'href="/{slug}/speaker/availability/"' in page
+
+
 @pytest.mark.parametrize("n", [1, 6])
 def test_my_talks_query_count_does_not_grow(ada_client, speaker, django_assert_max_num_queries, n):
     conference = speaker.conference
