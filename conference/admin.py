@@ -343,3 +343,7 @@ class RoomAdmin(ConferencePartAdmin):
 @admin.register(Track)
 class TrackAdmin(ConferencePartAdmin):
     list_display = ["name", "conference", "colour", "session_count"]
+
+
+# Webhooks and API tokens have their admin in a module of their own.
+from conference import api_admin  # noqa: E402, F401

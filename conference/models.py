@@ -454,3 +454,7 @@ class AccountEmail(models.Model):
         self.verified_address, self.verified_at = address, timezone.now()
         self.save(update_fields=["verified_address", "verified_at"])
         return True
+
+
+# Webhooks and API tokens, in a module of their own (see there).
+from conference.api_models import ApiToken, WebhookDelivery, WebhookEndpoint  # noqa: E402, F401

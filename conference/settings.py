@@ -369,6 +369,12 @@ TASKS = {
 # mails as long as the mail server makes it.
 TASK_LOST_AFTER = timedelta(minutes=env_int("DJANGO_TASK_LOST_AFTER_MINUTES", 30))
 
+# Webhook receivers on private, loopback or link-local addresses are refused (SSRF guard,
+# conference/webhooks.py) unless this is set: for tests, or a site inside a closed network.
+WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = env_bool(
+    "DJANGO_WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", default=False
+)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
