@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import urlencode
 
+from conference.admin import AutocompleteAdminMixin
 from conference.api_models import ApiToken, WebhookDelivery, WebhookEndpoint
 
 
@@ -96,7 +97,7 @@ class ApiTokenForm(forms.ModelForm):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
     form = ApiTokenForm
     list_display = ["__str__", "user", "scope", "expires_at", "created_at"]
     list_filter = ["scope"]

@@ -386,7 +386,8 @@ FIXTURE_DIRS = [BASE_DIR / "fixtures"]
 # REST API v1 (/api/v1/): token or session auth, JSON only, documented by drf-spectacular.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # API tokens with a scope, conferences and an expiry; DRF's own tokens stay valid.
+        "conference.tokens.ScopedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # Our viewsets refine these two (conference.api_policies.ApiPolicyMixin): classes named here are
