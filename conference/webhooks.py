@@ -45,6 +45,8 @@ RETRY_DELAYS = [datetime.timedelta(minutes=5**n) for n in range(5)]
 MAX_ATTEMPTS = len(RETRY_DELAYS) + 1
 # A receiver should answer at once and work later; a slow one must not hold a task worker.
 TIMEOUT_SECONDS = 5
+# How long a try in progress keeps others from starting the same one.
+CLAIMED_FOR = datetime.timedelta(seconds=TIMEOUT_SECONDS * 12)
 # What of a failing answer is kept in the delivery log.
 ERROR_EXCERPT = 500
 
@@ -256,7 +258,9 @@ def try_delivery(delivery: WebhookDelivery) -> None:
 def send_webhook(delivery_id: int) -> str:
     """Try a pending delivery whose time has come; its status after the try."""
     with transaction.atomic():
-        # Locked: a retry task and `send_webhooks` never send the same try twice.
+        # Claimed under a lock, so that a retry task and `send_webhooks` never send one try
+        # twice; sent after the commit, so that no transaction stays open while the receiver
+        # takes its time.
         delivery = (
             WebhookDelivery.objects.select_for_update()
             .select_related("endpoint")
@@ -269,8 +273,11 @@ def send_webhook(delivery_id: int) -> str:
             return "not yet"
         if not delivery.endpoint.is_active:
             return "endpoint inactive"
-        try_delivery(delivery)
-        return delivery.status
+        # Should this worker die while sending, `send_webhooks` tries again after this.
+        delivery.next_try_at = timezone.now() + CLAIMED_FOR
+        delivery.save(update_fields=["next_try_at"])
+    try_delivery(delivery)
+    return delivery.status
 
 
 def send_due_webhooks() -> int:

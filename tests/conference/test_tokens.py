@@ -174,3 +174,15 @@ def test_tokens_with_scopes_are_managed_in_the_admin(admin_client, organizer, py
     token = ApiToken.objects.get()
     assert (token.user, token.scope, list(token.conferences.all())) == (organizer, "read", [pycon])
     assert len(token.key) == 40
+
+
+@pytest.mark.parametrize("n", [1, 12])
+def test_token_list_query_count_does_not_grow(
+    admin_client, django_user_model, django_assert_max_num_queries, n
+):
+    for number in range(n):
+        user = django_user_model.objects.create_user(f"user{number}")
+        ApiToken.objects.create(user=user, name=f"Token {number}")
+    with django_assert_max_num_queries(10):
+        response = admin_client.get(reverse("admin:conference_apitoken_changelist"))
+    assert len(response.context["cl"].result_list) == n

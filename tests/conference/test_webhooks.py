@@ -8,6 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import reverse
 
 from conference.api_models import WebhookDelivery, WebhookEndpoint
 from conference.webhooks import send_due_webhooks, send_webhook
@@ -270,3 +271,47 @@ def test_inactive_endpoints_and_other_events_get_nothing(
         make_session(conference)
 
     assert WebhookDelivery.objects.count() == 0
+
+
+def test_the_admin_refuses_an_endpoint_on_a_private_address(admin_client):
+    conference = make_conference()
+    response = admin_client.post(
+        reverse("admin:conference_webhookendpoint_add"),
+        {
+            "conference": conference.pk,
+            "url": "http://169.254.169.254/latest/",
+            "events": ["session.changed"],
+            "secret": "s3cret",
+            "is_active": "on",
+        },
+    )
+    assert response.status_code == 200
+    assert list(response.context["adminform"].form.errors) == ["url"]
+    assert WebhookEndpoint.objects.count() == 0
+
+
+def test_the_admin_offers_a_generated_secret(admin_client):
+    response = admin_client.get(reverse("admin:conference_webhookendpoint_add"))
+    secret = response.context["adminform"].form["secret"].value()
+    assert len(secret) == 64
+
+
+@pytest.mark.parametrize("n", [1, 12])
+def test_delivery_log_query_count_does_not_grow(admin_client, django_assert_max_num_queries, n):
+    endpoint = make_endpoint(make_conference(), "https://hooks.example.org/")
+    WebhookDelivery.objects.bulk_create(
+        WebhookDelivery(endpoint=endpoint, event="session.changed", body="{}") for _ in range(n)
+    )
+    with django_assert_max_num_queries(12):
+        response = admin_client.get(reverse("admin:conference_webhookdelivery_changelist"))
+    assert len(response.context["cl"].result_list) == n
+
+
+@pytest.mark.parametrize("n", [1, 12])
+def test_endpoint_list_query_count_does_not_grow(admin_client, django_assert_max_num_queries, n):
+    conference = make_conference()
+    for number in range(n):
+        make_endpoint(conference, f"https://hooks.example.org/{number}")
+    with django_assert_max_num_queries(12):
+        response = admin_client.get(reverse("admin:conference_webhookendpoint_changelist"))
+    assert len(response.context["cl"].result_list) == n
