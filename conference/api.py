@@ -266,6 +266,20 @@ class LoginLocked(exceptions.APIException):
         self.wait = login_lock_seconds_left(username)  # DRF's handler sends it as Retry-After
 
 
+class SlugsField(serializers.ListField):
+    """A list of slugs whose errors read as one list, as every other field's do (DRF's
+    ListField keys them by position, which the API's error schema does not allow)."""
+
+    def to_internal_value(self, data):
+        try:
+            return super().to_internal_value(data)
+        except ValidationError as error:
+            if isinstance(error.detail, dict):
+                position, messages = next(iter(error.detail.items()))
+                raise ValidationError([f"Item {position}: {messages[0]}"]) from error
+            raise
+
+
 @extend_schema_serializer(component_name="AuthToken")  # the schema's name for it, as before
 class LoginLimitedAuthTokenSerializer(AuthTokenSerializer):
     """DRF's credentials check, which counts towards the site's login limit (it passes the request
@@ -282,7 +296,7 @@ class LoginLimitedAuthTokenSerializer(AuthTokenSerializer):
         write_only=True,
         help_text="`read` (the default for a limited token) or `write`.",
     )
-    conferences = serializers.ListField(
+    conferences = SlugsField(
         child=serializers.SlugField(max_length=100),
         required=False,
         write_only=True,

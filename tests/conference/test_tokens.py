@@ -186,3 +186,13 @@ def test_token_list_query_count_does_not_grow(
     with django_assert_max_num_queries(10):
         response = admin_client.get(reverse("admin:conference_apitoken_changelist"))
     assert len(response.context["cl"].result_list) == n
+
+
+def test_token_endpoint_names_a_bad_slug_in_one_list_of_errors(anonymous, organizer):
+    response = anonymous.post(
+        reverse("api:auth-token"),
+        {"username": "organizer", "password": "organizer-password", "conferences": ["ok", None]},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json() == {"conferences": ["Item 1: This field may not be null."]}
