@@ -118,6 +118,7 @@ class PendingEvents:
     def __init__(self):
         self.events: dict[tuple[str, str], tuple[int, dict[str, Any], str]] = {}
         self.sent = False
+        self.callbacks: list = []  # the connection's list of callbacks it was put in
 
     def __call__(self):
         self.sent = True
@@ -137,15 +138,26 @@ def record_event(
         send_event(event, conference_id, key, data)
         return
     pending = getattr(connection, "webhook_events", None)
-    # A rolled-back transaction dropped its callback, and with it what it had recorded.
-    if (
-        pending is None
-        or pending.sent
-        or not any(func is pending for _, func, _ in connection.run_on_commit)
-    ):
+    if pending is None or pending.sent or not still_registered(connection, pending):
         pending = connection.webhook_events = PendingEvents()
         transaction.on_commit(pending)
+        pending.callbacks = connection.run_on_commit
     pending.events[(event, key)] = (conference_id, data, occurred_now())
+
+
+def still_registered(connection, pending: PendingEvents) -> bool:
+    """Whether ``pending`` will still run at the commit: a rollback drops its callback.
+
+    Django replaces its list of callbacks when it drops some (a rollback, a savepoint rolled
+    back) and only appends to it otherwise: the same list means nothing was dropped, and a
+    save in an import of thousands costs no search through the list.
+    """
+    if connection.run_on_commit is pending.callbacks:
+        return True
+    if any(func is pending for _, func, _ in connection.run_on_commit):
+        pending.callbacks = connection.run_on_commit
+        return True
+    return False
 
 
 def send_event(

@@ -1,8 +1,10 @@
 import datetime
 import hashlib
 import hmac
+import io
 import json
 import threading
+from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -12,9 +14,11 @@ from django.urls import reverse
 
 from conference.api_models import WebhookDelivery, WebhookEndpoint
 from conference.webhooks import send_due_webhooks, send_webhook
+from sessions.exports import build_frab_data
+from sessions.importers import import_schedule
 from sessions.models import Session
 from sessions.releases import release_schedule
-from tests.builders import make_conference, make_room, make_session, make_speaker
+from tests.builders import make_conference, make_room, make_session, make_speaker, paris
 
 pytestmark = pytest.mark.django_db
 
@@ -257,6 +261,36 @@ def test_cancelling_a_session_is_its_own_event(
         "session.cancelled",
         "session.changed",
     ]
+
+
+def test_an_import_sends_one_event_per_changed_session_and_speaker(
+    dummy_tasks, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        source = make_conference(slug="source")
+        room = make_room(source, name="Hall")
+        for hour in (10, 11, 12):
+            make_session(
+                source, room=room, starts_at=paris(8, hour), speakers=[make_speaker(source)]
+            )
+        target = make_conference(slug="target")
+    make_endpoint(target, "https://hooks.example.org/")
+    data = build_frab_data(source, list(source.sessions.public().for_listing()), base_url="")
+    schedule = io.BytesIO(json.dumps(data).encode())
+
+    with django_capture_on_commit_callbacks(execute=True):
+        import_schedule(target, schedule)
+
+    sent = Counter(
+        (delivery.event, json.loads(delivery.body)["object"]["id"])
+        for delivery in WebhookDelivery.objects.all()
+    )
+    assert sorted(sent.values()) == [1] * 6
+    assert sorted(sent) == sorted(
+        [("session.changed", pk) for pk in target.sessions.values_list("pk", flat=True)]
+        + [("speaker.changed", pk) for pk in target.speakers.values_list("pk", flat=True)]
+    )
+    assert len(dummy_tasks.results) == 6
 
 
 def test_inactive_endpoints_and_other_events_get_nothing(
