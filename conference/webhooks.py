@@ -18,6 +18,7 @@ may change (``WEBHOOKS_ALLOW_PRIVATE_ADDRESSES`` allows them, for tests and clos
 import datetime
 import hashlib
 import hmac
+import http.client
 import ipaddress
 import json
 import logging
@@ -65,6 +66,25 @@ def resolve(host: str, port: int) -> list[str]:
     return [info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
 
 
+class RefusedAddressError(OSError):
+    """A receiver's host resolved to an address webhooks may not reach."""
+
+
+def public_addresses(host: str, port: int) -> list[str]:
+    """The addresses ``host`` resolves to, if all are public; else RefusedAddressError."""
+    try:
+        addresses = resolve(host, port)
+    except (OSError, UnicodeError) as error:
+        raise RefusedAddressError(f"“{host}” does not resolve: {error}.") from error
+    refused = sorted({address for address in addresses if not is_public_address(address)})
+    if refused or not addresses:
+        raise RefusedAddressError(
+            f"“{host}” resolves to {', '.join(refused) or 'nothing'}: a private, "
+            "loopback, link-local or reserved address cannot receive webhooks."
+        )
+    return addresses
+
+
 def check_public_url(url: str) -> None:
     """Raise ValueError unless ``url`` is http(s) and every address its host resolves to is a
     public one (or the setting allows private ones)."""
@@ -73,17 +93,26 @@ def check_public_url(url: str) -> None:
         raise ValueError("Only http and https addresses with a host name can receive webhooks.")
     if settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES:
         return
-    port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
-        addresses = resolve(parts.hostname, port)
-    except (OSError, UnicodeError) as error:
-        raise ValueError(f"“{parts.hostname}” does not resolve: {error}.") from error
-    refused = sorted({address for address in addresses if not is_public_address(address)})
-    if refused or not addresses:
-        raise ValueError(
-            f"“{parts.hostname}” resolves to {', '.join(refused) or 'nothing'}: a private, "
-            "loopback, link-local or reserved address cannot receive webhooks."
-        )
+        public_addresses(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+    except RefusedAddressError as error:
+        raise ValueError(str(error)) from error
+
+
+def create_guarded_connection(address, timeout=None, source_address=None, **kwargs):
+    """socket.create_connection() to an address of the host that was checked just now, so a
+    name that resolves elsewhere between the check and the connection (DNS rebinding) cannot
+    slip through."""
+    host, port = address
+    if settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES:
+        return socket.create_connection(address, timeout, source_address, **kwargs)
+    error = None
+    for ip in public_addresses(host, port):
+        try:
+            return socket.create_connection((ip, port), timeout, source_address, **kwargs)
+        except OSError as failure:
+            error = failure
+    raise error
 
 
 def validate_public_url(url: str, field: str | None = None) -> None:
@@ -213,7 +242,33 @@ class NoRedirects(urllib.request.HTTPRedirectHandler):
         return None
 
 
-opener = urllib.request.build_opener(NoRedirects)
+class GuardedHTTPConnection(http.client.HTTPConnection):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._create_connection = create_guarded_connection
+
+
+class GuardedHTTPSConnection(http.client.HTTPSConnection):
+    # TLS still checks the certificate against the host name: only the socket is ours.
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._create_connection = create_guarded_connection
+
+
+class GuardedHTTPHandler(urllib.request.HTTPHandler):
+    def http_open(self, req):
+        return self.do_open(GuardedHTTPConnection, req)
+
+
+class GuardedHTTPSHandler(urllib.request.HTTPSHandler):
+    def https_open(self, req):
+        return self.do_open(GuardedHTTPSConnection, req, context=self._context)
+
+
+# No proxy from the environment: a proxy would connect wherever the name resolves for it.
+opener = urllib.request.build_opener(
+    urllib.request.ProxyHandler({}), GuardedHTTPHandler, GuardedHTTPSHandler, NoRedirects
+)
 
 
 def post(delivery: WebhookDelivery) -> int:
@@ -234,7 +289,6 @@ def post(delivery: WebhookDelivery) -> int:
             "X-Confsched-Delivery": str(delivery.pk),
         },
     )
-    # Between the check above and the connection DNS could still change; the window is short.
     with opener.open(request, timeout=TIMEOUT_SECONDS) as response:
         return response.status
 

@@ -197,6 +197,27 @@ def test_a_private_address_is_refused_again_when_delivering(receiver, dummy_task
     assert delivery.attempts == 1
 
 
+def test_a_name_that_resolves_elsewhere_once_checked_is_not_connected_to(
+    receiver, dummy_tasks, settings, monkeypatch
+):
+    answers = iter([["93.184.215.14"], ["127.0.0.1"]])  # the check, then the connection
+    monkeypatch.setattr("conference.webhooks.resolve", lambda host, port: next(answers))
+    url = receiver.url.replace("127.0.0.1", "rebinding.example.org")
+    delivery = WebhookDelivery.objects.create(
+        endpoint=make_endpoint(make_conference(), url), event="speaker.changed", body="{}"
+    )
+    settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = False
+
+    send_webhook.call(delivery.pk)
+
+    delivery.refresh_from_db()
+    assert receiver.requests == []
+    assert delivery.last_error == (
+        "“rebinding.example.org” resolves to 127.0.0.1: a private, loopback, link-local or "
+        "reserved address cannot receive webhooks."
+    )
+
+
 def test_nothing_is_sent_when_the_transaction_rolls_back(
     receiver, immediate_tasks, django_capture_on_commit_callbacks
 ):
