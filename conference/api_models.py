@@ -12,6 +12,7 @@ import os
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
@@ -61,6 +62,11 @@ class WebhookEndpoint(models.Model):
         from conference.webhooks import validate_public_url
 
         super().clean()
+        unknown = (
+            set(self.events) - set(self.Event.values) if isinstance(self.events, list) else {0}
+        )
+        if unknown:
+            raise ValidationError({"events": "Choose events from the list."})
         if self.url:
             validate_public_url(self.url, field="url")
 

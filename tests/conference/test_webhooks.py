@@ -174,6 +174,16 @@ def test_an_endpoint_on_a_private_address_is_refused_when_saved(url):
     assert list(error.value.message_dict) == ["url"]
 
 
+def test_an_endpoint_refuses_events_it_does_not_know(monkeypatch):
+    monkeypatch.setattr("conference.webhooks.resolve", lambda host, port: ["93.184.215.14"])
+    endpoint = WebhookEndpoint(
+        conference=make_conference(), url="https://hooks.example.org/", events=["session.eaten"]
+    )
+    with pytest.raises(ValidationError) as error:
+        endpoint.full_clean()
+    assert error.value.message_dict == {"events": ["Choose events from the list."]}
+
+
 def test_an_endpoint_on_a_public_address_is_accepted(monkeypatch):
     monkeypatch.setattr("conference.webhooks.resolve", lambda host, port: ["93.184.215.14"])
     endpoint = WebhookEndpoint(
