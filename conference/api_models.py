@@ -1,9 +1,10 @@
 """What outside clients hold: webhook endpoints and their deliveries, API tokens with scopes.
 
-conference/models.py imports these, so the conference app owns them (models.py stays short).
+conference/models.py imports these, so the conference app owns them (models.py stays short);
+they name Conference by its label, as this module is imported by the one defining it.
 
-The logic lives elsewhere: sending and the SSRF guard in conference/webhooks.py, tokens'
-authentication and permission in conference/tokens.py.
+The logic lives elsewhere: sending in conference/webhooks.py, the SSRF guard in
+conference/addresses.py, tokens' authentication and permission in conference/tokens.py.
 """
 
 import binascii
@@ -16,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
-from conference.models import Conference
+from conference.addresses import validate_public_url
 
 
 def new_webhook_secret() -> str:
@@ -33,7 +34,7 @@ class WebhookEndpoint(models.Model):
         SPEAKER_CHANGED = "speaker.changed", "Speaker changed"
 
     conference = models.ForeignKey(
-        Conference, on_delete=models.CASCADE, related_name="webhook_endpoints"
+        "conference.Conference", on_delete=models.CASCADE, related_name="webhook_endpoints"
     )
     url = models.URLField(
         "URL",
@@ -59,8 +60,6 @@ class WebhookEndpoint(models.Model):
         return self.url
 
     def clean(self):
-        from conference.webhooks import validate_public_url
-
         super().clean()
         unknown = (
             set(self.events) - set(self.Event.values) if isinstance(self.events, list) else {0}
@@ -127,7 +126,7 @@ class ApiToken(models.Model):
     name = models.CharField(max_length=100, blank=True, help_text="What it is for.")
     scope = models.CharField(max_length=10, choices=Scope.choices, default=Scope.READ)
     conferences = models.ManyToManyField(
-        Conference,
+        "conference.Conference",
         blank=True,
         related_name="+",
         help_text="Only these conferences; none selected: every conference the user may see.",

@@ -55,7 +55,8 @@ def remember_whether_cancelling(sender, instance, raw=False, **kwargs):
 def tell_webhooks_of_session(sender, instance, raw=False, **kwargs):
     if raw:
         return
-    event = Event.SESSION_CANCELLED if instance._cancelling else Event.SESSION_CHANGED
+    cancelling = getattr(instance, "_cancelling", False)
+    event = Event.SESSION_CANCELLED if cancelling else Event.SESSION_CHANGED
     record_event(
         event,
         instance.conference_id,

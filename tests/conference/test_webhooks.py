@@ -175,7 +175,7 @@ def test_an_endpoint_on_a_private_address_is_refused_when_saved(url):
 
 
 def test_an_endpoint_refuses_events_it_does_not_know(monkeypatch):
-    monkeypatch.setattr("conference.webhooks.resolve", lambda host, port: ["93.184.215.14"])
+    monkeypatch.setattr("conference.addresses.resolve", lambda host, port: ["93.184.215.14"])
     endpoint = WebhookEndpoint(
         conference=make_conference(), url="https://hooks.example.org/", events=["session.eaten"]
     )
@@ -185,7 +185,7 @@ def test_an_endpoint_refuses_events_it_does_not_know(monkeypatch):
 
 
 def test_an_endpoint_on_a_public_address_is_accepted(monkeypatch):
-    monkeypatch.setattr("conference.webhooks.resolve", lambda host, port: ["93.184.215.14"])
+    monkeypatch.setattr("conference.addresses.resolve", lambda host, port: ["93.184.215.14"])
     endpoint = WebhookEndpoint(
         conference=make_conference(), url="https://hooks.example.org/x", events=["session.changed"]
     )
@@ -211,7 +211,7 @@ def test_a_name_that_resolves_elsewhere_once_checked_is_not_connected_to(
     receiver, dummy_tasks, settings, monkeypatch
 ):
     answers = iter([["93.184.215.14"], ["127.0.0.1"]])  # the check, then the connection
-    monkeypatch.setattr("conference.webhooks.resolve", lambda host, port: next(answers))
+    monkeypatch.setattr("conference.addresses.resolve", lambda host, port: next(answers))
     url = receiver.url.replace("127.0.0.1", "rebinding.example.org")
     delivery = WebhookDelivery.objects.create(
         endpoint=make_endpoint(make_conference(), url), event="speaker.changed", body="{}"
