@@ -12,11 +12,13 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import exceptions, permissions, serializers, viewsets
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import BaseFilterBackend
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
 
 from conference.api_policies import (
     ApiPolicyMixin,
@@ -45,13 +47,14 @@ from conference.limits import (
     login_lock_seconds_left,
     login_locked_message,
 )
-from conference.models import HEX_COLOUR_MESSAGE, Conference, Room, Track
+from conference.models import HEX_COLOUR_MESSAGE, ApiToken, Conference, Room, Track
 from conference.serializers import (
     ConferenceSerializer,
     RoomSerializer,
     TrackSerializer,
     UTCDateTimeField,
 )
+from conference.tokens import reachable_conferences
 
 
 class UpdatedSinceFilter(BaseFilterBackend):
@@ -100,7 +103,9 @@ class ConferenceScopedMixin(ApiPolicyMixin):
 
     @cached_property
     def conference(self) -> Conference:
-        conferences = Conference.objects.visible_to(self.request.user)
+        conferences = reachable_conferences(
+            self.request, Conference.objects.visible_to(self.request.user)
+        )
         return get_object_or_404(conferences, slug=self.kwargs["conference_slug"])
 
     def get_queryset(self):
@@ -166,7 +171,8 @@ class ConferenceViewSet(ApiPolicyMixin, viewsets.ReadOnlyModelViewSet):
     lookup_value_converter = "slug"
 
     def get_queryset(self):
-        return Conference.objects.visible_to(self.request.user).order_by("-starts_on", "name", "pk")
+        conferences = Conference.objects.visible_to(self.request.user)
+        return reachable_conferences(self.request, conferences).order_by("-starts_on", "name", "pk")
 
 
 def part_schema(kind: str, serializer, example_request: dict, example_slug: str, invalid: dict):
@@ -260,20 +266,104 @@ class LoginLocked(exceptions.APIException):
         self.wait = login_lock_seconds_left(username)  # DRF's handler sends it as Retry-After
 
 
+class SlugsField(serializers.ListField):
+    """A list of slugs whose errors read as one list, as every other field's do (DRF's
+    ListField keys them by position, which the API's error schema does not allow)."""
+
+    def to_internal_value(self, data):
+        try:
+            return super().to_internal_value(data)
+        except ValidationError as error:
+            if isinstance(error.detail, dict):
+                position, messages = next(iter(error.detail.items()))
+                raise ValidationError([f"Item {position}: {messages[0]}"]) from error
+            raise
+
+
 @extend_schema_serializer(component_name="AuthToken")  # the schema's name for it, as before
 class LoginLimitedAuthTokenSerializer(AuthTokenSerializer):
     """DRF's credentials check, which counts towards the site's login limit (it passes the request
     to authenticate()) and says so when the account is locked."""
 
     username = serializers.CharField(label="Username", write_only=True, max_length=150)
+    # Any of these asks for a new, limited token (ApiToken) rather than the account's DRF token.
+    name = serializers.CharField(
+        required=False, write_only=True, max_length=100, help_text="What the token is for."
+    )
+    scope = serializers.ChoiceField(
+        choices=ApiToken.Scope.values,
+        required=False,
+        write_only=True,
+        help_text="`read` (the default for a limited token) or `write`.",
+    )
+    conferences = SlugsField(
+        child=serializers.SlugField(max_length=100),
+        required=False,
+        write_only=True,
+        max_length=100,
+        help_text="Slugs of the only conferences the token reaches; others answer 404.",
+    )
+    expires_in_days = serializers.IntegerField(
+        required=False,
+        write_only=True,
+        min_value=1,
+        max_value=3650,
+        help_text="Days until the token stops working (401 “Token has expired.”).",
+    )
+
+    LIMITS = ("name", "scope", "conferences", "expires_in_days")
 
     def validate(self, attrs):
         try:
-            return super().validate(attrs)
+            attrs = super().validate(attrs)
         except exceptions.ValidationError:
             if login_is_locked(self.context["request"]):
                 raise LoginLocked(attrs["username"]) from None
             raise
+        slugs = attrs.get("conferences")
+        if slugs:
+            known = Conference.objects.visible_to(attrs["user"]).filter(slug__in=slugs)
+            attrs["conferences"] = list(known)
+            unknown = sorted(set(slugs) - {conference.slug for conference in known})
+            if unknown:
+                raise ValidationError({"conferences": [f"No conference “{unknown[0]}”."]})
+        return attrs
+
+    def save(self) -> dict:
+        """The new token's key and limits; without limits asked, the account's DRF token."""
+        data = self.validated_data
+        user = data["user"]
+        if not any(name in data for name in self.LIMITS):
+            token, _ = Token.objects.get_or_create(user=user)
+            return {"token": token.key}
+        token = ApiToken(user=user, name=data.get("name", ""), scope=data.get("scope", "read"))
+        token.expires_in(data.get("expires_in_days"))
+        with transaction.atomic():
+            token.save()
+            token.conferences.set(data.get("conferences", []))
+        return {
+            "token": token.key,
+            "name": token.name,
+            "scope": token.scope,
+            "conferences": sorted(conference.slug for conference in data.get("conferences", [])),
+            "expires_at": token.expires_at,
+        }
+
+
+class IssuedTokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
+    name = serializers.CharField(required=False)
+    scope = serializers.ChoiceField(
+        choices=ApiToken.Scope.values, required=False, help_text="Only for a limited token."
+    )
+    conferences = serializers.ListField(
+        child=serializers.SlugField(),
+        required=False,
+        help_text="Only for a limited token: the conferences it reaches, none meaning all.",
+    )
+    expires_at = UTCDateTimeField(
+        required=False, allow_null=True, help_text="Only for a limited token: null for never."
+    )
 
 
 @extend_schema(
@@ -281,8 +371,12 @@ class LoginLimitedAuthTokenSerializer(AuthTokenSerializer):
     description=(
         "Exchange a username and password for the account's token, then send it on every request "
         "as `Authorization: Token <key>`. The same token is returned until an organizer deletes "
-        "it in the admin. Failed tries count towards the same limit as the site's login page: "
-        "once an account is locked, every try answers 429 until the `Retry-After` seconds pass."
+        "it in the admin; it reads and writes whatever the account may. Send any of `name`, "
+        "`scope`, `conferences` or `expires_in_days` for a new, limited token instead: `read` "
+        "(the default) refuses every write with 403, `conferences` makes others answer 404, and "
+        "an expired token answers 401. Failed tries count towards the same limit as the site's "
+        "login page: once an account is locked, every try answers 429 until the `Retry-After` "
+        "seconds pass."
     ),
     tags=["auth"],
     request=LoginLimitedAuthTokenSerializer,
@@ -293,13 +387,25 @@ class LoginLimitedAuthTokenSerializer(AuthTokenSerializer):
             request_only=True,
         ),
         OpenApiExample(
+            "A read-only token for one conference, for 30 days",
+            value={
+                "username": "organizer",
+                "password": "correct horse battery staple",
+                "name": "Venue screens",
+                "scope": "read",
+                "conferences": [DEMO_CONFERENCE],
+                "expires_in_days": 30,
+            },
+            request_only=True,
+        ),
+        OpenApiExample(
             "Token",
             value={"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"},
             response_only=True,
         ),
     ],
     responses={
-        200: LoginLimitedAuthTokenSerializer,
+        200: IssuedTokenSerializer,
         **errors(400, 429),
     },
 )
@@ -313,3 +419,10 @@ class ObtainTokenView(ObtainAuthToken):
     parser_classes = [FormParser, MultiPartParser, JsonBodyParser]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth-token"
+
+    def post(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        issued = serializer.save()
+        # The account's DRF token is answered as it always was: its key alone.
+        return Response(issued if len(issued) == 1 else IssuedTokenSerializer(issued).data)

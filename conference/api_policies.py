@@ -15,6 +15,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
+from conference.tokens import TokenScopePermission
 from conference.versioning import EditConflictError, Versioned
 
 logger = logging.getLogger("django.request")
@@ -148,7 +149,7 @@ class ConditionalReadMixin:
 class ApiPolicyMixin(ConditionalReadMixin):
     """Who may do what, how lists are paged, and conditional reads, for every API viewset."""
 
-    permission_classes = [StaffOrModelPermissionsOrReadOnly]
+    permission_classes = [TokenScopePermission, StaffOrModelPermissionsOrReadOnly]
     pagination_class = ApiPagination
 
 

@@ -2,6 +2,7 @@
 
 import copy
 
+from drf_spectacular.authentication import TokenScheme
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
@@ -53,6 +54,25 @@ class ValidationErrorSchema(OpenApiSerializerExtension):
                     {"type": "string"},
                 ]
             },
+        }
+
+
+class ScopedTokenScheme(TokenScheme):
+    """``Authorization: Token <key>``, described with what limits a token may carry."""
+
+    target_class = "conference.tokens.ScopedTokenAuthentication"
+    priority = 1
+
+    def get_security_definition(self, auto_schema):
+        return {
+            **super().get_security_definition(auto_schema),
+            "description": (
+                "`Authorization: Token <key>`. The account's token (POST /api/v1/auth/token/ "
+                "with a username and password) may do whatever the account may. A limited token "
+                "(the same request with `scope`, `conferences` or `expires_in_days`) may be read "
+                "only (any write answers 403), limited to some conferences (others answer 404) "
+                "and expire (then every request answers 401 `Token has expired.`)."
+            ),
         }
 
 

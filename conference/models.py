@@ -4,7 +4,6 @@ import zoneinfo
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -15,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from conference.embedding import embed_origin_lines, validate_embed_origins
 from conference.versioning import Versioned, VersionedQuerySet
 
 
@@ -46,44 +46,6 @@ def validate_not_reserved(value: str) -> None:
 HEX_COLOUR = r"^#[0-9a-fA-F]{6}$"
 HEX_COLOUR_MESSAGE = "Enter a colour as #rrggbb, for example #ee4c2c."
 validate_hex_colour = RegexValidator(HEX_COLOUR, HEX_COLOUR_MESSAGE)
-
-
-def embed_origin_lines(text: str) -> list[str]:
-    """The origins of ``Conference.embed_origins``, one per line, blank lines skipped."""
-    return [line.strip() for line in text.splitlines() if line.strip()]
-
-
-def validate_embed_origins(text: str) -> None:
-    """Each line an origin as a browser sends it: https://example.org, or with a port; no path.
-
-    They become the embed's Content-Security-Policy ``frame-ancestors``, where a path, a
-    wildcard or a stray keyword would widen or break the list.
-    """
-    problems = []
-    for line in embed_origin_lines(text):
-        parts = urlsplit(line)
-        try:
-            parts.port  # noqa: B018 (a port that is no number raises)
-            valid = (
-                parts.scheme in ("http", "https")
-                and parts.hostname
-                and "*" not in line
-                and not parts.username
-                and parts.path in ("", "/")
-                and not parts.query
-                and not parts.fragment
-            )
-        except ValueError:
-            valid = False
-        if not valid:
-            problems.append(line)
-    if problems:
-        raise ValidationError(
-            "Enter one origin per line, such as https://pycon.example.org (scheme, host and "
-            "an optional port; no path or wildcard): %(lines)s",
-            code="invalid_embed_origin",
-            params={"lines": ", ".join(problems)},
-        )
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -506,3 +468,7 @@ class AccountEmail(models.Model):
         self.verified_address, self.verified_at = address, timezone.now()
         self.save(update_fields=["verified_address", "verified_at"])
         return True
+
+
+# Webhooks and API tokens, in a module of their own (see there).
+from conference.api_models import ApiToken, WebhookDelivery, WebhookEndpoint  # noqa: E402, F401

@@ -371,6 +371,11 @@ TASK_LOST_AFTER = timedelta(minutes=env_int("DJANGO_TASK_LOST_AFTER_MINUTES", 30
 
 # How long the link of a speaker invitation works (speakers/invitations.py).
 SPEAKER_INVITATION_MAX_AGE = timedelta(days=env_int("DJANGO_SPEAKER_INVITATION_DAYS", 14))
+# Webhook receivers on private, loopback or link-local addresses are refused (SSRF guard,
+# conference/webhooks.py) unless this is set: for tests, or a site inside a closed network.
+WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = env_bool(
+    "DJANGO_WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", default=False
+)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
@@ -383,7 +388,8 @@ FIXTURE_DIRS = [BASE_DIR / "fixtures"]
 # REST API v1 (/api/v1/): token or session auth, JSON only, documented by drf-spectacular.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # API tokens with a scope, conferences and an expiry; DRF's own tokens stay valid.
+        "conference.tokens.ScopedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # Our viewsets refine these two (conference.api_policies.ApiPolicyMixin): classes named here are

@@ -11,7 +11,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from rest_framework.authtoken.models import Token
 
-from conference.models import Conference, Room, Track
+from conference.models import ApiToken, Conference, Room, Track
 
 
 @receiver([post_save, post_delete], sender=Room)
@@ -26,3 +26,4 @@ def revoke_api_tokens_on_password_change(sender, instance, created, **kwargs):
     # set_password() keeps the raw password in _password until save() has finished.
     if not created and getattr(instance, "_password", None) is not None:
         Token.objects.filter(user=instance).delete()
+        ApiToken.objects.filter(user=instance).delete()

@@ -40,6 +40,7 @@ from conference.api_schema import (
     errors,
     path_slug,
 )
+from conference.tokens import TokenScopePermission, check_token_reaches
 from sessions.filters import SessionFilter
 from sessions.models import Release, Removal, SavedSession, Session
 from sessions.releases import prefetch_changes
@@ -345,13 +346,14 @@ class MyScheduleViewSet(
 
     queryset = Session.objects.none()
     serializer_class = SessionSerializer
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [permissions.IsAuthenticated, TokenScopePermission]
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Session.objects.none()
         query = MyScheduleQuerySerializer(data=self.request.query_params)
         query.is_valid(raise_exception=True)
+        check_token_reaches(self.request, query.validated_data["conference"].pk)
         saved = SavedSession.objects.of(self.request.user, query.validated_data["conference"])
         return (
             query.validated_data["conference"]
@@ -367,6 +369,7 @@ class MyScheduleViewSet(
     def create(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        check_token_reaches(request, serializer.validated_data["conference"].pk)
         session = serializer.validated_data["session"]
         try:
             created = SavedSession.objects.add(request.user, session)
@@ -386,6 +389,8 @@ class MyScheduleViewSet(
             .filter(conference__slug=kwargs["conference_slug"], slug=kwargs["session_slug"])
             .first()
         )
+        if session is not None:
+            check_token_reaches(request, session.conference_id)
         if session is None or not SavedSession.objects.remove(request.user, session):
             raise NotFound("This session is not on your schedule.")
         return Response(status=status.HTTP_204_NO_CONTENT)

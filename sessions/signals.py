@@ -3,18 +3,28 @@
 A write to a session, its speakers, links or attachments moves its conference's changed_at (rooms and
 tracks: conference/signals.py); a save chosen before logging in is finished after it. A
 conference published for the first time keeps its public schedule as its baseline release.
+Saved sessions and released schedules are told to the conference's webhooks once committed.
 """
 
 from contextlib import suppress
 
 from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import ValidationError
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
+from django.urls import reverse
 
 from conference.models import Conference
-from sessions.models import Attachment, SavedSession, Session, SessionLink, SessionSpeaker
-from sessions.releases import baseline_schedule
+from conference.webhooks import Event, object_reference, record_event, send_event
+from sessions.models import (
+    Attachment,
+    Release,
+    SavedSession,
+    Session,
+    SessionLink,
+    SessionSpeaker,
+)
+from sessions.releases import baseline_schedule, schedule_released
 
 
 @receiver([post_save, post_delete], sender=Session)
@@ -26,6 +36,56 @@ def session_changed(sender, instance, **kwargs):
 def session_slug_changed(sender, instance, created, raw=False, **kwargs):
     if not raw:
         instance.remember_former_slug()
+
+
+@receiver(pre_save, sender=Session)
+def remember_whether_cancelling(sender, instance, raw=False, **kwargs):
+    # Asked only of a session saved as cancelled, so other saves cost no query.
+    instance._cancelling = (
+        not raw
+        and instance.status == Session.Status.CANCELLED
+        and (
+            instance.pk is None
+            or not Session.objects.filter(pk=instance.pk, status=Session.Status.CANCELLED).exists()
+        )
+    )
+
+
+@receiver(post_save, sender=Session)
+def tell_webhooks_of_session(sender, instance, raw=False, **kwargs):
+    if raw:
+        return
+    cancelling = getattr(instance, "_cancelling", False)
+    event = Event.SESSION_CANCELLED if cancelling else Event.SESSION_CHANGED
+    record_event(
+        event,
+        instance.conference_id,
+        f"session:{instance.pk}",
+        lambda: object_reference("session", instance, session_api_path(instance)),
+    )
+
+
+def session_api_path(session: Session) -> str:
+    return reverse(
+        "api:session-detail",
+        kwargs={"conference_slug": session.conference.slug, "slug": session.slug},
+    )
+
+
+@receiver(schedule_released)
+def tell_webhooks_of_release(sender, release: Release, **kwargs):
+    from sessions.serializers import ReleaseSerializer
+
+    def data():
+        context = {"conference": release.conference}
+        return {
+            "type": "release",
+            "id": release.pk,
+            **ReleaseSerializer(release, context=context).data,
+        }
+
+    # Sent once the release is committed: nothing to wait for.
+    send_event(Event.RELEASE_PUBLISHED, release.conference_id, f"release:{release.pk}", data)
 
 
 @receiver([post_save, post_delete], sender=SessionSpeaker)

@@ -1,0 +1,122 @@
+"""Outgoing requests to addresses organizers typed: the guard that keeps them off the server's
+own network (webhooks, conference/webhooks.py).
+
+An address is only a name: it could point at the server's own network (a metadata service, an
+admin port). Addresses that resolve to anything but public unicast addresses are refused when an
+endpoint is saved (``validate_public_url``) and again on the very address each connection is
+made to (``opener``), since DNS answers may change in between.
+``WEBHOOKS_ALLOW_PRIVATE_ADDRESSES`` allows them, for tests and closed networks.
+"""
+
+import http.client
+import ipaddress
+import socket
+import urllib.request
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+
+
+def is_public_address(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])  # no IPv6 zone index
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not (ip.is_multicast or ip.is_reserved)
+
+
+def resolve(host: str, port: int) -> list[str]:
+    return [info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
+
+
+class RefusedAddressError(OSError):
+    """A receiver's host resolved to an address webhooks may not reach."""
+
+
+def public_addresses(host: str, port: int) -> list[str]:
+    """The addresses ``host`` resolves to, if all are public; else RefusedAddressError."""
+    try:
+        addresses = resolve(host, port)
+    except (OSError, UnicodeError) as error:
+        raise RefusedAddressError(f"“{host}” does not resolve: {error}.") from error
+    refused = sorted({address for address in addresses if not is_public_address(address)})
+    if refused or not addresses:
+        raise RefusedAddressError(
+            f"“{host}” resolves to {', '.join(refused) or 'nothing'}: a private, "
+            "loopback, link-local or reserved address cannot receive webhooks."
+        )
+    return addresses
+
+
+def check_public_url(url: str) -> None:
+    """Raise ValueError unless ``url`` is http(s) and every address its host resolves to is a
+    public one (or the setting allows private ones)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("Only http and https addresses with a host name can receive webhooks.")
+    if settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES:
+        return
+    try:
+        public_addresses(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+    except RefusedAddressError as error:
+        raise ValueError(str(error)) from error
+
+
+def create_guarded_connection(address, timeout=None, source_address=None, **kwargs):
+    """socket.create_connection() to an address of the host that was checked just now, so a
+    name that resolves elsewhere between the check and the connection (DNS rebinding) cannot
+    slip through."""
+    host, port = address
+    if settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES:
+        return socket.create_connection(address, timeout, source_address, **kwargs)
+    error = None
+    for ip in public_addresses(host, port):
+        try:
+            return socket.create_connection((ip, port), timeout, source_address, **kwargs)
+        except OSError as failure:
+            error = failure
+    raise error
+
+
+def validate_public_url(url: str, field: str | None = None) -> None:
+    """check_public_url() as a model or form validation error."""
+    try:
+        check_public_url(url)
+    except ValueError as error:
+        raise ValidationError({field: str(error)} if field else str(error)) from error
+
+
+class NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A redirect is an answer, not an instruction: following it would skip the address check."""
+
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class GuardedHTTPConnection(http.client.HTTPConnection):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._create_connection = create_guarded_connection
+
+
+class GuardedHTTPSConnection(http.client.HTTPSConnection):
+    # TLS still checks the certificate against the host name: only the socket is ours.
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._create_connection = create_guarded_connection
+
+
+class GuardedHTTPHandler(urllib.request.HTTPHandler):
+    def http_open(self, req):
+        return self.do_open(GuardedHTTPConnection, req)
+
+
+class GuardedHTTPSHandler(urllib.request.HTTPSHandler):
+    def https_open(self, req):
+        return self.do_open(GuardedHTTPSConnection, req, context=self._context)
+
+
+# No proxy from the environment: a proxy would connect wherever the name resolves for it.
+opener = urllib.request.build_opener(
+    urllib.request.ProxyHandler({}), GuardedHTTPHandler, GuardedHTTPSHandler, NoRedirects
+)

@@ -1,0 +1,160 @@
+"""What outside clients hold: webhook endpoints and their deliveries, API tokens with scopes.
+
+conference/models.py imports these, so the conference app owns them (models.py stays short);
+they name Conference by its label, as this module is imported by the one defining it.
+
+The logic lives elsewhere: sending in conference/webhooks.py, the SSRF guard in
+conference/addresses.py, tokens' authentication and permission in conference/tokens.py.
+"""
+
+import binascii
+import datetime
+import os
+import secrets
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+
+from conference.addresses import validate_public_url
+
+
+def new_webhook_secret() -> str:
+    return secrets.token_hex(32)
+
+
+class WebhookEndpoint(models.Model):
+    """An address organizers registered to be told of changes to one conference."""
+
+    class Event(models.TextChoices):
+        RELEASE_PUBLISHED = "release.published", "Release published"
+        SESSION_CHANGED = "session.changed", "Session changed"
+        SESSION_CANCELLED = "session.cancelled", "Session cancelled"
+        SPEAKER_CHANGED = "speaker.changed", "Speaker changed"
+
+    conference = models.ForeignKey(
+        "conference.Conference", on_delete=models.CASCADE, related_name="webhook_endpoints"
+    )
+    url = models.URLField(
+        "URL",
+        max_length=500,
+        help_text="Receives a POST with a JSON body for each event. It must not resolve to a "
+        "private, loopback or link-local address.",
+    )
+    # A list of Event values; JSONField rather than a table: a handful per endpoint, read whole.
+    events = models.JSONField(default=list, blank=True)
+    secret = models.CharField(
+        max_length=100,
+        default=new_webhook_secret,
+        help_text="Signs every delivery (X-Confsched-Signature); give it to the receiver.",
+    )
+    is_active = models.BooleanField("active", default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["conference", "url", "pk"]
+        verbose_name = "webhook endpoint"
+
+    def __str__(self):
+        return self.url
+
+    def clean(self):
+        super().clean()
+        unknown = (
+            set(self.events) - set(self.Event.values) if isinstance(self.events, list) else {0}
+        )
+        if unknown:
+            raise ValidationError({"events": "Choose events from the list."})
+        if self.url:
+            validate_public_url(self.url, field="url")
+
+
+class WebhookDelivery(models.Model):
+    """One event for one endpoint: its body, and how its tries went."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Failed"  # gave up after the last try
+
+    endpoint = models.ForeignKey(
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    event = models.CharField(max_length=50, choices=WebhookEndpoint.Event.choices)
+    # The exact JSON sent: every try signs and sends the same bytes.
+    body = models.TextField()
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    response_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_try_at = models.DateTimeField(null=True, blank=True)
+    next_try_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name_plural = "webhook deliveries"
+        indexes = [models.Index(fields=["status", "next_try_at"], name="webhook_delivery_due")]
+
+    def __str__(self):
+        return f"{self.event} to {self.endpoint}"
+
+
+class ApiTokenQuerySet(models.QuerySet):
+    def unexpired(self):
+        return self.filter(
+            models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=timezone.now())
+        )
+
+
+class ApiToken(models.Model):
+    """An API token with limits: read only or write, some conferences only, an expiry.
+
+    DRF's own Token (one per user, from before scopes) stays valid beside these, with full
+    access: conference/tokens.py reads both.
+    """
+
+    class Scope(models.TextChoices):
+        READ = "read", "Read only"
+        WRITE = "write", "Read and write"
+
+    key = models.CharField(max_length=40, unique=True, editable=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100, blank=True, help_text="What it is for.")
+    scope = models.CharField(max_length=10, choices=Scope.choices, default=Scope.READ)
+    conferences = models.ManyToManyField(
+        "conference.Conference",
+        blank=True,
+        related_name="+",
+        help_text="Only these conferences; none selected: every conference the user may see.",
+    )
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="Empty: never.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = "API token"
+
+    def __str__(self):
+        return self.name or f"Token of {self.user}"
+
+    def save(self, *args, **kwargs):
+        if not self.key:
+            self.key = binascii.hexlify(os.urandom(20)).decode()  # as DRF's Token makes them
+        super().save(*args, **kwargs)
+
+    @property
+    def is_expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
+
+    @property
+    def can_write(self) -> bool:
+        return self.scope == self.Scope.WRITE
+
+    def expires_in(self, days: int | None) -> None:
+        self.expires_at = None if days is None else timezone.now() + datetime.timedelta(days=days)

@@ -1,0 +1,198 @@
+import datetime
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from conference.api_models import ApiToken
+from sessions.models import SavedSession
+from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
+from tests.builders import make_conference, make_session
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pycon():
+    return make_conference(slug="pycon")
+
+
+@pytest.fixture
+def djangocon():
+    return make_conference(slug="djangocon")
+
+
+def token_client(user, scope="write", conferences=(), expires_at=None) -> APIClient:
+    token = ApiToken.objects.create(user=user, scope=scope, expires_at=expires_at)
+    token.conferences.set(conferences)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def rooms_url(conference):
+    return reverse("api:room-list", kwargs={"conference_slug": conference.slug})
+
+
+def room_url(conference, slug):
+    return reverse("api:room-detail", kwargs={"conference_slug": conference.slug, "slug": slug})
+
+
+def test_write_token_writes(organizer, pycon):
+    client = token_client(organizer, scope="write")
+    response = client.post(rooms_url(pycon), {"slug": "hall", "name": "Hall"}, format="json")
+    assert response.status_code == 201
+    assert list(pycon.rooms.values_list("slug", flat=True)) == ["hall"]
+
+
+def test_read_only_token_reads(organizer, pycon):
+    response = token_client(organizer, scope="read").get(rooms_url(pycon))
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+def test_read_only_token_cannot_write(organizer, pycon, method):
+    pycon.rooms.create(slug="hall", name="Hall")
+    client = token_client(organizer, scope="read")
+    url = rooms_url(pycon) if method == "post" else room_url(pycon, "hall")
+    response = getattr(client, method)(url, {"slug": "hall", "name": "Renamed"}, format="json")
+    assert response.status_code == 403
+    assert response.json() == {"detail": "This token is read only: it cannot change anything."}
+    assert list(pycon.rooms.values_list("name", flat=True)) == ["Hall"]
+
+
+def test_read_only_token_cannot_save_a_session_to_my_schedule(attendee, pycon):
+    session = make_session(pycon)
+    response = token_client(attendee, scope="read").post(
+        reverse("api:my-schedule"),
+        {"conference": "pycon", "session": session.slug},
+        format="json",
+    )
+    assert response.status_code == 403
+    assert SavedSession.objects.count() == 0
+
+
+def test_conference_limited_token_reaches_its_conference(organizer, pycon):
+    response = token_client(organizer, conferences=[pycon]).get(rooms_url(pycon))
+    assert response.status_code == 200
+
+
+def test_conference_limited_token_finds_no_other_conference(organizer, pycon, djangocon):
+    client = token_client(organizer, conferences=[pycon])
+    assert client.get(rooms_url(djangocon)).status_code == 404
+    response = client.post(rooms_url(djangocon), {"slug": "hall", "name": "Hall"}, format="json")
+    assert response.status_code == 404
+    detail = reverse("api:conference-detail", kwargs={"slug": "djangocon"})
+    assert client.get(detail).status_code == 404
+    listed = client.get(reverse("api:conference-list")).json()["results"]
+    assert [conference["slug"] for conference in listed] == ["pycon"]
+    assert djangocon.rooms.count() == 0
+
+
+def test_conference_limited_token_reads_no_other_schedule_of_mine(attendee, pycon, djangocon):
+    client = token_client(attendee, conferences=[pycon])
+    response = client.get(reverse("api:my-schedule"), {"conference": "djangocon"})
+    assert response.status_code == 404
+
+
+def test_expired_token_is_a_401(organizer, pycon):
+    expired = timezone.now() - datetime.timedelta(seconds=1)
+    response = token_client(organizer, expires_at=expired).get(rooms_url(pycon))
+    assert response.status_code == 401
+    assert response.json() == {"detail": "Token has expired."}
+
+
+def test_token_not_yet_expired_works(organizer, pycon):
+    later = timezone.now() + datetime.timedelta(days=1)
+    assert token_client(organizer, expires_at=later).get(rooms_url(pycon)).status_code == 200
+
+
+def test_drf_tokens_keep_writing(organizer, pycon):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organizer).key}")
+    response = client.post(rooms_url(pycon), {"slug": "hall", "name": "Hall"}, format="json")
+    assert response.status_code == 201
+
+
+def test_token_endpoint_issues_a_limited_token(anonymous, organizer, pycon, djangocon):
+    response = anonymous.post(
+        reverse("api:auth-token"),
+        {
+            "username": "organizer",
+            "password": "organizer-password",
+            "name": "Screens",
+            "conferences": ["pycon"],
+            "expires_in_days": 30,
+        },
+        format="json",
+    )
+    assert response.status_code == 200
+    token = ApiToken.objects.get()
+    body = response.json()
+    assert body.pop("expires_at") == token.expires_at.isoformat().replace("+00:00", "Z")
+    assert body == {
+        "token": token.key,
+        "name": "Screens",
+        "scope": "read",
+        "conferences": ["pycon"],
+    }
+    assert list(token.conferences.all()) == [pycon]
+    assert (
+        datetime.timedelta(days=29)
+        < token.expires_at - timezone.now()
+        <= datetime.timedelta(days=30)
+    )
+    assert Token.objects.count() == 0
+
+
+def test_token_endpoint_refuses_an_unknown_conference(anonymous, organizer, pycon):
+    response = anonymous.post(
+        reverse("api:auth-token"),
+        {"username": "organizer", "password": "organizer-password", "conferences": ["nope"]},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json() == {"conferences": ["No conference “nope”."]}
+    assert ApiToken.objects.count() == 0
+
+
+def test_a_new_password_ends_limited_tokens_too(organizer):
+    ApiToken.objects.create(user=organizer)
+    organizer.set_password("another-password")
+    organizer.save()
+    assert ApiToken.objects.count() == 0
+
+
+def test_tokens_with_scopes_are_managed_in_the_admin(admin_client, organizer, pycon):
+    response = admin_client.post(
+        reverse("admin:conference_apitoken_add"),
+        {"user": organizer.pk, "name": "CI", "scope": "read", "conferences": [pycon.pk]},
+    )
+    assert response.status_code == 302
+    token = ApiToken.objects.get()
+    assert (token.user, token.scope, list(token.conferences.all())) == (organizer, "read", [pycon])
+    assert len(token.key) == 40
+
+
+@pytest.mark.parametrize("n", [1, 12])
+def test_token_list_query_count_does_not_grow(
+    admin_client, django_user_model, django_assert_max_num_queries, n
+):
+    for number in range(n):
+        user = django_user_model.objects.create_user(f"user{number}")
+        ApiToken.objects.create(user=user, name=f"Token {number}")
+    with django_assert_max_num_queries(10):
+        response = admin_client.get(reverse("admin:conference_apitoken_changelist"))
+    assert len(response.context["cl"].result_list) == n
+
+
+def test_token_endpoint_names_a_bad_slug_in_one_list_of_errors(anonymous, organizer):
+    response = anonymous.post(
+        reverse("api:auth-token"),
+        {"username": "organizer", "password": "organizer-password", "conferences": ["ok", None]},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json() == {"conferences": ["Item 1: This field may not be null."]}
