@@ -20,7 +20,9 @@ class SpeakerSearchForm(forms.Form):
 class InvitationForm(forms.Form):
     """The admin's “Invite to edit their profile” page (SpeakerAdmin.invite_view)."""
 
-    email = forms.EmailField(label="Email address", help_text="The invitation link is mailed here.")
+    email = forms.EmailField(
+        label="Email address", max_length=254, help_text="The invitation link is mailed here."
+    )
 
 
 class SpeakerProfileForm(AttendeeFormMixin, forms.ModelForm):

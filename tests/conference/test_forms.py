@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 
 from conference.forms import AccountSettingsForm, SignupForm
 from sessions.models import Release
+from speakers.models import SpeakerInvitation
 
 PROJECT_APPS = ("conference", "sessions", "speakers")
 
@@ -18,6 +19,7 @@ SAVED_TO = {
     "conference.forms.AccountSettingsForm.email": get_user_model()._meta.get_field("email"),
     "sessions.forms.ReleaseForm.version": Release._meta.get_field("version"),
     "sessions.forms.ReleaseForm.comment": Release._meta.get_field("comment"),
+    "speakers.forms.InvitationForm.email": SpeakerInvitation._meta.get_field("email"),
 }
 # Fields no column receives: searches, lookups, passwords (saved hashed), hidden form state.
 NOT_SAVED = {
