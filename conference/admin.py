@@ -304,6 +304,7 @@ class ConferenceAdmin(admin.ModelAdmin):
                 ]
             },
         ),
+        ("Feedback", {"fields": ["feedback_days_after"]}),
     ]
 
     def get_queryset(self, request):
