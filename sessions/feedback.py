@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
 from django.db import IntegrityError, models, transaction
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
@@ -43,6 +43,10 @@ def feedback_refusal(session, now: datetime.datetime) -> str:
         day = date_format(conference.feedback_last_day, "j F Y")
         return f"Feedback on this conference closed after {day}."
     return ""
+
+
+# The fields an attendee writes (with the session and account they belong to).
+WORDS = ("session_id", "user_id", "rating", "comment")
 
 
 class FeedbackQuerySet(models.QuerySet):
@@ -101,6 +105,8 @@ class Feedback(models.Model):
     comment = models.TextField(
         blank=True,
         max_length=COMMENT_MAX_LENGTH,
+        # A TextField's max_length binds only its form field; this binds every writer.
+        validators=[MaxLengthValidator(COMMENT_MAX_LENGTH)],
         help_text="Plain text, for the organizers and the speakers (who do not see your name).",
     )
     hidden = models.BooleanField(
@@ -135,11 +141,13 @@ class Feedback(models.Model):
     @classmethod
     def from_db(cls, db, field_names, values):
         instance = super().from_db(db, field_names, values)
-        instance._loaded_words = instance.words()
+        # From __dict__: reading a deferred field here would load it, through from_db again.
+        instance._loaded_words = tuple(instance.__dict__.get(name) for name in WORDS)
         return instance
 
     def words(self) -> tuple:
-        return (self.session_id, self.user_id, self.rating, self.comment)
+        """What the attendee wrote, and where."""
+        return tuple(getattr(self, name) for name in WORDS)
 
     def clean(self):
         # The window is the attendee's: an organizer hiding a comment later changes no words.
