@@ -57,14 +57,6 @@ class FeedbackQuerySet(models.QuerySet):
         """Feedback whose comment may be shown beyond organizers: not hidden."""
         return self.filter(hidden=False)
 
-    def for_speaker(self, user, conference):
-        """Feedback on the public sessions of ``conference`` that ``user`` speaks at."""
-        return self.filter(
-            session__conference=conference,
-            session__speakers__user=user,
-            session__status="published",
-        ).distinct()
-
     def for_admin(self):
         return self.select_related("session__conference", "session__track")
 
@@ -79,10 +71,12 @@ class FeedbackQuerySet(models.QuerySet):
             self.order_by()
             .values(
                 "session_id",
+                "session__slug",
                 "session__title",
                 "session__starts_at",
                 "session__conference_id",
                 "session__conference__name",
+                "session__track__slug",
                 "session__track__name",
             )
             .annotate(count=Count("pk"), total=Sum("rating"))
@@ -182,7 +176,7 @@ def save_feedback(feedback: Feedback) -> Feedback:
 
 @dataclass
 class Tally:
-    """A count of ratings and their sum; ``average`` to one decimal, None without ratings."""
+    """A count of ratings and their sum; ``average`` to two decimals, None without ratings."""
 
     count: int = 0
     total: int = 0
@@ -197,10 +191,18 @@ class Tally:
 
 
 @dataclass
+class TrackTally(Tally):
+    slug: str = ""
+    name: str = ""
+
+
+@dataclass
 class SessionTally(Tally):
     session_id: int = 0
+    slug: str = ""
     title: str = ""
     track: str = ""
+    track_slug: str = ""
     starts_at: datetime.datetime | None = None
 
 
@@ -211,7 +213,7 @@ class ConferenceSummary:
     conference_id: int
     name: str
     sessions: list[SessionTally] = field(default_factory=list)
-    tracks: dict[str, Tally] = field(default_factory=dict)
+    tracks: dict[str, TrackTally] = field(default_factory=dict)  # by name
     overall: Tally = field(default_factory=Tally)
 
 
@@ -230,18 +232,48 @@ def summarize(rows: Iterable[dict]) -> list[ConferenceSummary]:
                 conference_id, row["session__conference__name"]
             )
         track = row["session__track__name"] or NO_TRACK
+        track_slug = row["session__track__slug"] or ""
         summary.sessions.append(
             SessionTally(
                 count=row["count"],
                 total=row["total"],
                 session_id=row["session_id"],
+                slug=row["session__slug"],
                 title=row["session__title"],
                 track=track,
+                track_slug=track_slug,
                 starts_at=row["session__starts_at"],
             )
         )
-        summary.tracks.setdefault(track, Tally()).add(row["count"], row["total"])
+        tally = summary.tracks.setdefault(track, TrackTally(slug=track_slug, name=track))
+        tally.add(row["count"], row["total"])
         summary.overall.add(row["count"], row["total"])
     for summary in summaries.values():
         summary.tracks = dict(sorted(summary.tracks.items()))
     return list(summaries.values())
+
+
+def sessions_with_feedback_for_speaker(user, conference) -> list:
+    """The published sessions of ``conference`` that ``user`` speaks at, in schedule order, each
+    with ``tally`` (all its ratings) and ``comments`` (those not hidden: rating and words only,
+    never who wrote them)."""
+    from sessions.models import Session  # sessions.models imports this module
+
+    feedback = Feedback.objects.order_by("-rating", "comment", "pk").only(
+        "session_id", "rating", "comment", "hidden"
+    )
+    sessions = list(
+        conference.sessions.public()
+        .filter(status=Session.Status.PUBLISHED, speakers__user=user)
+        .distinct()
+        .prefetch_related(models.Prefetch("feedback", queryset=feedback, to_attr="feedback_list"))
+        .in_schedule_order()
+    )
+    for session in sessions:
+        session.tally = Tally()
+        for item in session.feedback_list:
+            session.tally.add(1, item.rating)
+        session.comments = [
+            item for item in session.feedback_list if item.comment and not item.hidden
+        ]
+    return sessions

@@ -6,9 +6,8 @@ only links to the attendee's. Without JavaScript the form posts and redirects wi
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Prefetch
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.generic import TemplateView
@@ -19,13 +18,41 @@ from sessions.feedback import (
     COMMENT_MAX_LENGTH,
     RATINGS,
     Feedback,
-    Tally,
     feedback_refusal,
     save_feedback,
+    sessions_with_feedback_for_speaker,
 )
-from sessions.models import Session
 from sessions.my_schedule import PublicSessionMixin
 from speakers.models import Speaker
+
+
+class LogInFirstMixin:
+    """A visitor not logged in gets a page saying to log in, with links, rather than a redirect:
+    the offline service worker fetches a redirect's target a second time (keepRedirect), and
+    two fetches of the login page without a CSRF cookie each set a new one, so its form could
+    post a token the browser's cookie no longer matches. ``own_context()``: the page's own."""
+
+    login_template_name = "sessions/feedback_log_in.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated and request.method not in ("GET", "HEAD"):
+            return redirect_to_login(request.get_full_path())
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_template_names(self):
+        if not self.request.user.is_authenticated:
+            return [self.login_template_name]
+        return super().get_template_names()
+
+    def get_context_data(self, **kwargs):
+        if self.request.user.is_authenticated:
+            kwargs = {**self.own_context(), **kwargs}
+        else:
+            kwargs["next"] = self.request.get_full_path()
+        return super().get_context_data(messages=visitor_messages(self.request), **kwargs)
+
+    def own_context(self) -> dict:
+        raise NotImplementedError
 
 
 class FeedbackForm(forms.ModelForm):
@@ -44,17 +71,15 @@ class FeedbackForm(forms.ModelForm):
         widgets = {"comment": forms.Textarea(attrs={"rows": 5, "maxlength": COMMENT_MAX_LENGTH})}
 
 
-class SessionFeedbackView(
-    LoginRequiredMixin, PublicSessionMixin, ConferencePageMixin, TemplateView
-):
+class SessionFeedbackView(LogInFirstMixin, PublicSessionMixin, ConferencePageMixin, TemplateView):
     """``/<conf>/sessions/<slug>/feedback/``: the visitor's rating of one session, to give or edit."""
 
     template_name = "sessions/feedback_form.html"
     shared = False
 
     def dispatch(self, request, *args, **kwargs):
+        self.session = self.get_session(kwargs["slug"])
         if request.user.is_authenticated:
-            self.session = self.get_session(kwargs["slug"])
             self.feedback = Feedback.objects.filter(
                 session=self.session, user=request.user
             ).first() or Feedback(session=self.session, user=request.user)
@@ -74,51 +99,25 @@ class SessionFeedbackView(
                 return redirect(request.path)
         return self.render_to_response(self.get_context_data(form=form), status=400)
 
-    def get_context_data(self, **kwargs):
-        kwargs.setdefault("form", FeedbackForm(instance=self.feedback))
-        return super().get_context_data(
-            session=self.session,
-            existing=self.feedback if self.feedback.pk else None,
-            refusal=feedback_refusal(self.session, timezone.now()),
-            messages=visitor_messages(self.request),
-            comment_max_length=COMMENT_MAX_LENGTH,
-            **kwargs,
-        )
+    def own_context(self):
+        return {
+            "form": FeedbackForm(instance=self.feedback),
+            "session": self.session,
+            "existing": self.feedback if self.feedback.pk else None,
+            "refusal": feedback_refusal(self.session, timezone.now()),
+            "comment_max_length": COMMENT_MAX_LENGTH,
+        }
 
 
-class SpeakerFeedbackView(LoginRequiredMixin, ConferencePageMixin, TemplateView):
+class SpeakerFeedbackView(LogInFirstMixin, ConferencePageMixin, TemplateView):
     """``/<conf>/speaker/feedback/``: ratings and comments on the visitor's own sessions, without
     who wrote them; hidden comments left out."""
 
     template_name = "speakers/speaker_feedback.html"
     shared = False
 
-    def get_context_data(self, **kwargs):
+    def own_context(self):
         user = self.request.user
         if not Speaker.objects.filter(conference=self.conference, user=user).exists():
             raise PermissionDenied("This page is for the conference's speakers.")
-        sessions = list(
-            self.conference.sessions.public()
-            .filter(status=Session.Status.PUBLISHED, speakers__user=user)
-            .distinct()
-            .prefetch_related(
-                Prefetch(
-                    "feedback",
-                    queryset=Feedback.objects.order_by("-rating", "comment", "pk").only(
-                        "session_id", "rating", "comment", "hidden"
-                    ),
-                    to_attr="feedback_list",
-                )
-            )
-            .in_schedule_order()
-        )
-        for session in sessions:
-            session.tally = Tally()
-            for feedback in session.feedback_list:
-                session.tally.add(1, feedback.rating)
-            session.comments = [
-                item for item in session.feedback_list if item.comment and not item.hidden
-            ]
-        return super().get_context_data(
-            sessions=sessions, messages=visitor_messages(self.request), **kwargs
-        )
+        return {"sessions": sessions_with_feedback_for_speaker(user, self.conference)}

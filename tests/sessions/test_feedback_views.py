@@ -48,8 +48,29 @@ def speaker_feedback_url(conference):
 
 def test_the_feedback_page_asks_an_anonymous_visitor_to_log_in(client, talk):
     response = client.get(feedback_url(talk))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert f'href="{reverse("login")}?next=/pycon/sessions/graphs/feedback/">Log in</a>' in html
+    assert 'name="rating"' not in html
+
+
+def test_feedback_posted_by_an_anonymous_visitor_leads_to_the_login(client, clock, talk):
+    clock(paris(8, 10, 20))
+    response = client.post(feedback_url(talk), {"rating": "5"})
     assert response.status_code == 302
-    assert response["Location"].startswith(reverse("login"))
+    assert response["Location"] == f"{reverse('login')}?next=/pycon/sessions/graphs/feedback/"
+    assert Feedback.objects.count() == 0
+
+
+def test_the_speaker_page_asks_an_anonymous_visitor_to_log_in(client, talk):
+    response = client.get(speaker_feedback_url(talk.conference))
+    assert response.status_code == 200
+    assert "Log in to continue" in response.content.decode()
+
+
+def test_the_feedback_page_of_an_unknown_session_is_a_404(client, conference):
+    url = reverse("feedback:session-feedback", kwargs={"conference_slug": "pycon", "slug": "no"})
+    assert client.get(url).status_code == 404
 
 
 def test_the_feedback_page_says_feedback_opens_at_the_start(attendee_client, clock, talk):
