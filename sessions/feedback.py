@@ -257,14 +257,12 @@ def sessions_with_feedback_for_speaker(user, conference) -> list:
     """The published sessions of ``conference`` that ``user`` speaks at, in schedule order, each
     with ``tally`` (all its ratings) and ``comments`` (those not hidden: rating and words only,
     never who wrote them)."""
-    from sessions.models import Session  # sessions.models imports this module
-
     feedback = Feedback.objects.order_by("-rating", "comment", "pk").only(
         "session_id", "rating", "comment", "hidden"
     )
     sessions = list(
         conference.sessions.public()
-        .filter(status=Session.Status.PUBLISHED, speakers__user=user)
+        .filter(status="published", speakers__user=user)  # Session.Status: models imports us
         .distinct()
         .prefetch_related(models.Prefetch("feedback", queryset=feedback, to_attr="feedback_list"))
         .in_schedule_order()
