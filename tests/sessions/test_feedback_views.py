@@ -224,3 +224,18 @@ def test_a_speaker_sees_only_their_own_sessions(
 def test_the_speaker_feedback_page_is_refused_to_non_speakers(attendee_client, talk):
     response = attendee_client.get(speaker_feedback_url(talk.conference))
     assert response.status_code == 403
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_speaker_feedback_page_query_count_does_not_grow(
+    client, django_assert_max_num_queries, conference, speaker_user, attendee, count
+):
+    speaker = make_speaker(conference, user=speaker_user)
+    for number in range(count):
+        session = make_session(conference, title=f"Talk {number}", speakers=[speaker])
+        Feedback.objects.create(session=session, user=attendee, rating=4, comment=f"Note {number}")
+    client.force_login(speaker_user)
+    with django_assert_max_num_queries(12):
+        response = client.get(speaker_feedback_url(conference))
+    assert len(response.context["sessions"]) == count
+    assert sum(len(session.comments) for session in response.context["sessions"]) == count
