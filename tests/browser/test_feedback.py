@@ -58,6 +58,7 @@ def test_attendee_rates_a_session_the_organizer_and_the_speaker_read_it(
     page = context.new_page()
     page.goto(session_url)
     page.get_by_role("link", name="Rate this session").click()
+    assert axe_violations(page, axe_source) == ""
     page.get_by_role("main").get_by_role("link", name="Log in").click()
     log_in(page, "ada")
 
@@ -97,4 +98,5 @@ def test_attendee_rates_a_session_the_organizer_and_the_speaker_read_it(
     expect(page.get_by_text("Average rating 4.0 of 5, from 1 rating.")).to_be_visible()
     expect(page.get_by_text(COMMENT)).to_be_visible()
     expect(page.locator("main")).not_to_contain_text("ada")
+    assert axe_violations(page, axe_source) == ""
     close(context, page)
