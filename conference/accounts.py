@@ -103,6 +103,13 @@ class AccountView(LoginRequiredMixin, AccountPageMixin, TemplateView):
     template_name = "registration/account.html"
     extra_context = {"nav": "account"}
 
+    def get_context_data(self, **kwargs):
+        # The speakers this account is, one per conference (speakers/self_service.py).
+        speakers = self.request.user.speaker_profiles.select_related("conference")
+        return super().get_context_data(
+            speaker_profiles=list(speakers.order_by("-conference__starts_on", "pk")), **kwargs
+        )
+
 
 def too_many_links(limit) -> str:
     return (

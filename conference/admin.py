@@ -1,11 +1,16 @@
+from urllib.parse import urlsplit
+
 from axes.admin import AccessAttemptAdmin
 from axes.models import AccessAttempt
 from django import forms
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect, RelatedFieldWidgetWrapper
 from django.core.exceptions import ValidationError
 from django.db.models import Count
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape, format_html
 from django.utils.http import urlencode
 
 from conference.forms import AdminLoginForm, named_with_conference
@@ -270,6 +275,29 @@ class TrackInline(VersionedInline):
     fields = ["name", "slug", "colour", "description"]
 
 
+def embed_snippet(conference) -> str:
+    """What a conference's website pastes where the schedule goes: the frame, and a few lines
+    that make it as tall as the schedule says it is (static/js/embed.js). Only messages from
+    this site, sent by that frame, are read."""
+    site = settings.SITE_URL
+    origin = f"{urlsplit(site).scheme}://{urlsplit(site).netloc}"
+    frame_id = f"confsched-{conference.slug}"
+    src = site + reverse("sessions:embed", kwargs={"conference_slug": conference.slug})
+    return (
+        f'<iframe id="{frame_id}" src="{src}" title="Schedule of {escape(conference.name)}" '
+        'style="width: 100%; height: 40rem; border: 0"></iframe>\n'
+        "<script>\n"
+        'window.addEventListener("message", function (event) {\n'
+        f'  var frame = document.getElementById("{frame_id}");\n'
+        f'  if (event.origin !== "{origin}" || event.source !== frame.contentWindow) return;\n'
+        '  if (event.data && event.data.type === "confsched:height") {\n'
+        '    frame.style.height = event.data.height + "px";\n'
+        "  }\n"
+        "});\n"
+        "</script>"
+    )
+
+
 @admin.register(Conference)
 class ConferenceAdmin(admin.ModelAdmin):
     list_display = [
@@ -304,8 +332,16 @@ class ConferenceAdmin(admin.ModelAdmin):
                 ]
             },
         ),
+        (
+            "Embedding on another website",
+            {"fields": ["embed_origins", "embed_snippet"]},
+        ),
         ("Feedback", {"fields": ["feedback_days_after"]}),
     ]
+    readonly_fields = ["embed_snippet"]
+
+    class Media:
+        js = ["js/admin_copy.js"]
 
     def get_queryset(self, request):
         return (
@@ -315,6 +351,21 @@ class ConferenceAdmin(admin.ModelAdmin):
     @admin.display(description="sessions", ordering="session_count")
     def session_count(self, conference):
         return conference.session_count
+
+    @admin.display(description="snippet for the website")
+    def embed_snippet(self, conference):
+        if not conference.pk:
+            return "Save the conference first."
+        return format_html(
+            '<textarea readonly rows="12" cols="90" id="embed-snippet" class="vLargeTextField">'
+            "{}</textarea>"
+            '<p><button type="button" data-copy="embed-snippet">Copy to clipboard</button> '
+            '<span role="status" data-copied-for="embed-snippet"></span></p>'
+            '<p class="help">Paste it where the schedule should show, on a website listed '
+            "above. Add <code>?theme=dark</code>, <code>?track=…</code> or other filters to "
+            "its address, or <code>grid/</code> for the grid.</p>",
+            embed_snippet(conference),
+        )
 
 
 class ConferencePartAdmin(VersionedAdmin):

@@ -159,6 +159,10 @@ PASSWORD_RESETS_PER_CLIENT = Limit("password-reset-client", 20, timedelta(hours=
 VERIFICATION_MAILS_PER_ADDRESS = Limit("verification-email", 3, timedelta(hours=1))
 VERIFICATION_MAILS_PER_ACCOUNT = Limit("verification-account", 5, timedelta(hours=1))
 
+# Speaker invitations: a few per address each hour, like verification mail, so no mailbox gets
+# flooded by an organizer's repeated clicks or a bulk action run twice.
+SPEAKER_INVITATIONS_PER_ADDRESS = Limit("speaker-invitation-email", 3, timedelta(hours=1))
+
 
 # --- API throttles ----------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ import zoneinfo
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -45,6 +46,44 @@ def validate_not_reserved(value: str) -> None:
 HEX_COLOUR = r"^#[0-9a-fA-F]{6}$"
 HEX_COLOUR_MESSAGE = "Enter a colour as #rrggbb, for example #ee4c2c."
 validate_hex_colour = RegexValidator(HEX_COLOUR, HEX_COLOUR_MESSAGE)
+
+
+def embed_origin_lines(text: str) -> list[str]:
+    """The origins of ``Conference.embed_origins``, one per line, blank lines skipped."""
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def validate_embed_origins(text: str) -> None:
+    """Each line an origin as a browser sends it: https://example.org, or with a port; no path.
+
+    They become the embed's Content-Security-Policy ``frame-ancestors``, where a path, a
+    wildcard or a stray keyword would widen or break the list.
+    """
+    problems = []
+    for line in embed_origin_lines(text):
+        parts = urlsplit(line)
+        try:
+            parts.port  # noqa: B018 (a port that is no number raises)
+            valid = (
+                parts.scheme in ("http", "https")
+                and parts.hostname
+                and "*" not in line
+                and not parts.username
+                and parts.path in ("", "/")
+                and not parts.query
+                and not parts.fragment
+            )
+        except ValueError:
+            valid = False
+        if not valid:
+            problems.append(line)
+    if problems:
+        raise ValidationError(
+            "Enter one origin per line, such as https://pycon.example.org (scheme, host and "
+            "an optional port; no path or wildcard): %(lines)s",
+            code="invalid_embed_origin",
+            params={"lines": ", ".join(problems)},
+        )
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -131,6 +170,14 @@ class Conference(models.Model):
     )
     logo_url = models.URLField("logo URL", blank=True, max_length=500)
     is_published = models.BooleanField("published", default=False)
+    embed_origins = models.TextField(
+        "websites that may embed the schedule",
+        blank=True,
+        validators=[validate_embed_origins],
+        help_text="One origin per line, such as https://pycon.example.org. Only these may show "
+        "the embeddable schedule (/<conference>/embed/) in a frame; no other page of the site "
+        "may be framed.",
+    )
     # Attendees rate sessions from each session's start until this long after the last day.
     feedback_days_after = models.PositiveSmallIntegerField(
         "feedback open for (days after the conference)",
@@ -199,6 +246,11 @@ class Conference(models.Model):
             _changes_marked_at_end.reset(token)
         if requested:
             cls.mark_changed(conference_id)
+
+    @property
+    def embedding_origins(self) -> list[str]:
+        """``embed_origins`` as the embed's ``frame-ancestors`` takes them."""
+        return [line.rstrip("/") for line in embed_origin_lines(self.embed_origins)]
 
     @cached_property
     def tz(self) -> zoneinfo.ZoneInfo:

@@ -369,6 +369,9 @@ TASKS = {
 # mails as long as the mail server makes it.
 TASK_LOST_AFTER = timedelta(minutes=env_int("DJANGO_TASK_LOST_AFTER_MINUTES", 30))
 
+# How long the link of a speaker invitation works (speakers/invitations.py).
+SPEAKER_INVITATION_MAX_AGE = timedelta(days=env_int("DJANGO_SPEAKER_INVITATION_DAYS", 14))
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from sessions import feeds, my_schedule, now, views
+from sessions import embed, feeds, my_schedule, now, views
 
 app_name = "sessions"
 
@@ -8,6 +8,8 @@ urlpatterns = [
     path("schedule/", views.ScheduleView.as_view(), name="schedule"),
     path("schedule/grid/", views.ScheduleGridView.as_view(), name="schedule-grid"),
     path("schedule/grid/rows.css", views.grid_rows_css, name="schedule-grid-rows"),
+    path("embed/", embed.EmbedScheduleView.as_view(), name="embed"),
+    path("embed/grid/", embed.EmbedGridView.as_view(), name="embed-grid"),
     path("now/", now.NowView.as_view(), name="now"),
     path("now/<slug:room_slug>/", now.DoorSignView.as_view(), name="door-sign"),
     path("changes/", views.ChangeLogView.as_view(), name="changes"),

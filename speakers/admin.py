@@ -1,5 +1,9 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path
 
 from conference.admin import (
     AutocompleteAdminMixin,
@@ -8,8 +12,11 @@ from conference.admin import (
     conference_of_form,
     forwarded_conference,
 )
+from conference.limits import Limit
 from conference.timezones import time_zone_note
-from speakers.models import Availability, Speaker, SpeakerLink
+from speakers.forms import InvitationForm
+from speakers.invitations import invite_speaker
+from speakers.models import Availability, Speaker, SpeakerInvitation, SpeakerLink
 
 
 class SpeakerLinkInline(admin.TabularInline):
@@ -32,6 +39,22 @@ class AvailabilityInline(admin.TabularInline):
         return formset
 
 
+class SpeakerInvitationInline(admin.TabularInline):
+    """Who invited the speaker to link an account, where, and whether it was accepted."""
+
+    model = SpeakerInvitation
+    extra = 0
+    fields = ["email", "created_by", "created_at", "accepted_at", "accepted_by"]
+    readonly_fields = fields
+    verbose_name_plural = "invitations to edit their own profile"
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Speaker)
 class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, VersionedAdmin):
     list_display = ["name", "role", "company", "conference", "session_count"]
@@ -43,11 +66,14 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
     search_fields = ["name", "company", "role"]
     prepopulated_fields = {"slug": ("name",)}
     autocomplete_fields = ["user"]
-    inlines = [SpeakerLinkInline, AvailabilityInline]
+    inlines = [SpeakerLinkInline, AvailabilityInline, SpeakerInvitationInline]
+    actions = ["invite"]
+    change_form_template = "admin/speakers/speaker/change_form.html"
     fields = [
         "conference",
         "name",
         "slug",
+        "pronouns",
         "role",
         "company",
         "bio",
@@ -57,7 +83,14 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
         "email",
         "schedule_change_mails",
         "appears_in_parallel",
+        "profile_locked",
     ]
+
+    def get_inlines(self, request, obj):
+        # A speaker being added has no invitations yet.
+        if obj is None:
+            return [inline for inline in self.inlines if inline is not SpeakerInvitationInline]
+        return self.inlines
 
     def get_queryset(self, request):
         return (
@@ -75,3 +108,66 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
     @admin.display(description="sessions", ordering="session_count")
     def session_count(self, speaker):
         return speaker.session_count
+
+    # --- Inviting speakers to edit their own profile (speakers/invitations.py) -----------------
+
+    def get_urls(self):
+        invite = self.admin_site.admin_view(self.invite_view)
+        return [
+            path("<path:object_id>/invite/", invite, name="speakers_speaker_invite"),
+            *super().get_urls(),
+        ]
+
+    def invite_view(self, request, object_id):
+        """The change page's “Invite to edit their profile”: an address, then the mail."""
+        speaker = get_object_or_404(Speaker.objects.select_related("conference"), pk=object_id)
+        if not self.has_change_permission(request, speaker):
+            raise PermissionDenied
+        form = InvitationForm(request.POST or None, initial={"email": speaker.email})
+        sent = (
+            request.method == "POST"
+            and form.is_valid()
+            and self.send_invitation(request, speaker, form.cleaned_data["email"])
+        )
+        if sent:
+            return redirect("admin:speakers_speaker_change", speaker.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Invite {speaker} to edit their profile",
+            "opts": self.opts,
+            "original": speaker,
+            "form": form,
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/speakers/speaker/invite.html", context)
+
+    @admin.action(
+        description="Invite selected speakers to edit their profile", permissions=["change"]
+    )
+    def invite(self, request, queryset):
+        """Each selected speaker gets an invitation at their own address (Speaker.email)."""
+        for speaker in queryset.select_related("conference").order_by("name", "pk"):
+            if not speaker.email:
+                self.message_user(
+                    request, f"Not invited: {speaker} has no email address.", messages.WARNING
+                )
+            else:
+                self.send_invitation(request, speaker, speaker.email)
+
+    def send_invitation(self, request, speaker, email) -> bool:
+        try:
+            sent = invite_speaker(speaker, email, request.user)
+        except ValidationError as error:
+            self.message_user(request, f"Not invited: {' '.join(error.messages)}", messages.WARNING)
+            return False
+        if isinstance(sent, Limit):
+            self.message_user(
+                request,
+                f"Not invited: {speaker}; too many invitations went to {email} lately. "
+                f"Try again in {sent.minutes_left()} minutes.",
+                messages.WARNING,
+            )
+            return False
+        self.log_change(request, speaker, f"Invited to edit their profile at {email}.")
+        self.message_user(request, f"Invited {speaker} at {email}.", messages.SUCCESS)
+        return True

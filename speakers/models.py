@@ -84,6 +84,15 @@ class Speaker(KeepsFormerSlugs, Versioned):
     guid = models.CharField("GUID", max_length=64, default=new_guid, editable=False)
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=200)
+    # db_default for these two: servers still running the code from before them (a rolling
+    # deploy) insert speakers without them.
+    pronouns = models.CharField(
+        max_length=50,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="As the speaker wants them shown, e.g. “she/her”.",
+    )
     role = models.CharField(
         "role or title",
         max_length=200,
@@ -130,6 +139,15 @@ class Speaker(KeepsFormerSlugs, Versioned):
         help_text="An organisation or host that may be listed on sessions running at the same "
         "time; a person may not.",
     )
+    profile_locked = models.BooleanField(
+        "profile locked",
+        default=False,
+        db_default=False,
+        help_text="The speaker can no longer edit their profile on the site (organizers still can).",
+    )
+    # When the speaker last opened “My talks”: the releases after it are new to them. Written
+    # by a bulk update that moves neither the version nor the conference's changed_at.
+    talks_seen_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -325,3 +343,44 @@ class Availability(models.Model):
         # What date_format(…, "D") gives, without its parsing of the format: the planner lists many.
         day = WEEKDAYS_ABBR[timezone.localtime(self.starts_at, zone).weekday()]
         return f"{day} {time_range(self.starts_at, self.ends_at, zone)}"
+
+
+class SpeakerInvitationQuerySet(models.QuerySet):
+    def pending(self):
+        """Invitations nobody has accepted yet."""
+        return self.filter(accepted_at__isnull=True)
+
+
+class SpeakerInvitation(models.Model):
+    """An organizer's invitation to link an account to a speaker (speakers/invitations.py).
+
+    The mailed link carries this row's id, signed with a timestamp; the row records who invited
+    whom, and ``accepted_at`` makes the link single-use.
+    """
+
+    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    objects = SpeakerInvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.speaker} ({self.email})"

@@ -1,6 +1,7 @@
 from django.urls import path
+from django.views.decorators.cache import never_cache
 
-from speakers import views
+from speakers import self_service, views
 
 app_name = "speakers"
 
@@ -8,4 +9,12 @@ urlpatterns = [
     path("speakers/", views.SpeakerListView.as_view(), name="speaker-list"),
     path("speakers/<slug:slug>/", views.SpeakerDetailView.as_view(), name="speaker-detail"),
     path("speakers/<slug:slug>/photo/", views.SpeakerPhotoView.as_view(), name="speaker-photo"),
+    # A speaker's own pages: never kept by a browser or a cache in front (like account pages).
+    path("speaker/", never_cache(self_service.MyTalksView.as_view()), name="my_talks"),
+    path("speaker/profile/", never_cache(self_service.ProfileView.as_view()), name="profile"),
+    path(
+        "speaker/invitation/<str:token>/",
+        never_cache(self_service.InvitationView.as_view()),
+        name="invitation",
+    ),
 ]

@@ -9,6 +9,7 @@ fails, so it is generous: on a loaded machine a page can take many seconds to lo
 
 import os
 import shutil
+import threading
 
 import pytest
 from django.core.management import call_command
@@ -78,12 +79,37 @@ def demo_conference(transactional_db):
     call_command("loaddata", "pytorch-eu-2026", verbosity=0)
 
 
-@pytest.fixture
-def page(browser, live_server, demo_conference):
+def requests_in_flight() -> list[threading.Thread]:
+    """The live server's threads still answering a request (socketserver names them so)."""
+    return [
+        thread
+        for thread in threading.enumerate()
+        if thread.name.endswith("(process_request_thread)")
+    ]
+
+
+def close_page(page) -> None:
+    """Close the page's browser and wait until the server has answered what it had asked: an
+    answer still reading the database while the test's data is emptied fails that test."""
+    page.context.close()
+    for thread in requests_in_flight():
+        thread.join(TIMEOUT_MS / 1000)
+
+
+def page_of(browser, live_server, **options):
     context = new_context(
-        browser, viewport={"width": 1280, "height": 900}, timezone_id="Europe/Paris"
+        browser, viewport={"width": 1280, "height": 900}, timezone_id="Europe/Paris", **options
     )
     page = context.new_page()
     page.base_url = live_server.url
+    return page
+
+
+@pytest.fixture
+def page(browser, live_server, demo_conference):
+    """A tab without the service worker: once a page loads, the worker fetches the whole
+    conference to keep it offline, and those requests would still reach the server while the
+    test's database is emptied (test_offline.py has its own ``page`` with the worker)."""
+    page = page_of(browser, live_server, service_workers="block")
     yield page
-    context.close()
+    close_page(page)

@@ -8,6 +8,7 @@ each test's transaction is rolled back.
 """
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import override_settings
@@ -15,7 +16,8 @@ from pytest_django.live_server_helper import LiveServer
 
 from conference.models import Room
 from sessions.models import SavedSession, Session
-from speakers.models import Speaker
+from speakers.invitations import invitation_url
+from speakers.models import Speaker, SpeakerInvitation
 from tests.browser.axe import axe_violations
 from tests.browser.conftest import new_context
 from tests.builders import make_conference
@@ -32,6 +34,9 @@ PAGES = [
     "speakers",
     "speaker",
     "my schedule",
+    "my talks",
+    "speaker profile",
+    "speaker invitation",
     "change log",
     "now and next",
     "door sign",
@@ -44,6 +49,8 @@ PAGES = [
     "not found",
     "offline",
     "conference offline",
+    "embed",
+    "embed grid",
 ]
 MODES = [
     (account, scheme, screen)
@@ -73,6 +80,13 @@ def site(django_db_setup, django_db_blocker):
         session = sessions[3]
         speaker = Speaker.objects.filter(sessions=session).order_by("pk").first()
         room = Room.objects.filter(conference=session.conference).order_by("pk").first()
+        # The attendee speaks too: My talks and the profile are theirs (speakers/self_service.py).
+        speaker.user = attendee
+        speaker.save()
+        invited = Speaker.objects.filter(conference=session.conference, user=None).order_by("pk")
+        invitation = SpeakerInvitation.objects.create(
+            speaker=invited.first(), email="s@example.org"
+        )
         paths = {
             "conference list": "/",
             "conference home": f"{CONFERENCE}/",
@@ -82,6 +96,9 @@ def site(django_db_setup, django_db_blocker):
             "speakers": f"{CONFERENCE}/speakers/",
             "speaker": speaker.get_absolute_url(),
             "my schedule": f"{CONFERENCE}/my-schedule/",
+            "my talks": f"{CONFERENCE}/speaker/",
+            "speaker profile": f"{CONFERENCE}/speaker/profile/",
+            "speaker invitation": invitation_url(invitation).removeprefix(settings.SITE_URL),
             "change log": f"{CONFERENCE}/changes/",
             "now and next": f"{CONFERENCE}/now/",
             "door sign": f"{CONFERENCE}/now/{room.slug}/",
@@ -94,6 +111,8 @@ def site(django_db_setup, django_db_blocker):
             "not found": f"{CONFERENCE}/no-such-page/",
             "offline": "/offline/",
             "conference offline": f"{CONFERENCE}/offline/",
+            "embed": f"{CONFERENCE}/embed/",
+            "embed grid": f"{CONFERENCE}/embed/grid/",
         }
         cookie_sessions = override_settings(
             SESSION_ENGINE="django.contrib.sessions.backends.signed_cookies"

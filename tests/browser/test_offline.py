@@ -8,11 +8,20 @@ from playwright.sync_api import expect
 from conference.models import Conference
 from sessions.models import SavedSession, Session
 from tests.browser.axe import axe_violations
+from tests.browser.conftest import close_page, page_of
 
 PASSWORD = "a long passphrase 42"
 SCHEDULE = "/pytorch-eu-2026/schedule/"
 MY_SCHEDULE = "/pytorch-eu-2026/my-schedule/"
 OFFLINE_NOTICE = re.compile(r"^Offline: showing the schedule as of \d\d:\d\d, when this page")
+
+
+@pytest.fixture
+def page(browser, live_server, demo_conference):
+    """A tab with the service worker, whose offline copies these tests are about."""
+    page = page_of(browser, live_server)
+    yield page
+    close_page(page)
 
 
 @pytest.fixture

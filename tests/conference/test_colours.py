@@ -75,3 +75,15 @@ def test_the_dark_theme_sets_its_own_colours():
 def test_text_colours_meet_wcag_aa_on_their_backgrounds(theme, text, background):
     colours = themes()[theme]
     assert contrast(colours[text], colours[background]) >= 4.5
+
+
+def test_the_dark_theme_an_embed_asks_for_has_the_dark_colours():
+    """``?theme=dark`` (sessions/embed.py) repeats the dark block; a colour changed in one only
+    would give the embed colours nobody checked."""
+    css = SITE_CSS.read_text()
+    forced_start = css.index(':root[data-theme="dark"] {')
+    forced = custom_properties(css[forced_start : css.index("}", forced_start)])
+    media_start = css.index("@media (prefers-color-scheme: dark)")
+    preferred = custom_properties(css[media_start : css.index("}\n}", media_start)])
+    assert len(preferred) >= 15
+    assert forced == preferred

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('conference', '0010_room_kind'),
+        ('conference', '0011_conference_embed_origins'),
     ]
 
     operations = [

@@ -1,0 +1,131 @@
+"""A speaker invited from the admin signs up from the mail's link and edits their own profile."""
+
+import io
+import os
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from PIL import Image
+from playwright.sync_api import expect
+
+from sessions.models import SavedSession, Session
+from sessions.releases import release_schedule
+from speakers.models import Speaker
+from tests.browser.conftest import new_context
+from tests.browser.test_admin import admin_page, organizer  # noqa: F401
+
+SHOTS = "/tmp/shots-speakers"
+# Set to write the README's picture of My talks (docs/images/speaker-my-talks.png).
+README_SHOT = os.environ.get("SPEAKER_MY_TALKS_SHOT", "")
+TALK = "Beyond JSON-RPC: Scaling Model Context Protocols With gRPC in the PyTorch Ecosystem"
+
+
+@pytest.fixture
+def media_root(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    return tmp_path
+
+
+def photo_file(tmp_path) -> str:
+    path = tmp_path / "portrait.png"
+    buffer = io.BytesIO()
+    Image.new("RGB", (240, 240), (40, 110, 160)).save(buffer, format="PNG")
+    path.write_bytes(buffer.getvalue())
+    return str(path)
+
+
+def site_path(link: str) -> str:
+    return re.sub(r"^https?://[^/]+", "", link)
+
+
+@pytest.mark.usefixtures("immediate_tasks")
+def test_an_invited_speaker_signs_up_from_the_mail_and_edits_their_public_profile(
+    browser,
+    live_server,
+    organizer,  # noqa: F811
+    mailoutbox,
+    media_root,
+    tmp_path,
+):
+    talk = Session.objects.get(title=TALK)
+    speaker = talk.ordered_speakers[0]
+    conference = talk.conference
+    release_schedule(conference, version="v1", comment="", user=None)
+
+    with admin_page(browser, live_server) as admin:
+        admin.goto(f"{live_server.url}/admin/speakers/speaker/{speaker.pk}/change/")
+        admin.get_by_role("link", name="Invite to edit their profile").click()
+        admin.get_by_label("Email address").fill("speaker@example.org")
+        admin.get_by_role("button", name="Send the invitation").click()
+        expect(admin.locator(".messagelist")).to_contain_text(
+            f"Invited {speaker.name} at speaker@example.org."
+        )
+
+    [message] = mailoutbox
+    assert message.to == ["speaker@example.org"]
+    link = re.search(r"https?://\S+/speaker/invitation/\S+", message.body).group(0)
+
+    # No service worker: its fetches of the conference's pages in the background would meet
+    # this test's own writes below in SQLite's one-writer database.
+    context = new_context(
+        browser,
+        viewport={"width": 1366, "height": 900},
+        timezone_id="Europe/Paris",
+        service_workers="block",
+    )
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + site_path(link))
+        expect(page.get_by_role("heading", name="Your speaker profile")).to_be_visible()
+        page.get_by_role("link", name="Create an account").click()
+        page.get_by_label("Username").fill("speaker")
+        page.get_by_label("Email").fill("speaker@example.org")
+        page.get_by_label("Password", exact=True).fill("a long passphrase 42")
+        page.get_by_label("Password confirmation").fill("a long passphrase 42")
+        page.get_by_role("button", name="Create account").click()
+        page.get_by_role("button", name="Accept and link my account").click()
+
+        expect(page.get_by_role("heading", name="My profile")).to_be_visible()
+        page.get_by_label("Bio").fill("I build **gRPC** bridges for PyTorch serving.")
+        page.get_by_label("Pronouns").fill("they/them")
+        page.get_by_label("Photo").set_input_files(photo_file(tmp_path))
+        page.get_by_role("button", name="Save my profile").click()
+        expect(page.get_by_text("Saved. Your public speaker page shows it now.")).to_be_visible()
+        page.screenshot(path=f"{SHOTS}/profile-desktop.png", full_page=True)
+
+        page.get_by_role("link", name="My public page").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text(speaker.name)
+        expect(page.locator(".prose strong")).to_have_text("gRPC")
+        expect(page.get_by_text("they/them")).to_be_visible()
+        photo = page.locator(".speaker-heading img.avatar-photo")
+        expect(photo).to_be_visible()
+        assert photo.evaluate("image => image.naturalWidth") == 240
+
+        page.get_by_role("link", name="Account").click()
+        page.get_by_role("link", name="My talks").click()
+        expect(page.locator(".release-changes")).to_contain_text("new: Wed 10:35")
+
+        # What My talks shows after a release changed the talk, with two attendees' saves.
+        for name in ("first", "second"):
+            user = get_user_model().objects.create_user(name, f"{name}@example.org", "x")
+            SavedSession.objects.create(user=user, session=talk)
+        talk.title = "Beyond JSON-RPC: Scaling MCP With gRPC"
+        talk.save()
+        release_schedule(conference, version="v2", comment="One talk renamed.", user=None)
+        page.get_by_role("link", name="Account").click()
+        page.get_by_role("link", name="My talks").click()
+        expect(
+            page.get_by_role("heading", name=re.compile("since your last visit"))
+        ).to_be_visible()
+        expect(page.locator(".release-changes li")).to_have_count(1)
+        expect(page.locator(".my-talk")).to_contain_text("2 attendees saved it")
+        expect(page.locator(".release-changes")).to_contain_text(
+            "retitled from “Beyond JSON-RPC: Scaling Model Context Protocols"
+        )
+        page.screenshot(path=f"{SHOTS}/my-talks-desktop.png", full_page=True)
+        if README_SHOT:
+            page.screenshot(path=README_SHOT)
+    finally:
+        context.close()
+    assert Speaker.objects.get(pk=speaker.pk).user.username == "speaker"
