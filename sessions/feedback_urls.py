@@ -1,6 +1,10 @@
-"""Feedback pages, under /<conference>/: apart from sessions/urls.py and speakers/urls.py."""
+"""Feedback pages, under /<conference>/: apart from sessions/urls.py and speakers/urls.py.
+
+Never kept by a browser or a cache in front, like the speakers' own pages (speakers/urls.py).
+"""
 
 from django.urls import path
+from django.views.decorators.cache import never_cache
 
 from sessions import feedback_views
 
@@ -9,12 +13,12 @@ app_name = "feedback"
 urlpatterns = [
     path(
         "sessions/<slug:slug>/feedback/",
-        feedback_views.SessionFeedbackView.as_view(),
+        never_cache(feedback_views.SessionFeedbackView.as_view()),
         name="session-feedback",
     ),
     path(
         "speaker/feedback/",
-        feedback_views.SpeakerFeedbackView.as_view(),
+        never_cache(feedback_views.SpeakerFeedbackView.as_view()),
         name="speaker-feedback",
     ),
 ]

@@ -7,7 +7,8 @@ only links to the attendee's. Without JavaScript the form posts and redirects wi
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.generic import TemplateView
@@ -118,6 +119,14 @@ class SpeakerFeedbackView(LogInFirstMixin, ConferencePageMixin, TemplateView):
 
     def own_context(self):
         user = self.request.user
-        if not Speaker.objects.filter(conference=self.conference, user=user).exists():
-            raise PermissionDenied("This page is for the conference's speakers.")
-        return {"sessions": sessions_with_feedback_for_speaker(user, self.conference)}
+        speaker = (
+            Speaker.objects.filter(conference=self.conference, user=user)
+            .select_related("conference")
+            .first()
+        )
+        if speaker is None:  # as the speakers' other pages (speakers/self_service.py)
+            raise Http404("You are not a speaker of this conference.")
+        return {
+            "speaker": speaker,
+            "sessions": sessions_with_feedback_for_speaker(user, self.conference),
+        }

@@ -91,7 +91,7 @@ def test_the_feedback_page_shows_five_star_radio_buttons_once_the_session_starte
     assert response.status_code == 200
     assert html.count('type="radio" name="rating"') == 5
     assert "<legend>Your rating</legend>" in html
-    assert response["Cache-Control"] == "private"
+    assert response["Cache-Control"] == "private, max-age=0, no-cache, no-store, must-revalidate"
 
 
 def test_sending_feedback_saves_it_and_comes_back_with_a_message(
@@ -221,9 +221,18 @@ def test_a_speaker_sees_only_their_own_sessions(
     assert "Other talk." not in html
 
 
-def test_the_speaker_feedback_page_is_refused_to_non_speakers(attendee_client, talk):
+def test_the_speaker_feedback_page_is_a_404_for_non_speakers(attendee_client, talk):
     response = attendee_client.get(speaker_feedback_url(talk.conference))
-    assert response.status_code == 403
+    assert response.status_code == 404
+
+
+def test_the_speakers_pages_link_to_the_feedback_page(client, speaker_user, talk):
+    client.force_login(speaker_user)
+    url = speaker_feedback_url(talk.conference)
+    html = client.get(url).content.decode()
+    assert f'<a href="{url}" aria-current="page">Feedback</a>' in html
+    my_talks = reverse("speakers:my_talks", kwargs={"conference_slug": "pycon"})
+    assert f'<a href="{url}">Feedback</a>' in client.get(my_talks).content.decode()
 
 
 @pytest.mark.parametrize("count", [1, 12])
