@@ -336,6 +336,7 @@ class ConferenceAdmin(admin.ModelAdmin):
             "Embedding on another website",
             {"fields": ["embed_origins", "embed_snippet"]},
         ),
+        ("Feedback", {"fields": ["feedback_days_after"]}),
     ]
     readonly_fields = ["embed_snippet"]
 

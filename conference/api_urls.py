@@ -17,6 +17,7 @@ from conference.api_policies import (
     api_not_found,
 )
 from sessions.api import MyScheduleViewSet, ReleaseViewSet, RemovalViewSet, SessionViewSet
+from sessions.feedback_api import FeedbackSummaryView
 from speakers.api import SpeakerViewSet
 
 app_name = "api"
@@ -56,6 +57,11 @@ v1_patterns = [
         "conferences/<slug:conference_slug>/removed/",
         RemovalViewSet.as_view({"get": "list"}),
         name="removal-list",
+    ),
+    path(
+        "conferences/<slug:conference_slug>/feedback/",
+        FeedbackSummaryView.as_view(),
+        name="feedback-summary",
     ),
     path(
         "me/schedule/",

@@ -140,6 +140,13 @@ class Conference(models.Model):
         "the embeddable schedule (/<conference>/embed/) in a frame; no other page of the site "
         "may be framed.",
     )
+    # Attendees rate sessions from each session's start until this long after the last day.
+    feedback_days_after = models.PositiveSmallIntegerField(
+        "feedback open for (days after the conference)",
+        default=14,
+        help_text="Attendees can rate a session from its start until this many days after the "
+        "last day; 0: until the end of the last day.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Moves whenever anything public in the conference changes (see mark_changed): the base of
@@ -247,6 +254,16 @@ class Conference(models.Model):
     @property
     def closes_at(self) -> datetime.datetime:
         return self.day_bounds(self.ends_on)[1]
+
+    @property
+    def feedback_last_day(self) -> datetime.date:
+        """The last day attendees may rate its sessions."""
+        return self.ends_on + datetime.timedelta(days=self.feedback_days_after)
+
+    @property
+    def feedback_closes_at(self) -> datetime.datetime:
+        """When that day ends, at the conference's day change."""
+        return self.day_bounds(self.feedback_last_day)[1]
 
 
 def describe_days(days: list[datetime.date]) -> str:

@@ -29,6 +29,7 @@ urlpatterns = [
     path("<slug:conference_slug>/", include("sessions.urls")),
     path("<slug:conference_slug>/", include("speakers.urls")),
     path("<slug:conference_slug>/speaker/", include("speakers.own_urls")),
+    path("<slug:conference_slug>/", include("sessions.feedback_urls")),
 ]
 
 # JSON under /api/, pages elsewhere (conference/errors.py).

@@ -498,3 +498,7 @@ class ReleaseAdmin(ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
                 ((change.title, change.describe(zone)) for change in changes),
             ),
         )
+
+
+# Registers FeedbackAdmin: its own module, as sessions/feedback.py is the model's.
+from sessions import feedback_admin  # noqa: E402, F401

@@ -1704,3 +1704,7 @@ class Removal(models.Model):
 
     def __str__(self):
         return f"{self.kind} {self.object_id} {self.reason} at {self.removed_at:%Y-%m-%d %H:%M}"
+
+
+# Feedback lives in its own module; imported here so Django finds the model with the app's.
+from sessions.feedback import Feedback  # noqa: E402, F401

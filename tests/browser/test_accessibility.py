@@ -14,7 +14,8 @@ from django.core.management import call_command
 from django.test import override_settings
 from pytest_django.live_server_helper import LiveServer
 
-from conference.models import Room
+from conference.models import Conference, Room
+from sessions.feedback import Feedback
 from sessions.models import SavedSession, Session
 from speakers.invitations import invitation_url
 from speakers.models import Speaker, SpeakerInvitation
@@ -37,6 +38,8 @@ PAGES = [
     "my talks",
     "speaker profile",
     "speaker invitation",
+    "session feedback",
+    "speaker feedback",
     "change log",
     "now and next",
     "door sign",
@@ -83,6 +86,9 @@ def site(django_db_setup, django_db_blocker):
         # The attendee speaks too: My talks and the profile are theirs (speakers/self_service.py).
         speaker.user = attendee
         speaker.save()
+        # Feedback open still (the demo's days are past), with a rating and comment to show.
+        Conference.objects.filter(slug="pytorch-eu-2026").update(feedback_days_after=3650)
+        Feedback.objects.create(session=session, user=attendee, rating=4, comment="Clear talk.")
         invited = Speaker.objects.filter(conference=session.conference, user=None).order_by("pk")
         invitation = SpeakerInvitation.objects.create(
             speaker=invited.first(), email="s@example.org"
@@ -99,6 +105,8 @@ def site(django_db_setup, django_db_blocker):
             "my talks": f"{CONFERENCE}/speaker/",
             "speaker profile": f"{CONFERENCE}/speaker/profile/",
             "speaker invitation": invitation_url(invitation).removeprefix(settings.SITE_URL),
+            "session feedback": f"{session.get_absolute_url()}feedback/",
+            "speaker feedback": f"{CONFERENCE}/speaker/feedback/",
             "change log": f"{CONFERENCE}/changes/",
             "now and next": f"{CONFERENCE}/now/",
             "door sign": f"{CONFERENCE}/now/{room.slug}/",

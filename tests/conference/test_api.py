@@ -840,6 +840,7 @@ def test_schema_describes_every_api_path_as_openapi_3(anonymous):
     assert sorted(schema["paths"]) == [
         "/api/v1/auth/token/",
         "/api/v1/conferences/",
+        "/api/v1/conferences/{conference_slug}/feedback/",
         "/api/v1/conferences/{conference_slug}/releases/",
         "/api/v1/conferences/{conference_slug}/removed/",
         "/api/v1/conferences/{conference_slug}/rooms/",
