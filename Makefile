@@ -7,7 +7,7 @@ PORT ?= 8000
 export DJANGO_SITE_URL ?= http://127.0.0.1:$(PORT)
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run serve front test lint format bench load clean
+.PHONY: run serve front test lint format bench load clean catalogues
 
 # Local development settings, git-ignored: debug on and a secret key of this clone's own.
 # settings.py reads the file wherever it starts (variables set in the environment win), so every
@@ -30,11 +30,20 @@ $(VENV)/.installed-dev: pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(VENV)/.installed $@
 
+# Translations (docs/i18n.md): the compiled catalogue is built here, in pure Python (Babel), from
+# the .po that git keeps; `make catalogues` re-extracts the strings after code or templates change.
+MO := locale/fr/LC_MESSAGES/django.mo
+$(MO): locale/fr/LC_MESSAGES/django.po $(VENV)/.installed
+	$(BIN)/python -m conference.catalogues compile
+
+catalogues: $(VENV)/.installed
+	$(BIN)/python -m conference.catalogues update
+
 # The task worker (mails) runs beside the server, on the same database: no other service; beside
 # it, fail_lost_tasks marks failed, every 5 minutes, a task whose worker was killed mid-way.
 # Ctrl-C reaches all three; however the server stops, the trap stops the others too (one still
 # starting up ignores the terminal's Ctrl-C, as background commands of a script do).
-run: $(VENV)/.installed .env.local
+run: $(VENV)/.installed .env.local $(MO)
 	$(MANAGE) migrate --no-input
 	$(MANAGE) load_demo --port $(PORT)
 	$(MANAGE) db_worker --no-reload & worker=$$!; \
@@ -50,7 +59,7 @@ run: $(VENV)/.installed .env.local
 # them: in a database table that migrate creates, or on SQLite in files in db.sqlite3.limits/.
 serve: export DJANGO_DEBUG = 0
 serve: export DJANGO_CONN_MAX_AGE ?= 60
-serve: $(VENV)/.installed
+serve: $(VENV)/.installed $(MO)
 	test -s $(VENV)/secret_key || (umask 077 && $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(VENV)/secret_key)
 	chmod 600 $(VENV)/secret_key
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) migrate --no-input
@@ -86,7 +95,7 @@ node_modules/.installed: package.json package-lock.json
 
 # The suite runs with production settings (debug off, .env.local ignored): they need a secret key.
 test: export DJANGO_SECRET_KEY ?= test-only-secret-key
-test: $(VENV)/.installed-dev node_modules/.installed
+test: $(VENV)/.installed-dev node_modules/.installed $(MO)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev

@@ -317,7 +317,17 @@ class ConferenceAdmin(admin.ModelAdmin):
         (None, {"fields": ["name", "slug", "is_published"]}),
         (
             "When and where",
-            {"fields": ["starts_on", "ends_on", "day_change", "time_zone", "venue", "city"]},
+            {
+                "fields": [
+                    "starts_on",
+                    "ends_on",
+                    "day_change",
+                    "time_zone",
+                    "language",
+                    "venue",
+                    "city",
+                ]
+            },
         ),
         (
             "For attendees",

@@ -12,11 +12,12 @@ import re
 from contextvars import ContextVar
 
 import jinja2
+from django.conf import settings
 from django.http import QueryDict
 from django.template.defaultfilters import date, pluralize
 from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django_htmx.jinja import htmx_script
 from jinja2 import Environment, StrictUndefined
 from jinja2.runtime import Context
@@ -25,7 +26,7 @@ from markupsafe import Markup
 from conference.markup import render_markdown
 from conference.pages.holes import hole_data
 from conference.routing import reverse_slugs
-from conference.timezones import clock_text, time_range, time_zone_options
+from conference.timezones import local_clock, time_range, time_zone_options
 
 # What reverse_slugs() can format without quoting: Django's slug converter's characters.
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
@@ -97,7 +98,7 @@ def personal(template_name: str, **data) -> Markup:
 
 def clock(value: datetime.datetime | None, zone: datetime.tzinfo | None = None) -> str:
     """10:35, in ``zone`` or else the active zone."""
-    return clock_text(timezone.localtime(value, zone)) if value else ""
+    return local_clock(timezone.localtime(value, zone)) if value else ""
 
 
 def clock_zone(value: datetime.datetime | None, zone: datetime.tzinfo | None = None) -> str:
@@ -108,7 +109,7 @@ def clock_zone(value: datetime.datetime | None, zone: datetime.tzinfo | None = N
     if not value:
         return ""
     local = timezone.localtime(value, zone)
-    return f"{clock_text(local)} {local.tzname()}"
+    return f"{local_clock(local)} {local.tzname()}"
 
 
 def clock_on(value: datetime.datetime, today: datetime.date) -> str:
@@ -136,10 +137,22 @@ def markdown(text: str) -> Markup:
 def environment(**options) -> Environment:
     # Plain-text templates (mail subjects) are not HTML: escaping them would show "&amp;".
     options["autoescape"] = lambda name: not (name or "").endswith(".txt")
+    extensions = [*options.pop("extensions", []), "jinja2.ext.i18n"]
     env = Environment(
-        **{**options, "undefined": StrictUndefined, "trim_blocks": True, "lstrip_blocks": True}
+        **{
+            **options,
+            "undefined": StrictUndefined,
+            "trim_blocks": True,
+            "lstrip_blocks": True,
+            "extensions": extensions,
+        }
     )
     env.template_class = Template
+    # {{ _("Save") }} and {% trans %}…{% endtrans %} through Django's catalogues and active
+    # language (docs/i18n.md); a {% trans %} block's line breaks and indents fold to one space,
+    # so its msgid reads as one line, as the babel.cfg extraction sees it.
+    env.install_gettext_translations(translation, newstyle=True)
+    env.policies["ext.i18n.trimmed"] = True
     env.globals.update(
         url=url,
         static=static,
@@ -147,6 +160,8 @@ def environment(**options) -> Environment:
         personal=personal,
         htmx_script=htmx_script,
         time_zone_options=time_zone_options,
+        get_language=translation.get_language,
+        languages=settings.LANGUAGES,
     )
     env.filters.update(
         clock=clock,

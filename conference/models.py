@@ -29,7 +29,7 @@ def validate_time_zone(value: str) -> None:
 
 
 # Top-level paths of the site; a conference with one of these slugs could never be reached.
-RESERVED_SLUGS = frozenset({"admin", "api", "accounts", "static", "media"})
+RESERVED_SLUGS = frozenset({"admin", "api", "accounts", "static", "media", "i18n"})
 
 
 def validate_not_reserved(value: str) -> None:
@@ -106,6 +106,13 @@ class Conference(models.Model):
         choices=time_zone_choices,
         validators=[validate_time_zone],
         help_text="IANA zone of the venue. Times are entered and shown in it.",
+    )
+    # The pages' language for a visitor who asked for none we have (docs/i18n.md).
+    language = models.CharField(
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default="en",
+        help_text="The public pages' language for visitors whose browser asks for none of ours.",
     )
     # frab's day_change: sessions starting after midnight but before this time belong to the
     # day before, so a night programme running to 02:00 stays on its evening's day.

@@ -124,6 +124,9 @@ MIDDLEWARE = [
     # Answers to a request with a session cookie are private (conference/pages/middleware.py).
     "conference.pages.middleware.PrivateForSessionsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The visitor's language: the language cookie, else Accept-Language; conference pages fall
+    # back to the conference's own language (ConferenceMixin, docs/i18n.md).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -314,7 +317,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-gb"
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+# Our catalogue (docs/i18n.md); compiled by `make messages`, which run and test call.
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our date and time formats per language: "10:35" and "10 h 35" (conference/formats/).
+FORMAT_MODULE_PATH = ["conference.formats"]
 # Stored in UTC; shown and entered in each conference's own zone (Conference.time_zone).
 TIME_ZONE = "UTC"
 USE_I18N = True

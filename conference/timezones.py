@@ -7,8 +7,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils import dateformat, timezone
+from django.utils.formats import date_format, get_format
+from django.utils.translation import ngettext
 
 COOKIE_NAME = "tz"
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
@@ -17,6 +18,15 @@ COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 def clock_text(moment: datetime.datetime) -> str:
     """10:35, as strftime("%H:%M") but cheaper: a schedule or an export prints thousands."""
     return f"{moment.hour:02d}:{moment.minute:02d}"
+
+
+def local_clock(moment: datetime.datetime) -> str:
+    """10:35 as the active language writes it (TIME_FORMAT): “10:35”, “10 h 35”. For people;
+    exports and machine formats keep ``clock_text``."""
+    time_format = get_format("TIME_FORMAT")
+    if time_format == "H:i":  # English: the cheap way, a schedule prints thousands
+        return clock_text(moment)
+    return dateformat.time_format(moment, time_format)
 
 
 class TimeRange(NamedTuple):
@@ -53,11 +63,13 @@ def time_range(
     end = timezone.localtime(ends_at, zone)
     start_zone, end_zone = start.tzname(), end.tzname()
     start_text = (
-        clock_text(start) if start_zone == end_zone else f"{clock_text(start)} {start_zone}"
+        local_clock(start) if start_zone == end_zone else f"{local_clock(start)} {start_zone}"
     )
     days = (end.date() - start.date()).days
-    later_day = f" (+{days} day{'s' if days > 1 else ''})" if days else ""
-    return TimeRange(start_text, f"{clock_text(end)} {end_zone}", later_day)
+    later_day = (
+        ngettext(" (+%(days)d day)", " (+%(days)d days)", days) % {"days": days} if days else ""
+    )
+    return TimeRange(start_text, f"{local_clock(end)} {end_zone}", later_day)
 
 
 class WallClock(NamedTuple):

@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from conference import offline, views
 
@@ -23,6 +25,10 @@ urlpatterns = [
     path("manifest.webmanifest", offline.web_manifest, name="web-manifest"),
     path("offline/", offline.offline_page, name="offline"),
     path("accounts/", include("conference.accounts")),
+    # The language switcher (includes/language_form.html) posts here. Without a CSRF token: an
+    # anonymous visitor's page is the same bytes for all, so it cannot hold theirs, and a forged
+    # post only changes which language the site shows them (docs/i18n.md).
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("api/", include("conference.api_urls")),
     path("", views.ConferenceListView.as_view(), name="conference-list"),
     path("<slug:conference_slug>/", include(conference_patterns)),

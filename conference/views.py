@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.generic import DetailView, ListView
 
+from conference.languages import activate_conference_language
 from conference.models import Conference, describe_days
 from conference.pages.views import SharedPageMixin
 
@@ -25,7 +26,8 @@ class ConferenceMixin:
     """Scopes a view to the conference named in the URL, and shows times in the right zone.
 
     The conference is one the visitor may see (``Conference.objects.visible_to``); times show in
-    the zone the visitor chose, else the conference's own.
+    the zone the visitor chose, else the conference's own; in the language the visitor asked
+    for, else the conference's own (conference/languages.py).
     """
 
     def setup(self, request, *args, **kwargs):
@@ -37,6 +39,7 @@ class ConferenceMixin:
             raise Http404("No conference by that name.")
         if not request.chosen_time_zone:
             timezone.activate(self.conference.tz)
+        activate_conference_language(request, self.conference.language)
 
     def get_context_data(self, **kwargs):
         zone = timezone.get_current_timezone()

@@ -8,7 +8,13 @@ from django.template.backends import jinja2 as jinja2_backend
 from django.test.signals import template_rendered
 from django.test.utils import override_settings
 
+from conference.catalogues import compile_stale
 from conference.pages.copies import forget_pages
+
+
+def pytest_configure(config):
+    # `make test` compiles the catalogue first; a bare `pytest` after editing a .po does it here.
+    compile_stale()
 
 
 @pytest.fixture(autouse=True, scope="session")

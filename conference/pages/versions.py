@@ -2,8 +2,8 @@
 
 A version changes with the release of the code, the conference's content (``changed_at``, moved
 by every write), the URL with only the query parameters the page reads, the display zone, the
-role of whoever asks (staff also see drafts) and, for a page about the present, the minute it
-shows. A cached copy is never stale, only unused: an edit moves the version.
+language, the role of whoever asks (staff also see drafts) and, for a page about the present,
+the minute it shows. A cached copy is never stale, only unused: an edit moves the version.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
 
@@ -55,6 +55,7 @@ def page_version(
             conference.changed_at.isoformat(),
             url,
             timezone.get_current_timezone_name(),
+            translation.get_language(),
             "staff" if is_staff else "public",
             moment.isoformat() if moment else "",
         ]

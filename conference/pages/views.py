@@ -92,7 +92,7 @@ class SharedPageMixin:
             response.headers["ETag"] = f"{weak}{version}"
             response.headers["Last-Modified"] = http_date(modified)
             patch_public_cache_control(response, moment)
-            patch_vary_headers(response, ["Accept-Encoding", "Cookie"])
+            patch_vary_headers(response, ["Accept-Encoding", "Accept-Language", "Cookie"])
         return response
 
     def page_moment(self) -> datetime.datetime | None:
@@ -139,7 +139,7 @@ class SharedPageMixin:
         if body is None:  # not accepted, or a hole that does not fit its place compressed
             body, headers = assembly.filled(own), page.headers
         response = HttpResponse(body, headers=headers)
-        patch_vary_headers(response, ["Accept-Encoding", "Cookie"])
+        patch_vary_headers(response, ["Accept-Encoding", "Accept-Language", "Cookie"])
         return response
 
     def shared_page(self, version: str, *args, **kwargs) -> SharedPage | HttpResponse:

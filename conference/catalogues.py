@@ -1,0 +1,66 @@
+"""Our translation catalogues (docs/i18n.md): extracted, merged and compiled with Babel.
+
+Babel reads our Jinja2 templates (Django's makemessages reads only Django templates) and
+compiles .mo files in pure Python, so a clean machine needs no GNU gettext.
+
+    python -m conference.catalogues update    # after changing strings: .pot and .po files
+    python -m conference.catalogues compile   # .po -> .mo (make run / make test do it)
+"""
+
+import sys
+from pathlib import Path
+
+from babel.messages.frontend import CommandLineInterface
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "locale"
+DOMAIN = "django"
+LANGUAGES = ["fr"]  # English is the source language: its msgids are the text
+# Django's lazy and contextual functions, beside Babel's defaults (_, gettext, ngettext, ...).
+KEYWORDS = ["gettext_lazy", "ngettext_lazy:1,2", "pgettext:1c,2", "pgettext_lazy:1c,2"]
+KEYWORDS += ["npgettext:1c,2,3", "npgettext_lazy:1c,2,3", "format_lazy"]
+
+
+def babel(*arguments: str) -> None:
+    CommandLineInterface().run(["pybabel", "--quiet", *arguments])
+
+
+def extract(template: Path) -> None:
+    """Every msgid of our code and templates into ``template`` (a .pot file)."""
+    template.parent.mkdir(parents=True, exist_ok=True)
+    keywords = [argument for keyword in KEYWORDS for argument in ("-k", keyword)]
+    babel(
+        "extract", "-F", str(ROOT / "babel.cfg"), *keywords, "--no-location", "--sort-output",
+        "--omit-header", "-o", str(template), str(ROOT),
+    )  # fmt: skip
+
+
+def update() -> None:
+    """Re-extract, then merge into each language's .po (new msgids empty, old ones dropped)."""
+    template = LOCALE / f"{DOMAIN}.pot"
+    extract(template)
+    for language in LANGUAGES:
+        catalogue = LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+        command = "update" if catalogue.exists() else "init"
+        babel(
+            command, "-i", str(template), "-d", str(LOCALE), "-D", DOMAIN, "-l", language,
+            *(["--no-fuzzy-matching", "--ignore-obsolete"] if command == "update" else []),
+        )  # fmt: skip
+
+
+def compile_all() -> None:
+    babel("compile", "-d", str(LOCALE), "-D", DOMAIN)
+
+
+def compile_stale() -> None:
+    """Compile when a .mo is missing or older than its .po."""
+    for language in LANGUAGES:
+        source = LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+        compiled = source.with_suffix(".mo")
+        if not compiled.exists() or compiled.stat().st_mtime < source.stat().st_mtime:
+            compile_all()
+            return
+
+
+if __name__ == "__main__":
+    {"update": update, "compile": compile_all}[sys.argv[1]]()
