@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import Resolver404, URLPattern, path, resolve, reverse_lazy
 from django.utils import timezone
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
 from django.views import View
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -30,6 +31,7 @@ from conference.forms import (
     SetPasswordForm,
     SignupForm,
 )
+from conference.languages import activate_conference_language
 from conference.models import AccountEmail, Conference
 from conference.offline import forgets_the_visitor
 from conference.views import safe_next
@@ -66,6 +68,7 @@ def account_context(request) -> dict:
     if conference is not None:
         if not request.chosen_time_zone:
             timezone.activate(conference.tz)
+        activate_conference_language(request, conference.language)
         # What the conference's footer reads: the time zone picker keeps no other parameter.
         context.update(page_query=QueryDict(), display_zone=timezone.get_current_timezone_name())
     return context
@@ -88,8 +91,11 @@ class SignupView(AccountPageMixin, FormView):
         mail.queue_verification_mail(user)
         messages.success(
             self.request,
-            f"Welcome, {user.get_username()}! Your account is ready: "
-            "press Save on any session to add it to your schedule.",
+            _(
+                "Welcome, %(username)s! Your account is ready: "
+                "press Save on any session to add it to your schedule."
+            )
+            % {"username": user.get_username()},
         )
         return super().form_valid(form)
 
@@ -112,10 +118,10 @@ class AccountView(LoginRequiredMixin, AccountPageMixin, TemplateView):
 
 
 def too_many_links(limit) -> str:
-    return (
+    return _(
         "We sent too many confirmation links for this account or address lately. "
-        f"Try “Send the link again” in {limit.minutes_left()} minutes."
-    )
+        "Try “Send the link again” in %(minutes)s minutes."
+    ) % {"minutes": limit.minutes_left()}
 
 
 class AccountSettingsView(LoginRequiredMixin, AccountPageMixin, FormView):
@@ -134,15 +140,20 @@ class AccountSettingsView(LoginRequiredMixin, AccountPageMixin, FormView):
         if email_changed:
             refused = mail.queue_verification_mail(self.request.user)
             if refused:
-                messages.warning(self.request, f"Saved. {too_many_links(refused)}")
+                messages.warning(
+                    self.request, _("Saved. %(why)s") % {"why": too_many_links(refused)}
+                )
             else:
                 messages.success(
                     self.request,
-                    f"Saved. We sent a confirmation link to {form.cleaned_data['email']}: "
-                    "no mail goes there until you follow it.",
+                    _(
+                        "Saved. We sent a confirmation link to %(address)s: "
+                        "no mail goes there until you follow it."
+                    )
+                    % {"address": form.cleaned_data["email"]},
                 )
         else:
-            messages.success(self.request, "Saved.")
+            messages.success(self.request, _("Saved."))
         return super().form_valid(form)
 
     def get_context_data(self, **kwargs):
@@ -159,7 +170,11 @@ class SendVerificationView(LoginRequiredMixin, View):
             if refused:
                 messages.warning(request, too_many_links(refused))
             else:
-                messages.success(request, f"We sent a confirmation link to {request.user.email}.")
+                messages.success(
+                    request,
+                    _("We sent a confirmation link to %(address)s.")
+                    % {"address": request.user.email},
+                )
         return redirect("account-settings")
 
 

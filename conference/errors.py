@@ -29,6 +29,7 @@ from django.views import defaults
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
+from conference.languages import activate_conference_language
 from conference.models import Conference
 
 NUL = "\x00"
@@ -190,6 +191,7 @@ def page_not_found(request, exception=None):
     conference = conference_of(request)
     if conference is None:
         return defaults.page_not_found(request, exception)
+    activate_conference_language(request, conference.language)
     context = {"conference": conference, "time_zone_picker": False}
     return render(request, "conference/404.html", context, status=404)
 

@@ -15,6 +15,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxLengthValidator
 from django.forms.renderers import Jinja2
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from conference.limits import (
     PASSWORD_RESETS_PER_CLIENT,
@@ -73,8 +75,10 @@ def account_email_field(**kwargs) -> forms.EmailField:
 
 class SignupForm(AttendeeFormMixin, UserCreationForm):
     email = account_email_field(
-        help_text="Once you confirm it, for password resets and schedule changes to sessions "
-        "you saved (you can turn those off)."
+        help_text=_(
+            "Once you confirm it, for password resets and schedule changes to sessions "
+            "you saved (you can turn those off)."
+        )
     )
 
     class Meta(UserCreationForm.Meta):
@@ -89,11 +93,13 @@ class AccountSettingsForm(AttendeeFormMixin, forms.Form):
     """
 
     email = account_email_field(
-        help_text="Schedule changes and password resets are mailed here once you confirm it."
+        help_text=_("Schedule changes and password resets are mailed here once you confirm it.")
     )
     schedule_changes = forms.BooleanField(
-        label="Email me when a schedule release moves, cancels or changes the room of a "
-        "session I saved",
+        label=_(
+            "Email me when a schedule release moves, cancels or changes the room of a "
+            "session I saved"
+        ),
         required=False,
     )
 
@@ -153,8 +159,10 @@ class PasswordResetForm(AttendeeFormMixin, auth_forms.PasswordResetForm):
             ]:
                 if not limit.allows(key):
                     raise ValidationError(
-                        "Too many password reset requests. "
-                        f"Try again in {limit.minutes_left()} minutes.",
+                        gettext(
+                            "Too many password reset requests. Try again in %(minutes)s minutes."
+                        )
+                        % {"minutes": limit.minutes_left()},
                         code="rate_limited",
                     )
         return cleaned_data

@@ -17,9 +17,9 @@ from axes.backends import AxesStandaloneBackend
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.core.cache import caches
-from django.template.defaultfilters import pluralize
 from django.utils import timezone
 from django.utils.connection import ConnectionProxy
+from django.utils.translation import ngettext
 from rest_framework import throttling
 
 # Resolved on each use, like django.core.cache.cache, so tests that override CACHES see theirs.
@@ -93,10 +93,13 @@ def login_lock_seconds_left(username: str) -> int:
 
 def login_locked_message(username: str) -> str:
     minutes = math.ceil(login_lock_seconds_left(username) / 60)
-    return (
-        f"Too many failed logins for this account. Try again in {minutes} "
-        f"minute{pluralize(minutes)}, or reset your password."
-    )
+    return ngettext(
+        "Too many failed logins for this account. Try again in %(minutes)d minute, "
+        "or reset your password.",
+        "Too many failed logins for this account. Try again in %(minutes)d minutes, "
+        "or reset your password.",
+        minutes,
+    ) % {"minutes": minutes}
 
 
 def login_locked_response(request, original_response, credentials):

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from django.utils import dateformat, timezone
 from django.utils.formats import date_format, get_format
-from django.utils.translation import ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext
 
 COOKIE_NAME = "tz"
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
@@ -205,15 +205,19 @@ def zones_by_region() -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple((region, tuple(names)) for region, names in regions.items())
 
 
-@lru_cache(maxsize=512)
 def time_zone_options(conference_zone: str, selected: str) -> str:
-    """The zone picker's <option>s, rendered once per (conference zone, choice).
+    """The zone picker's <option>s, rendered once per (conference zone, choice, language).
 
     The conference's zone first (site.js puts the visitor's device zone above it), then
     UTC and every zone grouped by region. A chosen zone outside the list (an old alias kept in a
     cookie) is listed first, so the picker shows what is in force. Every page shows the picker,
     and its few hundred options are the same for every page of a conference.
     """
+    return rendered_time_zone_options(conference_zone, selected, get_language())
+
+
+@lru_cache(maxsize=512)
+def rendered_time_zone_options(conference_zone: str, selected: str, language: str) -> str:
     from django.template import engines
     from django.utils.safestring import mark_safe
 
@@ -251,10 +255,10 @@ class DisplayTimeZoneMiddleware:
             if requested in known_zones():
                 request.chosen_time_zone = requested
             else:
-                request.time_zone_error = (
-                    f"“{requested[:64]}” is not a time zone we know; choose one from the list, "
+                request.time_zone_error = gettext_lazy(
+                    "“%(zone)s” is not a time zone we know; choose one from the list, "
                     "for example Europe/Paris or America/New_York."
-                )
+                ) % {"zone": requested[:64]}
         if request.chosen_time_zone is None and request.COOKIES.get(COOKIE_NAME) in known_zones():
             request.chosen_time_zone = request.COOKIES[COOKIE_NAME]
         if request.chosen_time_zone:

@@ -6,10 +6,12 @@ from functools import cached_property
 import django_filters
 from django import forms
 from django.utils.formats import date_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from conference.forms import ATTENDEE_FORM_RENDERER
 from conference.models import Conference, Room, Track
-from sessions.models import Session
+from sessions.models import AUDIENCE_LEVEL_NAMES, KIND_NAMES, Session
 from speakers.models import Speaker
 
 
@@ -26,44 +28,46 @@ class SessionFilter(django_filters.FilterSet):
     """Filters ``queryset``, the sessions the visitor may see; it accepts only values they may see."""
 
     # The widget's choices, the conference's days, are set per conference in __init__.
-    day = django_filters.DateFilter(method="filter_day", label="Day", widget=forms.Select)
+    day = django_filters.DateFilter(method="filter_day", label=_("Day"), widget=forms.Select)
     track = django_filters.ModelMultipleChoiceFilter(
         field_name="track__slug",
         to_field_name="slug",
         queryset=Track.objects.none(),
-        label="Track",
+        label=_("Track"),
         widget=forms.CheckboxSelectMultiple,
     )
     room = django_filters.ModelMultipleChoiceFilter(
         field_name="room__slug",
         to_field_name="slug",
         queryset=Room.objects.none(),
-        label="Room",
+        label=_("Room"),
         widget=forms.CheckboxSelectMultiple,
     )
     kind = django_filters.ChoiceFilter(
         field_name="kind",
-        choices=Session.Kind.choices,
-        label="Type",
-        empty_label="Any type",
+        choices=KIND_NAMES.items,
+        label=_("Type"),
+        empty_label=_("Any type"),
     )
     level = django_filters.ChoiceFilter(
         field_name="audience_level",
-        choices=Session.AudienceLevel.choices,
-        label="Audience level",
-        empty_label="Any level",
+        choices=AUDIENCE_LEVEL_NAMES.items,
+        label=_("Audience level"),
+        empty_label=_("Any level"),
     )
     speaker = django_filters.ModelChoiceFilter(
         method="filter_speaker",
         to_field_name="slug",
         queryset=Speaker.objects.none(),
-        label="Speaker",
+        label=_("Speaker"),
     )
     q = django_filters.CharFilter(
         method="filter_q",
-        label="Search",
+        label=_("Search"),
         max_length=200,
-        widget=forms.TextInput(attrs={"type": "search", "placeholder": "Title, speaker, company…"}),
+        widget=forms.TextInput(
+            attrs={"type": "search", "placeholder": _("Title, speaker, company…")}
+        ),
     )
 
     class Meta:
@@ -99,7 +103,10 @@ class SessionFilter(django_filters.FilterSet):
 
     def day_choices(self) -> list[tuple[str, str]]:
         days = self.days_on_offer
-        return [("", "All dates"), *((day.isoformat(), date_format(day, "l j F")) for day in days)]
+        return [
+            ("", gettext("All dates")),
+            *((day.isoformat(), date_format(day, "l j F")) for day in days),
+        ]
 
     def filter_day(self, queryset, name, value):
         if not self.conference.starts_on <= value <= self.conference.ends_on:

@@ -7,6 +7,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from conference.forms import AttendeeFormMixin, ConferenceDateTimeField, named_with_conference
 from conference.models import Conference
@@ -379,6 +381,19 @@ class ScheduleImportForm(forms.Form):
         return upload
 
 
+# The c3voc kinds as speakers read them; the value stored is the c3voc name.
+LINK_KIND_NAMES = {
+    SessionLink.Kind.RELATED: pgettext_lazy("link kind", "Related"),
+    SessionLink.Kind.SLIDES: pgettext_lazy("link kind", "Slides"),
+    SessionLink.Kind.PAPER: pgettext_lazy("link kind", "Paper"),
+    SessionLink.Kind.WEB: pgettext_lazy("link kind", "Web"),
+    SessionLink.Kind.BLOG: pgettext_lazy("link kind", "Blog"),
+    SessionLink.Kind.ARTICLE: pgettext_lazy("link kind", "Article"),
+    SessionLink.Kind.MEDIA: pgettext_lazy("link kind", "Media"),
+    SessionLink.Kind.ACTIVITYPUB: pgettext_lazy("link kind", "ActivityPub"),
+}
+
+
 class SpeakerAttachmentForm(AttendeeFormMixin, forms.ModelForm):
     """A file or a link a speaker adds to their own session (speakers/materials.py).
 
@@ -389,11 +404,15 @@ class SpeakerAttachmentForm(AttendeeFormMixin, forms.ModelForm):
     class Meta:
         model = Attachment
         fields = ["title", "kind", "file", "url"]
-        labels = {"file": "File", "url": "Or a link"}
-        help_texts = {"kind": "", "url": "To slides, a recording or code kept elsewhere."}
+        labels = {"title": _("Title"), "kind": _("Kind"), "file": _("File"), "url": _("Or a link")}
+        help_texts = {
+            "kind": "",
+            "file": _("PDF, PowerPoint, OpenDocument presentation or image; 50 MB at most."),
+            "url": _("To slides, a recording or code kept elsewhere."),
+        }
         widgets = {
             # Offered from the c3voc list; the admin takes any text, so the model does too.
-            "kind": forms.Select(choices=[("", "—"), *SessionLink.Kind.choices]),
+            "kind": forms.Select(choices=[("", "—"), *LINK_KIND_NAMES.items()]),
             "file": forms.FileInput,
         }
 
@@ -407,7 +426,7 @@ class SpeakerAttachmentForm(AttendeeFormMixin, forms.ModelForm):
         # Unlike an organizer announcing slides to come, a speaker adds something to open.
         given = [name for name in ("file", "url") if cleaned_data.get(name) or self.has_error(name)]
         if not given:
-            raise ValidationError("Choose a file to upload, or give a link.", code="empty")
+            raise ValidationError(_("Choose a file to upload, or give a link."), code="empty")
         return cleaned_data
 
     def save(self, commit=True):

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
-from django.utils.translation import get_language_info
+from django.utils.translation import get_language_info, gettext, pgettext_lazy
 
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, Room, Track
 from conference.routing import reverse_slugs
@@ -938,7 +938,7 @@ class Session(KeepsFormerSlugs, Versioned):
         (``title_without_kind`` follows it); "" for talks and breaks, which have no prefix."""
         if self.kind in (self.Kind.TALK, self.Kind.BREAK):
             return ""
-        return KIND_BADGES.get(self.kind, self.kind_label)
+        return str(KIND_BADGES.get(self.kind) or KIND_NAMES.get(self.kind, self.kind_label))
 
     @property
     def title_without_kind(self) -> str:
@@ -976,19 +976,19 @@ class Session(KeepsFormerSlugs, Versioned):
     @property
     def type_name(self) -> str:
         """What the session is called as a type: its own label (“Ceremony”), else its kind's."""
-        return self.type_label or self.kind_label
+        return self.type_label or str(KIND_NAMES.get(self.kind, self.kind_label))
 
     @property
     def language_label(self) -> str:
-        """“German” for de: the language's English name, else the code as given."""
+        """“German” for de: the language's name in the active language, else the code as given."""
         try:
-            return get_language_info(self.language.lower())["name"]
+            return str(get_language_info(self.language.lower())["name_translated"])
         except KeyError:
             return self.language
 
     @property
     def audience_level_label(self) -> str:
-        return AUDIENCE_LEVEL_LABELS.get(self.audience_level, self.audience_level)
+        return str(AUDIENCE_LEVEL_NAMES.get(self.audience_level, self.audience_level))
 
     @property
     def card_id(self) -> str:
@@ -1058,8 +1058,25 @@ class Session(KeepsFormerSlugs, Versioned):
 
 
 KIND_LABELS = dict(Session.Kind.choices)
-# Badges shorter than their kind's label (Session.kind_badge); the others show the label.
-KIND_BADGES = {Session.Kind.LIGHTNING_TALK: "Lightning"}
+# What pages call each kind and level, in the visitor's language (docs/i18n.md). The English
+# labels above stay in exports, the API, the admin and titles (“Lightning Talk: …”), where
+# importers and other programs read them.
+KIND_NAMES = {
+    Session.Kind.KEYNOTE: pgettext_lazy("session kind", "Keynote"),
+    Session.Kind.TALK: pgettext_lazy("session kind", "Talk"),
+    Session.Kind.LIGHTNING_TALK: pgettext_lazy("session kind", "Lightning Talk"),
+    Session.Kind.PANEL: pgettext_lazy("session kind", "Panel"),
+    Session.Kind.WORKSHOP: pgettext_lazy("session kind", "Workshop"),
+    Session.Kind.BREAK: pgettext_lazy("session kind", "Break"),
+}
+AUDIENCE_LEVEL_NAMES = {
+    Session.AudienceLevel.ANY: pgettext_lazy("audience level", "Any"),
+    Session.AudienceLevel.BEGINNER: pgettext_lazy("audience level", "Beginner"),
+    Session.AudienceLevel.INTERMEDIATE: pgettext_lazy("audience level", "Intermediate"),
+    Session.AudienceLevel.ADVANCED: pgettext_lazy("audience level", "Advanced"),
+}
+# Badges shorter than their kind's name (Session.kind_badge); the others show the name.
+KIND_BADGES = {Session.Kind.LIGHTNING_TALK: pgettext_lazy("session kind", "Lightning")}
 # How long a session of each kind takes when nobody said otherwise (Session.planned_length).
 USUAL_MINUTES = {
     Session.Kind.KEYNOTE: 45,
@@ -1257,11 +1274,11 @@ class Attachment(models.Model):
             facts = [f"{self.download_stem}.{kind.extension}", kind.name] if kind else []
             with contextlib.suppress(OSError, ValueError):  # gone from storage: say the rest
                 facts.append(filesizeformat(self.file.size))
-            return ", ".join(facts) or "file"
+            return ", ".join(facts) or gettext("file")
         if self.url:
             host = urlsplit(self.url).hostname or self.url
-            return f"link to {host.removeprefix('www.')}"
-        return "announced, no file or link yet"
+            return gettext("link to %(host)s") % {"host": host.removeprefix("www.")}
+        return gettext("announced, no file or link yet")
 
     @property
     def href(self) -> str:

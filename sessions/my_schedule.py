@@ -9,6 +9,8 @@ from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import View
 from django.views.generic import TemplateView
 
@@ -85,7 +87,9 @@ class SaveSessionView(PublicSessionMixin, View):
                 },
             )
         # Back to the card, which shows this beside its button (sessions/personal.py).
-        done = "Saved to your schedule." if action == "save" else "Removed from your schedule."
+        done = (
+            _("Saved to your schedule.") if action == "save" else _("Removed from your schedule.")
+        )
         messages.success(request, done, extra_tags=session.card_id)
         return redirect(back if "#" in back else f"{back}#{session.card_id}")
 
@@ -135,7 +139,15 @@ class KeepSessionView(LoginRequiredMixin, PublicSessionMixin, View):
     def post(self, request, conference_slug):
         session = self.get_session(request.POST.get("session", ""))
         removed = SavedSession.objects.keep_only(request.user, session)
-        messages.success(request, f"Kept “{session}”; removed {removed} clashing session(s).")
+        messages.success(
+            request,
+            ngettext(
+                "Kept “%(session)s”; removed %(count)d clashing session.",
+                "Kept “%(session)s”; removed %(count)d clashing sessions.",
+                removed,
+            )
+            % {"session": session, "count": removed},
+        )
         return redirect("sessions:my-schedule", conference_slug=self.conference.slug)
 
 
@@ -155,7 +167,7 @@ class CalendarLinkView(LoginRequiredMixin, ConferenceMixin, View):
     def post(self, request, conference_slug):
         CalendarFeed.issue(request.user, self.conference)
         messages.success(
-            request, "Your private calendar link is ready. Any older link no longer works."
+            request, _("Your private calendar link is ready. Any older link no longer works.")
         )
         return redirect("sessions:my-schedule", conference_slug=self.conference.slug)
 

@@ -3,6 +3,7 @@ import datetime
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.formats import date_format
+from django.utils.translation import gettext_lazy as _
 
 from conference.forms import AttendeeFormMixin, ConferenceDateTimeField, ConferenceDayTimeWidget
 from conference.models import Conference
@@ -14,7 +15,7 @@ from speakers.serializers import MAX_AVAILABILITY_WINDOWS
 class SpeakerSearchForm(forms.Form):
     # A form field, not raw GET: it trims, caps the length and refuses NUL characters, which
     # PostgreSQL cannot even compare.
-    q = forms.CharField(label="Search speakers", max_length=200, required=False)
+    q = forms.CharField(label=_("Search speakers"), max_length=200, required=False)
 
 
 class InvitationForm(forms.Form):
@@ -37,19 +38,33 @@ class SpeakerProfileForm(AttendeeFormMixin, forms.ModelForm):
     loaded_version = forms.IntegerField(widget=forms.HiddenInput)
     # A box of its own: Django's “Currently: <stored name> / Clear” widget shows the file's
     # random storage name, which means nothing to the speaker.
-    remove_photo = forms.BooleanField(label="Remove my photo", required=False)
+    remove_photo = forms.BooleanField(label=_("Remove my photo"), required=False)
 
     class Meta:
         model = Speaker
         fields = ["name", "pronouns", "role", "company", "bio", "photo"]
+        # The speaker's words for the model's fields (the admin keeps the model's own).
+        labels = {
+            "name": _("Name"),
+            "pronouns": _("Pronouns"),
+            "role": _("Role or title"),
+            "company": _("Company"),
+            "bio": _("Bio"),
+            "photo": _("Photo"),
+        }
+        help_texts = {
+            "pronouns": _("As the speaker wants them shown, e.g. “she/her”."),
+            "role": _("For example “Senior Software Engineer”."),
+            "photo": _("PNG, JPEG or WebP; 5 MB at most."),
+        }
         widgets = {"bio": forms.Textarea(attrs={"rows": 10}), "photo": forms.FileInput}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["loaded_version"].initial = self.instance.version
-        self.fields[
-            "bio"
-        ].help_text = "Markdown: **bold**, *italic*, [links](https://example.org) and lists."
+        self.fields["bio"].help_text = _(
+            "Markdown: **bold**, *italic*, [links](https://example.org) and lists."
+        )
 
     def clean(self):
         cleaned_data = super().clean()
@@ -59,8 +74,10 @@ class SpeakerProfileForm(AttendeeFormMixin, forms.ModelForm):
                 self.instance.check_version(seen)
             except EditConflictError:
                 raise ValidationError(
-                    "The organizers changed your profile while you were editing it. "
-                    "Reload the page to see their changes, then make yours again.",
+                    _(
+                        "The organizers changed your profile while you were editing it. "
+                        "Reload the page to see their changes, then make yours again."
+                    ),
                     code="edit_conflict",
                 ) from None
         if cleaned_data.get("remove_photo") and not self.files.get(self.add_prefix("photo")):
@@ -79,6 +96,8 @@ class SpeakerLinkForm(AttendeeFormMixin, forms.ModelForm):
     class Meta:
         model = SpeakerLink
         fields = ["title", "url"]
+        labels = {"title": _("Title"), "url": _("URL")}
+        help_texts = {"title": _("For example “Website”, “GitHub”, “Mastodon”.")}
 
 
 SpeakerLinkFormSet = forms.inlineformset_factory(
@@ -97,8 +116,8 @@ class AvailabilityForm(AttendeeFormMixin, forms.ModelForm):
     (the view activates its zone, as the admin does). ``Availability.clean()`` keeps it within
     the conference's days."""
 
-    starts_at = ConferenceDateTimeField(label="From")
-    ends_at = ConferenceDateTimeField(label="Until")
+    starts_at = ConferenceDateTimeField(label=_("From"))
+    ends_at = ConferenceDateTimeField(label=_("Until"))
 
     class Meta:
         model = Availability
@@ -110,7 +129,9 @@ class AvailabilityForm(AttendeeFormMixin, forms.ModelForm):
         for name in ("starts_at", "ends_at"):
             field = self.fields[name]
             field.widget = ConferenceDayTimeWidget(days)
-            field.widget.widgets[1].attrs["aria-label"] = f"{field.label}, time"
+            field.widget.widgets[1].attrs["aria-label"] = _("%(label)s, time") % {
+                "label": field.label
+            }
 
 
 def calendar_days(conference: Conference) -> list[datetime.date]:

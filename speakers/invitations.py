@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django_tasks import task
 
 from conference.limits import SPEAKER_INVITATIONS_PER_ADDRESS, Limit
@@ -53,16 +54,18 @@ def read_invitation(token: str, conference_slug: str) -> SpeakerInvitation:
         )
     except signing.SignatureExpired:
         raise InvitationError(
-            "This invitation has expired",
-            f"Invitation links work for {settings.SPEAKER_INVITATION_MAX_AGE.days} days. "
-            "Ask the organizers to send you a new one.",
+            _("This invitation has expired"),
+            _("Invitation links work for %(days)s days. Ask the organizers to send you a new one.")
+            % {"days": settings.SPEAKER_INVITATION_MAX_AGE.days},
             410,
         ) from None
     except (signing.BadSignature, ValueError, TypeError):
         raise InvitationError(
-            "This invitation link is not valid",
-            "The link was changed or cut short. Open it again from the invitation mail, "
-            "or ask the organizers to send you a new one.",
+            _("This invitation link is not valid"),
+            _(
+                "The link was changed or cut short. Open it again from the invitation mail, "
+                "or ask the organizers to send you a new one."
+            ),
             400,
         ) from None
     invitation = (
@@ -72,15 +75,17 @@ def read_invitation(token: str, conference_slug: str) -> SpeakerInvitation:
     )
     if invitation is None or invitation.speaker.conference.slug != conference_slug:
         raise InvitationError(
-            "This invitation no longer exists",
-            "The organizers withdrew it. Ask them to send you a new one.",
+            _("This invitation no longer exists"),
+            _("The organizers withdrew it. Ask them to send you a new one."),
             410,
         )
     if invitation.accepted_at is not None:
         raise InvitationError(
-            "This invitation has already been used",
-            "Each invitation link works once. If that was you, your speaker pages are in your "
-            "account; if not, ask the organizers for a new invitation.",
+            _("This invitation has already been used"),
+            _(
+                "Each invitation link works once. If that was you, your speaker pages are in your "
+                "account; if not, ask the organizers for a new invitation."
+            ),
             410,
         )
     return invitation
@@ -148,7 +153,7 @@ def accept_invitation(invitation: SpeakerInvitation, user) -> Accepted:
         speaker = Speaker.objects.select_for_update().get(pk=invitation.speaker_id)
         invitation = SpeakerInvitation.objects.select_for_update().get(pk=invitation.pk)
         if invitation.accepted_at is not None:
-            raise ValidationError("This invitation has already been used.", code="used")
+            raise ValidationError(_("This invitation has already been used."), code="used")
         if speaker.user_id is not None and speaker.user_id != user.pk:
             raise ValidationError(
                 f"{speaker} is already linked to another account. If that is wrong, "

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import FormView
 
@@ -54,7 +55,7 @@ class SessionMaterialsView(OwnSessionsMixin, FormView):
 
     def form_valid(self, form):
         attachment = form.save()
-        messages.success(self.request, f"Added “{attachment.title}”.")
+        messages.success(self.request, _("Added “%(title)s”.") % {"title": attachment.title})
         return redirect(self.request.path)
 
     def get_context_data(self, **kwargs):
@@ -78,12 +79,12 @@ def added_by_text(attachment: Attachment, user, speaker_names: dict[int, str]) -
     """Who added it, as the speaker reads it: you, a co-speaker by name, the organizers (or an
     import), or a speaker no longer on the session."""
     if attachment.added_by_id is None:
-        return "added by the organizers"
+        return _("added by the organizers")
     if attachment.added_by_id == user.pk:
-        return "added by you"
+        return _("added by you")
     if attachment.added_by_id in speaker_names:
-        return f"added by {speaker_names[attachment.added_by_id]}"
-    return "added by a former speaker"
+        return _("added by %(name)s") % {"name": speaker_names[attachment.added_by_id]}
+    return _("added by a former speaker")
 
 
 class RemoveMaterialView(OwnSessionsMixin, View):
@@ -93,7 +94,7 @@ class RemoveMaterialView(OwnSessionsMixin, View):
         session = get_object_or_404(self.own_sessions(), slug=slug)
         attachment = get_object_or_404(Attachment.objects.removable_by_speakers_of(session), pk=pk)
         attachment.delete()
-        messages.success(request, f"Removed “{attachment.title}”.")
+        messages.success(request, _("Removed “%(title)s”.") % {"title": attachment.title})
         return redirect(
             "speaker-pages:session-materials", conference_slug=conference_slug, slug=slug
         )
@@ -116,7 +117,7 @@ class AvailabilityView(OwnSessionsMixin, FormView):
             form.save()
             # Syncing API clients learn the speaker changed; the version stays, as for a touch.
             Speaker.objects.filter(pk=self.speaker.pk).touch()
-        messages.success(self.request, "Your availability is saved.")
+        messages.success(self.request, _("Your availability is saved."))
         return redirect(self.request.path)
 
     def get_context_data(self, **kwargs):

@@ -16,9 +16,11 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
 
+from conference.languages import activate_conference_language
 from conference.models import Conference
 from sessions.models import Release, Session, ordered_speakers_prefetch
 from sessions.releases import prefetch_changes
@@ -36,6 +38,7 @@ class SpeakerConferenceMixin:
         if self.conference is None:
             raise Http404("No conference by that name.")
         timezone.activate(self.conference.tz)
+        activate_conference_language(request, self.conference.language)
 
     def page_context(self, **kwargs) -> dict:
         return {
@@ -90,8 +93,11 @@ class InvitationView(SpeakerConferenceMixin, View):
             return self.show(invitation, error=" ".join(error.messages), status=409)
         messages.success(
             request,
-            f"Your account is now linked to {accepted.speaker}: edit your profile below, "
-            "and find your sessions under “My talks”.",
+            _(
+                "Your account is now linked to %(speaker)s: edit your profile below, "
+                "and find your sessions under “My talks”."
+            )
+            % {"speaker": accepted.speaker},
         )
         return redirect("speakers:profile", conference_slug=self.conference.slug)
 
@@ -180,7 +186,7 @@ class ProfileView(OwnSpeakerMixin, TemplateView):
             form.save()
             formset.save()
             self.log_change(form, formset)
-        messages.success(request, "Saved. Your public speaker page shows it now.")
+        messages.success(request, _("Saved. Your public speaker page shows it now."))
         return redirect("speakers:profile", conference_slug=self.conference.slug)
 
     def log_change(self, form, formset) -> None:
