@@ -10,14 +10,17 @@ assembled once from each kind hole's usual rendering, and per request only the h
 
 from __future__ import annotations
 
+import itertools
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.template import engines
+from django.utils import translation
 from jinja2 import meta, nodes
 
 from conference.pages.compressed import CompressedPage
@@ -91,15 +94,16 @@ def hole_kind(kind: type[HoleKind]) -> type[HoleKind]:
     instance = kind()
     instance.reads = names_read(kind.template_name)
     if instance.fixed_length:
-        for data in instance.examples:
-            lengths = {
-                state: len(render_hole(kind.template_name, {**data, "state": state}, {}, {}))
-                for state in instance.states
-            }
+        for data, (language, _) in itertools.product(instance.examples, settings.LANGUAGES):
+            with translation.override(language):  # every language's text must fit
+                lengths = {
+                    state: len(render_hole(kind.template_name, {**data, "state": state}, {}, {}))
+                    for state in instance.states
+                }
             if len(set(lengths.values())) > 1:
                 raise ImproperlyConfigured(
                     f"{kind.template_name} must render every state equally long "
-                    f"(fixed_length): {lengths} for {data}"
+                    f"(fixed_length) in {language}: {lengths} for {data}"
                 )
     HOLE_KINDS[kind.template_name] = instance
     return kind
