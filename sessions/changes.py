@@ -8,7 +8,10 @@ module reads snapshots only, never the models: models.py imports it.
 import datetime
 from dataclasses import dataclass
 
-from conference.timezones import clock_text
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from conference.timezones import local_clock
 
 # The kinds of change a release announces, in the order a session's changes are listed.
 CHANGE_KINDS = (
@@ -56,17 +59,23 @@ class SessionChange:
         Wed 14:00 Junior Stage”."""
         before, after = self.before, self.after
         if self.kind == "new":
-            return f"new: {place(after, zone)}"
+            return _("new: %(place)s") % {"place": place(after, zone)}
         if self.kind == "reinstated":
-            return f"back on the schedule: {place(after, zone)}"
+            return _("back on the schedule: %(place)s") % {"place": place(after, zone)}
         if self.kind == "cancelled":  # where the public last saw it, if it saw it before
-            return f"cancelled (was {place(before or after, zone)})"
+            return _("cancelled (was %(place)s)") % {"place": place(before or after, zone)}
         if self.kind == "removed":
-            return f"removed from the schedule (was {place(before, zone)})"
+            return _("removed from the schedule (was %(place)s)") % {"place": place(before, zone)}
         if self.kind == "retitled":
-            return f"retitled from “{before['title']}” to “{after['title']}”"
+            return _("retitled from “%(old)s” to “%(new)s”") % {
+                "old": before["title"],
+                "new": after["title"],
+            }
         if self.kind == "room":
-            return f"changed room from {room_name(before)} to {room_name(after)}"
+            return _("changed room from %(old)s to %(new)s") % {
+                "old": room_name(before),
+                "new": room_name(after),
+            }
         if self.kind == "speakers":
             return speaker_change_text(before, after)
         return move_text(before, after, zone)
@@ -118,19 +127,19 @@ def local(entry: dict, field: str, zone: datetime.tzinfo) -> datetime.datetime:
 
 
 def day_and_clock(moment: datetime.datetime, *, with_zone: bool) -> str:
-    text = f"{moment:%a} {clock_text(moment)}"
+    text = f"{date_format(moment, 'D')} {local_clock(moment)}"
     return f"{text} {moment.tzname()}" if with_zone else text
 
 
 def room_name(entry: dict) -> str:
-    return entry["room_name"] or "the whole venue"
+    return entry["room_name"] or _("the whole venue")
 
 
 def place(entry: dict, zone: datetime.tzinfo) -> str:
     """“Wed 10:35–11:00 CEST, Central Room”."""
     starts_at, ends_at = local(entry, "starts_at", zone), local(entry, "ends_at", zone)
     start = day_and_clock(starts_at, with_zone=starts_at.tzname() != ends_at.tzname())
-    return f"{start}–{clock_text(ends_at)} {ends_at.tzname()}, {room_name(entry)}"
+    return f"{start}–{local_clock(ends_at)} {ends_at.tzname()}, {room_name(entry)}"
 
 
 def move_text(before: dict, after: dict, zone: datetime.tzinfo) -> str:
@@ -141,20 +150,33 @@ def move_text(before: dict, after: dict, zone: datetime.tzinfo) -> str:
     apart = old_start.tzname() != new_start.tzname()
     abbreviation = "" if apart else f" ({new_start.tzname()})"
     if old_start == new_start:
-        text = (
-            f"now ends at {clock_text(new_end)} instead of {clock_text(old_end)} "
-            f"({new_end.tzname()})"
-        )
+        text = _("now ends at %(new)s instead of %(old)s (%(zone)s)") % {
+            "new": local_clock(new_end),
+            "old": local_clock(old_end),
+            "zone": new_end.tzname(),
+        }
         if before["room_id"] != after["room_id"]:
-            text += f", in {room_name(after)} instead of {room_name(before)}"
+            text += _(", in %(new)s instead of %(old)s") % {
+                "new": room_name(after),
+                "old": room_name(before),
+            }
         return text
     old_text = day_and_clock(old_start, with_zone=apart)
     new_text = day_and_clock(new_start, with_zone=apart)
     if before["room_id"] == after["room_id"]:
-        return f"moved from {old_text} to {new_text}{abbreviation}, {room_name(after)}"
-    return (
-        f"moved from {old_text} {room_name(before)} to {new_text} {room_name(after)}{abbreviation}"
-    )
+        return _("moved from %(old)s to %(new)s%(zone)s, %(room)s") % {
+            "old": old_text,
+            "new": new_text,
+            "zone": abbreviation,
+            "room": room_name(after),
+        }
+    return _("moved from %(old)s %(old_room)s to %(new)s %(new_room)s%(zone)s") % {
+        "old": old_text,
+        "old_room": room_name(before),
+        "new": new_text,
+        "new_room": room_name(after),
+        "zone": abbreviation,
+    }
 
 
 def speaker_change_text(before: dict, after: dict) -> str:
@@ -164,7 +186,7 @@ def speaker_change_text(before: dict, after: dict) -> str:
     added = [name for pk, name in new.items() if pk not in old]
     removed = [name for pk, name in old.items() if pk not in new]
     if added:
-        parts.append(f"{', '.join(added)} added")
+        parts.append(_("%(names)s added") % {"names": ", ".join(added)})
     if removed:
-        parts.append(f"{', '.join(removed)} removed")
-    return f"speakers changed: {'; '.join(parts)}"
+        parts.append(_("%(names)s removed") % {"names": ", ".join(removed)})
+    return _("speakers changed: %(changes)s") % {"changes": "; ".join(parts)}

@@ -1,5 +1,6 @@
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
+from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -310,7 +311,8 @@ class SessionChangeSerializer(serializers.Serializer):
     after = SessionStateSerializer(allow_null=True, help_text="Null for a removed session.")
 
     def get_description(self, change) -> str:
-        return change.describe(self.context["conference"].tz)
+        with translation.override("en"):  # the API speaks English whatever the client's language
+            return change.describe(self.context["conference"].tz)
 
 
 class ReleaseSerializer(serializers.ModelSerializer):
