@@ -16,8 +16,10 @@ from django.core.mail import get_connection
 from django.db import transaction
 from django.dispatch import receiver
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_tasks import task
 
 from conference.mail import absolute, templated_mail, unsubscribe_url
@@ -137,7 +139,9 @@ def send_release_mails(release_id: int, mail_ids: list[int]) -> int:
                 set_status(mail, ReleaseMail.Status.SKIPPED)
                 continue
             try:
-                writer.message(mail, session_ids, connection).send()
+                # In the conference's language: we know no other of the recipient's.
+                with translation.override(release.conference.language):
+                    writer.message(mail, session_ids, connection).send()
             except Exception:
                 logger.exception("Release mail %s was not sent; it is queued again.", mail.pk)
                 set_status(mail, ReleaseMail.Status.QUEUED)
@@ -205,13 +209,16 @@ class ReleaseMailWriter:
 
     def attendee_message(self, mail: ReleaseMail, session_ids: Iterable[int], connection):
         sessions = self.sessions(session_ids, kinds=ATTENDEE_KINDS)
-        count = f"{len(sessions)} session{'s' if len(sessions) != 1 else ''} you saved"
+        count = ngettext(
+            "%(count)d session you saved", "%(count)d sessions you saved", len(sessions)
+        ) % {"count": len(sessions)}
         my_schedule = reverse(
             "sessions:my-schedule", kwargs={"conference_slug": self.conference.slug}
         )
         return templated_mail(
             to=mail.user.email,
-            subject=f"{self.conference.name}: {count} changed",
+            subject=_("%(conference)s: %(count)s changed")
+            % {"conference": self.conference.name, "count": count},
             template="sessions/mail/release_attendee",
             context={
                 **self.context(sessions),
@@ -225,10 +232,11 @@ class ReleaseMailWriter:
 
     def speaker_message(self, mail: ReleaseMail, session_ids: Iterable[int], connection):
         sessions = self.sessions(session_ids)
-        count = f"your session{'s' if len(sessions) != 1 else ''}"
+        count = ngettext("your session", "your sessions", len(sessions))
         return templated_mail(
             to=mail.speaker.mail_address,
-            subject=f"{self.conference.name}: schedule changes to {count}",
+            subject=_("%(conference)s: schedule changes to %(count)s")
+            % {"conference": self.conference.name, "count": count},
             template="sessions/mail/release_speaker",
             context={**self.context(sessions), "name": mail.speaker.name, "count": count},
             unsubscribe=unsubscribe_url("speaker", mail.speaker_id),

@@ -14,7 +14,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django_tasks import task
 
@@ -128,12 +128,13 @@ def send_invitation_mail(invitation_id: int) -> bool:
         "days": settings.SPEAKER_INVITATION_MAX_AGE.days,
         "site_url": settings.SITE_URL,
     }
-    templated_mail(
-        to=invitation.email,
-        subject=f"{conference.name}: your speaker profile",
-        template="speakers/mail/invitation",
-        context=context,
-    ).send()
+    with translation.override(conference.language):  # we know no other of the speaker's
+        templated_mail(
+            to=invitation.email,
+            subject=_("%(conference)s: your speaker profile") % {"conference": conference.name},
+            template="speakers/mail/invitation",
+            context=context,
+        ).send()
     return True
 
 

@@ -124,6 +124,23 @@ def test_a_room_change_is_mailed_with_the_new_room(announce, talks, junior, mail
 
 
 @pytest.mark.usefixtures("immediate_tasks")
+def test_a_french_conference_mails_its_changes_in_french(
+    announce, conference, talks, junior, mailoutbox
+):
+    conference.language = "fr"
+    conference.save()
+    make_attendee("ada", saves=[talks["Vision"]])
+    move(talks["Vision"], room=junior)
+
+    announce()
+
+    [message] = mailoutbox
+    assert message.subject == f"{conference.name} : 1 session que vous avez enregistrée modifiée(s)"
+    assert "Vision\n  - Change de salle : de Central Room à Junior Stage\n" in message.body
+    assert "Désormais : mercredi 8 avril, 11 h 00–11 h 30 CEST, Junior Stage" in message.body
+
+
+@pytest.mark.usefixtures("immediate_tasks")
 def test_a_retitled_session_is_mailed_to_its_attendees(announce, talks, mailoutbox):
     make_attendee("ada", saves=[talks["Graphs"]])
     move(talks["Graphs"], title="Graphs, revisited")
