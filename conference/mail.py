@@ -14,6 +14,8 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django_tasks import task
 
 from conference.limits import (
@@ -122,12 +124,16 @@ def queue_verification_mail(user) -> Limit | None:
     ]:
         if not limit.allows(key):
             return limit
-    transaction.on_commit(lambda: send_verification_mail.enqueue(user.pk, address))
+    # In the language the visitor reads the site in now: the task runs without their request.
+    language = translation.get_language()
+    transaction.on_commit(lambda: send_verification_mail.enqueue(user.pk, address, language))
     return None
 
 
 @task()
-def send_verification_mail(user_id: int, address: str | None = None) -> bool:
+def send_verification_mail(
+    user_id: int, address: str | None = None, language: str = settings.LANGUAGE_CODE
+) -> bool:
     """Mail ``address``, the account's when the mail was queued, its verification link (in the
     background). The mail never follows a later change of address: if the account has moved on,
     nothing is sent, since that link could confirm nothing. (``address`` None: a mail queued
@@ -143,12 +149,13 @@ def send_verification_mail(user_id: int, address: str | None = None) -> bool:
         "verify_url": verification_url(user, address),
         "site_url": settings.SITE_URL,
     }
-    message = templated_mail(
-        to=address,
-        subject="Confirm your email address",
-        template="registration/verify_email",
-        context=context,
-    )
+    with translation.override(language):
+        message = templated_mail(
+            to=address,
+            subject=_("Confirm your email address"),
+            template="registration/verify_email",
+            context=context,
+        )
     message.send()
     return True
 

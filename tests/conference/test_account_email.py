@@ -2,6 +2,7 @@ import re
 from types import SimpleNamespace
 
 import pytest
+from django.conf import settings
 from django.core import signing
 from django.test import Client
 
@@ -58,6 +59,17 @@ def test_signup_mails_a_link_that_verifies_the_address(
     assert response.status_code == 200
     assert "grace@example.org is confirmed" in response.content.decode()
     assert AccountEmail.objects.for_user(user).is_verified
+
+
+def test_the_verification_mail_is_in_the_language_the_visitor_signed_up_in(
+    client, mailoutbox, django_capture_on_commit_callbacks
+):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    with django_capture_on_commit_callbacks(execute=True):
+        sign_up(client)
+    [message] = mailoutbox
+    assert message.subject == "Confirmez votre adresse e-mail"
+    assert message.body.startswith("Bonjour grace,\n")
 
 
 def test_the_verification_mail_has_text_and_html_parts(
