@@ -7,9 +7,11 @@ compiles .mo files in pure Python, so a clean machine needs no GNU gettext.
     python -m conference.catalogues compile   # .po -> .mo (make run / make test do it)
 """
 
+import io
 import sys
 from pathlib import Path
 
+from babel.messages.extract import extract_python
 from babel.messages.frontend import CommandLineInterface
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +21,17 @@ LANGUAGES = ["fr"]  # English is the source language: its msgids are the text
 # Django's lazy and contextual functions, beside Babel's defaults (_, gettext, ngettext, ...).
 KEYWORDS = ["gettext_lazy", "ngettext_lazy:1,2", "pgettext:1c,2", "pgettext_lazy:1c,2"]
 KEYWORDS += ["npgettext:1c,2,3", "npgettext_lazy:1c,2,3", "format_lazy"]
+
+
+def extract_django(fileobj, keywords, comment_tags, options):
+    """Babel's extraction for Django templates (the admin's): Django's own ``templatize``, which
+    makemessages uses, turns {% translate %} and {% blocktranslate %} into gettext calls that
+    Babel's Python extraction reads."""
+    from django.utils.translation.template import templatize
+
+    # Each line without its indent: Python's tokenizer would refuse the template's.
+    source = "\n".join(line.lstrip() for line in templatize(fileobj.read().decode()).splitlines())
+    yield from extract_python(io.BytesIO(source.encode()), keywords, comment_tags, options)
 
 
 def babel(*arguments: str) -> None:
