@@ -404,7 +404,7 @@ class SpeakerAttachmentForm(AttendeeFormMixin, forms.ModelForm):
     class Meta:
         model = Attachment
         fields = ["title", "kind", "file", "url"]
-        labels = {"title": _("Title"), "kind": _("Kind"), "file": _("File"), "url": _("Or a link")}
+        labels = {"title": _("Title"), "kind": _("Type"), "file": _("File"), "url": _("Or a link")}
         help_texts = {
             "kind": "",
             "file": _("PDF, PowerPoint, OpenDocument presentation or image; 50 MB at most."),
