@@ -32,8 +32,8 @@ $(VENV)/.installed-dev: pyproject.toml
 
 # Translations (docs/i18n.md): the compiled catalogue is built here, in pure Python (Babel), from
 # the .po that git keeps; `make catalogues` re-extracts the strings after code or templates change.
-MO := locale/fr/LC_MESSAGES/django.mo
-$(MO): locale/fr/LC_MESSAGES/django.po $(VENV)/.installed
+MO := locale/fr/LC_MESSAGES/django.mo locale/fr/LC_MESSAGES/djangojs.mo
+locale/fr/LC_MESSAGES/%.mo: locale/fr/LC_MESSAGES/%.po $(VENV)/.installed
 	$(BIN)/python -m conference.catalogues compile
 
 catalogues: $(VENV)/.installed

@@ -8,6 +8,7 @@ compiles .mo files in pure Python, so a clean machine needs no GNU gettext.
 """
 
 import io
+import itertools
 import sys
 from pathlib import Path
 
@@ -16,7 +17,8 @@ from babel.messages.frontend import CommandLineInterface
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "locale"
-DOMAIN = "django"
+# Each domain and its extraction rules: pages and Python, and our JavaScript (the planner's).
+DOMAINS = {"django": "babel.cfg", "djangojs": "babel-js.cfg"}
 LANGUAGES = ["fr"]  # English is the source language: its msgids are the text
 # Django's lazy and contextual functions, beside Babel's defaults (_, gettext, ngettext, ...).
 KEYWORDS = ["gettext_lazy", "ngettext_lazy:1,2", "pgettext:1c,2", "pgettext_lazy:1c,2"]
@@ -38,37 +40,43 @@ def babel(*arguments: str) -> None:
     CommandLineInterface().run(["pybabel", "--quiet", *arguments])
 
 
-def extract(template: Path) -> None:
-    """Every msgid of our code and templates into ``template`` (a .pot file)."""
+def extract(template: Path, domain: str = "django") -> None:
+    """Every msgid of ``domain`` in our code and templates into ``template`` (a .pot file)."""
     template.parent.mkdir(parents=True, exist_ok=True)
     keywords = [argument for keyword in KEYWORDS for argument in ("-k", keyword)]
     babel(
-        "extract", "-F", str(ROOT / "babel.cfg"), *keywords, "--no-location", "--sort-output",
+        "extract", "-F", str(ROOT / DOMAINS[domain]), *keywords, "--no-location", "--sort-output",
         "--omit-header", "-o", str(template), str(ROOT),
     )  # fmt: skip
 
 
 def update() -> None:
     """Re-extract, then merge into each language's .po (new msgids empty, old ones dropped)."""
-    template = LOCALE / f"{DOMAIN}.pot"
-    extract(template)
+    for domain in DOMAINS:
+        update_domain(domain)
+
+
+def update_domain(domain: str) -> None:
+    template = LOCALE / f"{domain}.pot"
+    extract(template, domain)
     for language in LANGUAGES:
-        catalogue = LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+        catalogue = LOCALE / language / "LC_MESSAGES" / f"{domain}.po"
         command = "update" if catalogue.exists() else "init"
         babel(
-            command, "-i", str(template), "-d", str(LOCALE), "-D", DOMAIN, "-l", language,
+            command, "-i", str(template), "-d", str(LOCALE), "-D", domain, "-l", language,
             *(["--no-fuzzy-matching", "--ignore-obsolete"] if command == "update" else []),
         )  # fmt: skip
 
 
 def compile_all() -> None:
-    babel("compile", "-d", str(LOCALE), "-D", DOMAIN)
+    for domain in DOMAINS:
+        babel("compile", "-d", str(LOCALE), "-D", domain)
 
 
 def compile_stale() -> None:
     """Compile when a .mo is missing or older than its .po."""
-    for language in LANGUAGES:
-        source = LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    for language, domain in itertools.product(LANGUAGES, DOMAINS):
+        source = LOCALE / language / "LC_MESSAGES" / f"{domain}.po"
         compiled = source.with_suffix(".mo")
         if not compiled.exists() or compiled.stat().st_mtime < source.stat().st_mtime:
             compile_all()

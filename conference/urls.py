@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
-from django.views.i18n import set_language
+from django.views.i18n import JavaScriptCatalog, set_language
 
 from conference import offline, views
 
@@ -19,6 +19,8 @@ conference_patterns = (
 )
 
 urlpatterns = [
+    # Our JavaScript's strings (static/js/, the djangojs catalogue), for the admin's planner.
+    path("admin/jsi18n/confsched/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     # At the root, so the worker's scope is the whole site (conference/offline.py).
     path("service-worker.js", offline.service_worker, name="service-worker"),

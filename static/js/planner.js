@@ -64,7 +64,7 @@
   }
 
   function describe(column, row) {
-    if (!column) return "Unscheduled list";
+    if (!column) return gettext("Unscheduled list");
     return column.dataset.roomName + ", " + clock.format(rowStart(row));
   }
 
@@ -80,7 +80,7 @@
     root.querySelectorAll(".planner-block").forEach(function (block) {
       block.tabIndex = 0;
       block.setAttribute("aria-describedby", "planner-keys");
-      block.setAttribute("aria-roledescription", "movable session");
+      block.setAttribute("aria-roledescription", gettext("movable session"));
       var link = block.querySelector(".planner-title a");
       if (link) link.tabIndex = -1; // the block itself takes the keyboard
     });
@@ -214,7 +214,7 @@
   function pickUp(block) {
     var column = block.closest(".planner-column");
     if (!column && !columns().length) {
-      announce("This day has no room to move it to.");
+      announce(gettext("This day has no room to move it to."));
       return;
     }
     picked = {
@@ -230,7 +230,7 @@
       placeAt(columns()[0], 1);
     }
     block.classList.add("is-picked");
-    announce("Picked up " + titleOf(block) + ": " + describe(picked.column, picked.row) + ".");
+    announce(interpolate(gettext("Picked up %(title)s: %(place)s."), { title: titleOf(block), place: describe(picked.column, picked.row) }, true));
   }
 
   function titleOf(block) {
@@ -346,14 +346,14 @@
     if (kind === "time") {
       var row = rowForTime(text, picked.block);
       if (row === null) {
-        announce("No time " + text + " on this day for this session; still at " + here + ".");
+        announce(interpolate(gettext("No time %(time)s on this day for this session; still at %(place)s."), { time: text, place: here }, true));
         return;
       }
       placeAt(picked.column || columns()[0], row);
     } else {
       var column = columnForRoom(text);
       if (!column) {
-        announce("No room starting “" + text + "”; still at " + here + ".");
+        announce(interpolate(gettext("No room starting “%(text)s”; still at %(place)s."), { text: text, place: here }, true));
         return;
       }
       placeAt(column, picked.row || 1);
@@ -371,7 +371,7 @@
       (current.column === null || currentRowOf(current) === current.row);
     if (unchanged) {
       putBackFrom(current);
-      announce("Put back where it was.");
+      announce(gettext("Put back where it was."));
       return;
     }
     move(current.block, current.column, current.row).then(function (saved) {
@@ -394,7 +394,7 @@
     forgetTyped();
     putBack();
     picked = null;
-    announce("Move cancelled.");
+    announce(gettext("Move cancelled."));
   }
 
   document.addEventListener("keydown", function (event) {

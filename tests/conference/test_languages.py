@@ -113,6 +113,11 @@ def test_a_session_page_writes_its_date_and_time_in_french(client, conference):
     assert "11 h 00 CEST" in response.content.decode()
 
 
+def test_the_planner_script_gets_its_strings_in_the_organizers_language(admin_client):
+    response = admin_client.get("/admin/jsi18n/confsched/", headers={"accept-language": "fr"})
+    assert '"Move cancelled.": "D\\u00e9placement annul\\u00e9."' in response.content.decode()
+
+
 def test_a_session_page_writes_its_date_and_time_in_english(client, conference):
     response = client.get("/pycon/sessions/talk/", headers={"accept-language": "en"})
     assert "Wednesday 8 April 2026, 10:35</time>–<time" in response.content.decode()
