@@ -6,6 +6,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
+from django.utils.translation import gettext as _
 from django.views import View
 
 from conference.views import ConferencePageMixin
@@ -50,10 +51,12 @@ class ChangeLogFeed(Feed):
         return conference.name
 
     def title(self, conference):
-        return f"{conference.name}: schedule changes"
+        return _("%(name)s: schedule changes") % {"name": conference.name}
 
     def subtitle(self, conference):
-        return f"Every release of the {conference.name} schedule and what it changed."
+        return _("Every release of the %(name)s schedule and what it changed.") % {
+            "name": conference.name
+        }
 
     def link(self, conference):
         return settings.SITE_URL + conference_changes_url(conference)

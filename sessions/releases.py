@@ -20,6 +20,7 @@ import django.dispatch
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
 
 from conference.models import Conference
 from conference.routing import reverse_slugs
@@ -31,14 +32,14 @@ schedule_released = django.dispatch.Signal()
 
 # How a count of each kind reads: “3 new, 2 moved, 1 changed room”.
 CHANGE_LABELS = {
-    "new": "new",
-    "reinstated": "reinstated",
-    "moved": "moved",
-    "room": "changed room",
-    "retitled": "retitled",
-    "speakers": "speakers changed",
-    "cancelled": "cancelled",
-    "removed": "removed",
+    "new": pgettext_lazy("changes counted", "new"),
+    "reinstated": pgettext_lazy("changes counted", "reinstated"),
+    "moved": pgettext_lazy("changes counted", "moved"),
+    "room": pgettext_lazy("changes counted", "changed room"),
+    "retitled": pgettext_lazy("changes counted", "retitled"),
+    "speakers": pgettext_lazy("changes counted", "speakers changed"),
+    "cancelled": pgettext_lazy("changes counted", "cancelled"),
+    "removed": pgettext_lazy("changes counted", "removed"),
 }
 
 # For forms and the API's schema (its enum is named in SPECTACULAR_SETTINGS).
@@ -121,7 +122,7 @@ def change_summary(changes: list[SessionChange]) -> str:
     for session_change in changes:
         counts[session_change.kind] += 1
     parts = [f"{count} {CHANGE_LABELS[kind]}" for kind, count in counts.items() if count]
-    return ", ".join(parts) or "no changes"
+    return ", ".join(parts) or gettext("no changes")
 
 
 @dataclass(frozen=True)

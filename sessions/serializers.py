@@ -332,7 +332,8 @@ class ReleaseSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_summary(self, release) -> str:
-        return change_summary(release.changes())
+        with translation.override("en"):  # the API speaks English whatever the client's language
+            return change_summary(release.changes())
 
     @extend_schema_field(OpenApiTypes.URI)
     def get_url(self, release):
