@@ -3,6 +3,7 @@ cache, the switcher, and dates and times as each language writes them (docs/i18n
 
 import pytest
 from django.conf import settings
+from django.urls import reverse
 
 from conference.pages.copies import forget_pages
 from tests.builders import make_conference, make_session, paris
@@ -111,6 +112,13 @@ def test_a_session_page_writes_its_date_and_time_in_french(client, conference):
     response = client.get("/pycon/sessions/talk/", headers={"accept-language": "fr"})
     assert "mercredi 8 avril 2026, 10 h 35</time>–<time" in response.content.decode()
     assert "11 h 00 CEST" in response.content.decode()
+
+
+def test_the_planner_speaks_the_organizers_language(admin_client, conference):
+    url = reverse("admin:schedule_session_planner", args=[conference.pk])
+    html = admin_client.get(url, headers={"accept-language": "fr"}).content.decode()
+    assert '<label for="planner-track">Thème</label>' in html
+    assert '">mercredi 8 avril 2026 <span class="planner-zone">heures en Europe/Paris<' in html
 
 
 def test_the_planner_script_gets_its_strings_in_the_organizers_language(admin_client):
