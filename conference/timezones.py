@@ -3,6 +3,7 @@
 import datetime
 import importlib.resources
 import zoneinfo
+from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -23,10 +24,19 @@ def clock_text(moment: datetime.datetime) -> str:
 def local_clock(moment: datetime.datetime) -> str:
     """10:35 as the active language writes it (TIME_FORMAT): “10:35”, “10 h 35”. For people;
     exports and machine formats keep ``clock_text``."""
-    time_format = get_format("TIME_FORMAT")
-    if time_format == "H:i":  # English: the cheap way, a schedule prints thousands
-        return clock_text(moment)
-    return dateformat.time_format(moment, time_format)
+    return clock_writer(get_language())(moment)
+
+
+@cache
+def clock_writer(language: str) -> Callable[[datetime.datetime], str]:
+    """How ``language`` writes a time, looked up once: a schedule prints thousands, and
+    Django's get_format() and time_format() cost several times clock_text()."""
+    time_format = get_format("TIME_FORMAT", language)
+    if time_format == "H:i":
+        return clock_text
+    if time_format == "G \\h i":
+        return lambda moment: f"{moment.hour} h {moment.minute:02d}"
+    return lambda moment: dateformat.time_format(moment, time_format)
 
 
 class TimeRange(NamedTuple):
