@@ -16,6 +16,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from conference.models import Conference, Room
 from conference.timezones import clock_text
@@ -82,7 +83,7 @@ def build_planner_day(
     last = min(day_minutes, math.ceil(max([DAY_DRAWN_UNTIL - change, *ends]) / 60) * 60)
     columns = [PlannerColumn(str(room.pk), room.name) for room in rooms]
     if any(session.room_id is None for session in sessions):
-        columns.insert(0, PlannerColumn(WHOLE_VENUE, "Whole venue"))
+        columns.insert(0, PlannerColumn(WHOLE_VENUE, gettext("Whole venue")))
     column_of = {column.key: column for column in columns}
     for session, start, end in zip(sessions, starts, ends, strict=True):
         first_slot = (start - first) // SLOT_MINUTES
@@ -184,7 +185,7 @@ def describe_blocks(
     for session in sessions:
         minutes = session.planned_length // MINUTE
         if session.is_unscheduled:
-            session.planner_when = f"{minutes} min"
+            session.planner_when = gettext("%(minutes)s min") % {"minutes": minutes}
             classes = ["planner-block"]
         else:
             zone = session.conference.tz

@@ -18,6 +18,8 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.http import quote_etag
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import View
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition
@@ -123,7 +125,7 @@ class PlannerView(PlannerMixin, View):
         conference = self.conference
         day = self.chosen_day() or first_busy_day(conference)
         context = {
-            **self.admin_context(f"Planner: {conference}"),
+            **self.admin_context(_("Planner: %(conference)s") % {"conference": conference}),
             **planner_context(
                 conference, day, side_list_query(request), move_url_prefix(conference)
             ),
@@ -179,7 +181,7 @@ class PlannerMoveView(PlannerMixin, View):
     def render_form(self, form: SessionMoveForm) -> TemplateResponse:
         session = self.session
         context = {
-            **self.admin_context(f"Move “{session}”"),
+            **self.admin_context(_("Move “%(session)s”") % {"session": session}),
             "session": session,
             "form": form,
             "placement": placement_text(session),
@@ -212,8 +214,9 @@ class MoveOutcome:
         """“Warning: Ann Lee is not available then (available 14:00–18:00 CEST).”"""
         if not self.warnings:
             return ""
-        label = "Warning" if len(self.warnings) == 1 else "Warnings"
-        return f"{label}: {'; '.join(self.warnings)}."
+        return ngettext("Warning: %(warnings)s.", "Warnings: %(warnings)s.", len(self.warnings)) % {
+            "warnings": "; ".join(self.warnings)
+        }
 
     @property
     def full_text(self) -> str:
@@ -240,7 +243,10 @@ def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOu
             if (session.room_id, session.starts_at, session.ends_at) == slot_before:
                 # Put down where it was: nothing to save, and the last undo stays as it was.
                 return MoveOutcome(
-                    session, True, f"“{session}” stays in {placement_text(session)}."
+                    session,
+                    True,
+                    _("“%(session)s” stays in %(place)s.")
+                    % {"session": session, "place": placement_text(session)},
                 )
             form.save()
             record_move(request.user, session, slot_before)
@@ -259,13 +265,15 @@ def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOu
     where = placement_text(session)
     warnings = session_warnings(session)
     if undoing:
-        return MoveOutcome(session, True, f"Undone: “{session}” is back in {where}.", warnings)
-    return MoveOutcome(session, True, f"Moved “{session}” to {where}.", warnings)
+        message = _("Undone: “%(session)s” is back in %(place)s.")
+    else:
+        message = _("Moved “%(session)s” to %(place)s.")
+    return MoveOutcome(session, True, message % {"session": session, "place": where}, warnings)
 
 
 def refused(request, session: Session, reasons: str) -> MoveOutcome:
     forget_undo(request.session, session.conference)
-    return MoveOutcome(session, False, f"Not moved: {reasons}")
+    return MoveOutcome(session, False, _("Not moved: %(reasons)s") % {"reasons": reasons})
 
 
 def conflict_text(session: Session, viewer) -> str:
