@@ -13,6 +13,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from conference.embedding import embed_origin_lines, validate_embed_origins
 from conference.versioning import Versioned, VersionedQuerySet
@@ -286,7 +287,10 @@ def describe_days(days: list[datetime.date]) -> str:
     if (last - first).days == len(days) - 1:  # no gap
         return f"{date_format(first, day_format)} – {date_format(last, 'l j F Y')}"
     named = [date_format(day, day_format) for day in days[:-1]]
-    return f"{', '.join(named)} and {date_format(last, 'l j F Y')}"
+    return gettext("%(days)s and %(last)s") % {
+        "days": ", ".join(named),
+        "last": date_format(last, "l j F Y"),
+    }
 
 
 class ConferencePartQuerySet(VersionedQuerySet):
