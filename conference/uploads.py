@@ -15,6 +15,7 @@ from django.core.files.base import ContentFile
 from django.http import FileResponse, Http404
 from django.template.defaultfilters import filesizeformat
 from django.utils.deconstruct import deconstructible
+from django.utils.translation import gettext as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 
@@ -104,13 +105,13 @@ class FileKindValidator:
     def __call__(self, file) -> None:
         if file.size > self.max_bytes:
             raise ValidationError(
-                "This file is %(size)s; the limit is %(limit)s.",
+                _("This file is %(size)s; the limit is %(limit)s."),
                 code="file_too_large",
                 params={"size": filesizeformat(file.size), "limit": filesizeformat(self.max_bytes)},
             )
         if detect_kind(file) not in self.kinds:
             raise ValidationError(
-                "This file is not one we accept. Upload one of: %(kinds)s.",
+                _("This file is not one we accept. Upload one of: %(kinds)s."),
                 code="file_kind",
                 params={"kinds": ", ".join(kind.name for kind in self.kinds)},
             )
@@ -145,8 +146,10 @@ class ImageSizeValidator:
             file.seek(position)
         if min(width, height) < self.smallest or max(width, height) > self.largest:
             raise ValidationError(
-                "This image is %(width)s × %(height)s pixels; give one between %(smallest)s and "
-                "%(largest)s pixels a side.",
+                _(
+                    "This image is %(width)s × %(height)s pixels; give one between %(smallest)s "
+                    "and %(largest)s pixels a side."
+                ),
                 code="image_size",
                 params={
                     "width": width,
