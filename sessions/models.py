@@ -1332,7 +1332,7 @@ class SavedSessionQuerySet(models.QuerySet):
         even at once, keeps one row, and never fails on it."""
         if session.status != Session.Status.PUBLISHED or not session.conference.is_published:
             raise ValidationError(
-                {"session": "Only published sessions can be saved."}, code="not_published"
+                {"session": gettext("Only published sessions can be saved.")}, code="not_published"
             )
         if self.filter(user=user, session=session).exists():
             return False

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, mailable_accounts
 from conference.routing import reverse_slugs
@@ -329,7 +330,9 @@ class Availability(models.Model):
         if self.starts_at is None or self.ends_at is None:
             return  # the missing field reports itself
         if self.ends_at <= self.starts_at:
-            raise ValidationError({"ends_at": "An availability window must end after it starts."})
+            raise ValidationError(
+                {"ends_at": gettext("An availability window must end after it starts.")}
+            )
         # A row of a speaker being added holds the unsaved speaker; a tampered admin row neither.
         has_speaker = self.speaker_id is not None or Availability.speaker.is_cached(self)
         if not has_speaker or self.speaker.conference_id is None:
@@ -341,8 +344,16 @@ class Availability(models.Model):
             )
             raise ValidationError(
                 {
-                    "starts_at": f"{conference} runs from {first} to {last} "
-                    f"({conference.time_zone}); an availability window must lie within those days."
+                    "starts_at": gettext(
+                        "%(conference)s runs from %(first)s to %(last)s (%(zone)s); an "
+                        "availability window must lie within those days."
+                    )
+                    % {
+                        "conference": conference,
+                        "first": first,
+                        "last": last,
+                        "zone": conference.time_zone,
+                    }
                 }
             )
 
