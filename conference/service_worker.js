@@ -165,9 +165,11 @@ async function offlinePageFor(url) {
 
 // A redirect is handed to the browser unread (so the address bar shows where it leads); to open
 // offline too (the app starts at "/", which leads to the only conference), ask again following
-// it, and keep the redirect when it leads to a page we keep.
+// it, and keep the redirect when it leads to a page we keep. Asked without cookies: a page it
+// leads to may set the CSRF cookie, and a second one would replace the cookie of the log-in
+// form the visitor is shown (its log-in then fails); only redirects everyone gets are kept.
 async function keepRedirect(address) {
-  const response = await fetch(address, { cache: "no-cache", credentials: "same-origin" });
+  const response = await fetch(address, { cache: "no-cache", credentials: "omit" });
   if (response.body) response.body.cancel();
   if (response.ok && response.redirected && keepable(new URL(response.url))) {
     const cache = await caches.open(PAGES);

@@ -11,9 +11,11 @@ import zipfile
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
 from django.http import FileResponse, Http404
 from django.template.defaultfilters import filesizeformat
 from django.utils.deconstruct import deconstructible
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,65 @@ class FileKindValidator:
             and self.accepted == other.accepted
             and self.max_bytes == other.max_bytes
         )
+
+
+@deconstructible
+class ImageSizeValidator:
+    """Accept only images between ``smallest`` and ``largest`` pixels a side: a photo too small
+    to show, or a small file that would unpack to a huge picture, is refused. Pillow reads the
+    size from the file's header without decoding it."""
+
+    def __init__(self, smallest: int, largest: int):
+        self.smallest = smallest
+        self.largest = largest
+
+    def __call__(self, file) -> None:
+        position = file.tell() if hasattr(file, "tell") else 0
+        file.seek(0)
+        try:
+            with Image.open(file) as image:
+                width, height = image.size
+        except (UnidentifiedImageError, OSError, Image.DecompressionBombError):
+            return  # not an image at all: FileKindValidator says so
+        finally:
+            file.seek(position)
+        if min(width, height) < self.smallest or max(width, height) > self.largest:
+            raise ValidationError(
+                "This image is %(width)s × %(height)s pixels; give one between %(smallest)s and "
+                "%(largest)s pixels a side.",
+                code="image_size",
+                params={
+                    "width": width,
+                    "height": height,
+                    "smallest": self.smallest,
+                    "largest": self.largest,
+                },
+            )
+
+    def __eq__(self, other):
+        return isinstance(other, ImageSizeValidator) and (self.smallest, self.largest) == (
+            other.smallest,
+            other.largest,
+        )
+
+
+def reencoded_image(file) -> ContentFile | None:
+    """The picture of an uploaded image saved afresh in its own format: turned upright as its
+    camera said, without its metadata (a phone's photo carries where it was taken) or anything
+    hidden after the image data. None for a file that is no image (validation refuses those;
+    a writer that skipped it keeps what it gave)."""
+    file.seek(0)
+    try:
+        with Image.open(file) as image:
+            kind = image.format
+            upright = ImageOps.exif_transpose(image)
+            if kind == "JPEG" and upright.mode not in ("RGB", "L"):
+                upright = upright.convert("RGB")
+            output = io.BytesIO()
+            upright.save(output, format=kind)
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+        return None
+    return ContentFile(output.getvalue(), name=f"photo.{kind.lower()}")
 
 
 @deconstructible

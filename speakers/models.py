@@ -13,7 +13,7 @@ from django.utils.formats import date_format
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, mailable_accounts
 from conference.routing import reverse_slugs
 from conference.timezones import time_range
-from conference.uploads import FileKindValidator, RandomName
+from conference.uploads import FileKindValidator, ImageSizeValidator, RandomName, reencoded_image
 from conference.versioning import ChangeTrackedQuerySet, Versioned
 
 
@@ -104,8 +104,12 @@ class Speaker(KeepsFormerSlugs, Versioned):
     photo = models.ImageField(
         upload_to=RandomName("speakers", "photo"),
         blank=True,
-        validators=[FileKindValidator("images", max_bytes=5 * 1024 * 1024)],
-        help_text="PNG, JPEG or WebP; 5 MB at most.",
+        validators=[
+            FileKindValidator("images", max_bytes=5 * 1024 * 1024),
+            ImageSizeValidator(smallest=64, largest=6000),
+        ],
+        help_text="PNG, JPEG or WebP; 5 MB and 6,000 pixels a side at most. Its metadata "
+        "(where a phone took it) is removed.",
     )
     # An imported schedule's picture of the speaker, kept as the file gave it (frab's avatar).
     avatar_url = models.URLField(
@@ -175,6 +179,12 @@ class Speaker(KeepsFormerSlugs, Versioned):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        # A new photo, from whichever form or API: saved afresh, without its metadata.
+        if self.photo and not self.photo._committed:
+            self.photo = reencoded_image(self.photo) or self.photo
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse_slugs(

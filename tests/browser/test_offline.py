@@ -323,3 +323,19 @@ def test_a_logged_in_visitors_pages_kept_ahead_go_when_they_log_out(page, attend
     kept = kept_text(page, session.get_absolute_url())
     assert 'aria-pressed="true"' not in kept
     assert ">Log out<" not in kept
+
+
+def test_a_page_that_sends_to_log_in_leaves_a_log_in_form_that_works(page, attendee):
+    """The worker learns where a redirect leads by asking again; that second answer must not
+    set another CSRF cookie than the log-in form the visitor sees, or logging in fails (403)."""
+    visit(page, SCHEDULE)  # the worker now answers this tab
+    page.context.clear_cookies()
+
+    visit(page, MY_SCHEDULE)  # sent to the log-in page, the worker having learnt the redirect
+    assert "/accounts/login/" in page.url
+    page.get_by_label("Username").fill("attendee")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    assert page.url == page.base_url + MY_SCHEDULE

@@ -1,4 +1,5 @@
-"""A speaker invited from the admin signs up from the mail's link and edits their own profile."""
+"""A speaker invited from the admin signs up from the mail's link, edits their own profile, adds
+slides and availability, and the organizers' planner warns from it: #32 end to end."""
 
 import io
 import os
@@ -14,10 +15,12 @@ from sessions.releases import release_schedule
 from speakers.models import Speaker
 from tests.browser.conftest import new_context
 from tests.browser.test_admin import admin_page, organizer  # noqa: F401
+from tests.browser.test_planner import block
 
 SHOTS = "/tmp/shots-speakers"
 # Set to write the README's picture of My talks (docs/images/speaker-my-talks.png).
 README_SHOT = os.environ.get("SPEAKER_MY_TALKS_SHOT", "")
+PDF = b"%PDF-1.7\n" + b"0" * 4000
 TALK = "Beyond JSON-RPC: Scaling Model Context Protocols With gRPC in the PyTorch Ecosystem"
 
 
@@ -126,6 +129,35 @@ def test_an_invited_speaker_signs_up_from_the_mail_and_edits_their_public_profil
         page.screenshot(path=f"{SHOTS}/my-talks-desktop.png", full_page=True)
         if README_SHOT:
             page.screenshot(path=README_SHOT)
+
+        # From My talks: slides for the talk, then the hours the speaker can give it.
+        page.get_by_role("link", name=re.compile("^Slides and links")).click()
+        page.get_by_label("Title", exact=True).fill("Slides")
+        page.get_by_label("Type", exact=True).select_option("slides")
+        page.get_by_label("File", exact=True).set_input_files(
+            {"name": "deck.pdf", "mimeType": "application/pdf", "buffer": PDF}
+        )
+        page.get_by_role("button", name="Add").click()
+        expect(page.get_by_text("Added “Slides”.")).to_be_visible()
+        page.get_by_role("link", name="My availability").click()
+        page.get_by_label("From", exact=True).select_option("2026-04-08")
+        page.get_by_label("From, time").fill("14:00")
+        page.get_by_label("Until", exact=True).select_option("2026-04-08")
+        page.get_by_label("Until, time").fill("18:00")
+        page.get_by_role("button", name="Save").click()
+        expect(page.get_by_text("Your availability is saved.")).to_be_visible()
     finally:
         context.close()
     assert Speaker.objects.get(pk=speaker.pk).user.username == "speaker"
+
+    with admin_page(browser, live_server) as admin:
+        admin.goto(
+            f"{live_server.url}/admin/schedule/session/planner/{conference.pk}/?day=2026-04-08"
+        )
+        expect(admin.locator("#planner-keys")).to_be_visible()  # planner.js is running
+        expect(block(admin, "Beyond JSON-RPC")).to_contain_text(
+            f"{speaker.name} is not available then (available Wed 14:00–18:00 CEST)"
+        )
+        talk.refresh_from_db()
+        admin.goto(live_server.url + talk.get_absolute_url())
+        expect(admin.get_by_role("link", name="Slides")).to_be_visible()

@@ -25,7 +25,7 @@ def media_root(settings, tmp_path):
 
 def png_bytes() -> bytes:
     buffer = io.BytesIO()
-    Image.new("RGB", (4, 4), "red").save(buffer, format="PNG")
+    Image.new("RGB", (64, 64), "red").save(buffer, format="PNG")
     return buffer.getvalue()
 
 
@@ -141,3 +141,53 @@ def test_a_speaker_photo_is_served_inline_as_an_image(client, media_root):
     assert response["Content-Type"] == "image/png"
     assert response["Content-Disposition"] == 'inline; filename="ada.png"'
     assert f'src="{speaker.photo_url}"' in client.get(speaker.get_absolute_url()).content.decode()
+
+
+def jpeg_with_location(size=(320, 200), orientation=6) -> bytes:
+    """A phone's photo: EXIF with GPS coordinates, and turned (orientation 6: rotate 90°)."""
+    image = Image.new("RGB", size, "blue")
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    exif[0x8825] = {2: (48.0, 51.0, 24.0), 4: (2.0, 21.0, 3.0)}  # GPSLatitude, GPSLongitude
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", exif=exif)
+    return buffer.getvalue()
+
+
+def test_a_speaker_photo_is_stored_without_its_metadata_and_turned_upright(media_root):
+    speaker = make_speaker()
+    speaker.photo = SimpleUploadedFile("phone.jpg", jpeg_with_location())
+    speaker.full_clean()
+    speaker.save()
+
+    with Image.open(Speaker.objects.get().photo.path) as stored:
+        assert stored.format == "JPEG"
+        assert stored.size == (200, 320)  # upright, as the camera said
+        assert not stored.getexif()
+
+
+@pytest.mark.parametrize("size", [(20, 200), (7000, 100)], ids=["too small", "too large"])
+def test_a_speaker_photo_too_small_or_too_large_is_refused_with_its_size(media_root, size):
+    buffer = io.BytesIO()
+    Image.new("L", size).save(buffer, format="PNG")
+    speaker = make_speaker()
+    speaker.photo = SimpleUploadedFile("me.png", buffer.getvalue())
+
+    with pytest.raises(ValidationError) as refused:
+        speaker.full_clean()
+
+    assert f"{size[0]} × {size[1]} pixels" in " ".join(refused.value.message_dict["photo"])
+
+
+def test_a_truncated_photo_is_refused_not_a_server_error(admin_client, media_root):
+    speaker = make_speaker()
+    broken = jpeg_with_location()[:400]  # its header says 320 × 200, then the data stops
+    url = reverse("admin:speakers_speaker_change", args=[speaker.pk])
+    from tests.admin_forms import opened_change_form
+
+    response = admin_client.post(
+        url, {**opened_change_form(admin_client, url), "photo": SimpleUploadedFile("x.jpg", broken)}
+    )
+
+    assert response.status_code == 200
+    assert "photo" in response.context["adminform"].form.errors

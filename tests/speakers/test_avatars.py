@@ -91,7 +91,7 @@ def test_speaker_with_a_photo_shows_it_instead_of_initials(client, settings, tmp
     conference = make_conference()
     speaker = make_speaker(conference, name="Ada Lovelace")
     buffer = io.BytesIO()
-    Image.new("RGB", (4, 4), "red").save(buffer, format="PNG")
+    Image.new("RGB", (64, 64), "red").save(buffer, format="PNG")
     speaker.photo = SimpleUploadedFile("ada.png", buffer.getvalue())
     speaker.save()
     make_session(conference, speakers=[speaker])

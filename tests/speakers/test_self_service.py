@@ -49,7 +49,7 @@ def profile_url(conference):
 
 def png_upload(name="me.png") -> SimpleUploadedFile:
     buffer = io.BytesIO()
-    Image.new("RGB", (8, 8), "red").save(buffer, format="PNG")
+    Image.new("RGB", (64, 64), "red").save(buffer, format="PNG")
     return SimpleUploadedFile(name, buffer.getvalue(), content_type="image/png")
 
 
