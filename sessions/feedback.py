@@ -17,11 +17,21 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from conference.limits import Limit
 
 COMMENT_MAX_LENGTH = 2000
-RATINGS = [(value, f"{value} of 5") for value in range(1, 6)]
+
+
+def rating_label(value: int) -> str:
+    return gettext("%(rating)s of 5") % {"rating": value}
+
+
+# Labelled in the visitor's language when shown, not in the one active at import.
+RATINGS = [(value, lazy(rating_label, str)(value)) for value in range(1, 6)]
 
 # Saves per account and hour: enough to rate every session of a long day twice over, too few to
 # flood organizers and speakers with scripted comments.
@@ -32,16 +42,16 @@ def feedback_refusal(session, now: datetime.datetime) -> str:
     """Why ``session`` takes no feedback at ``now``; empty when it does."""
     conference = session.conference
     if session.is_break:
-        return "Breaks take no feedback."
+        return gettext("Breaks take no feedback.")
     if session.is_cancelled:
-        return "This session was cancelled: it takes no feedback."
+        return gettext("This session was cancelled: it takes no feedback.")
     if not session.is_published or not conference.is_published or session.starts_at is None:
-        return "This session is not published."
+        return gettext("This session is not published.")
     if now < session.starts_at:
-        return "Feedback opens when the session starts."
+        return gettext("Feedback opens when the session starts.")
     if now >= conference.feedback_closes_at:
         day = date_format(conference.feedback_last_day, "j F Y")
-        return f"Feedback on this conference closed after {day}."
+        return gettext("Feedback on this conference closed after %(day)s.") % {"day": day}
     return ""
 
 
@@ -101,7 +111,7 @@ class Feedback(models.Model):
         max_length=COMMENT_MAX_LENGTH,
         # A TextField's max_length binds only its form field; this binds every writer.
         validators=[MaxLengthValidator(COMMENT_MAX_LENGTH)],
-        help_text="Plain text, for the organizers and the speakers (who do not see your name).",
+        help_text=_("Plain text, for the organizers and the speakers (who do not see your name)."),
     )
     hidden = models.BooleanField(
         default=False,
@@ -120,12 +130,12 @@ class Feedback(models.Model):
             models.CheckConstraint(
                 condition=Q(rating__gte=1, rating__lte=5),
                 name="feedback_rating_one_to_five",
-                violation_error_message="A rating is 1 to 5.",
+                violation_error_message=_("A rating is 1 to 5."),
             ),
             models.UniqueConstraint(
                 fields=["session", "user"],
                 name="feedback_once_per_session_and_user",
-                violation_error_message="You already gave feedback on this session; edit it.",
+                violation_error_message=_("You already gave feedback on this session; edit it."),
             ),
         ]
 
@@ -158,7 +168,10 @@ def save_feedback(feedback: Feedback) -> Feedback:
     if not FEEDBACK_SAVES_PER_ACCOUNT.allows(f"user:{feedback.user_id}"):
         minutes = FEEDBACK_SAVES_PER_ACCOUNT.minutes_left()
         raise ValidationError(
-            f"You saved feedback many times in the last hour. Try again in {minutes} minutes.",
+            gettext(
+                "You saved feedback many times in the last hour. Try again in %(minutes)s minutes."
+            )
+            % {"minutes": minutes},
             code="rate_limited",
         )
     feedback.full_clean()

@@ -11,6 +11,8 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
 from conference.pages.views import visitor_messages
@@ -61,14 +63,14 @@ class FeedbackForm(forms.ModelForm):
         choices=RATINGS,
         coerce=int,
         widget=forms.RadioSelect,
-        label="Your rating",
-        error_messages={"required": "Choose a rating from 1 to 5 stars."},
+        label=_("Your rating"),
+        error_messages={"required": _("Choose a rating from 1 to 5 stars.")},
     )
 
     class Meta:
         model = Feedback
         fields = ["rating", "comment"]
-        labels = {"comment": "Comment (optional)"}
+        labels = {"comment": _("Comment (optional)")}
         widgets = {"comment": forms.Textarea(attrs={"rows": 5, "maxlength": COMMENT_MAX_LENGTH})}
 
 
@@ -95,7 +97,7 @@ class SessionFeedbackView(LogInFirstMixin, PublicSessionMixin, ConferencePageMix
                 form.add_error(None, error.messages)
             else:
                 messages.success(
-                    request, "Thank you: your feedback is saved. You can still edit it."
+                    request, gettext("Thank you: your feedback is saved. You can still edit it.")
                 )
                 return redirect(request.path)
         return self.render_to_response(self.get_context_data(form=form), status=400)

@@ -207,7 +207,8 @@ def site(db):
         f"{CONFERENCE}/offline/",
         f"{CONFERENCE}/embed/",
         f"{CONFERENCE}/embed/grid/",
-        # Not the feedback pages: another team's, translated in a follow-up (docs/i18n.md).
+        f"{session.get_absolute_url()}feedback/",
+        f"{CONFERENCE}/speaker/feedback/",
     ]
     return attendee, paths
 
