@@ -1,2 +1,10 @@
-# Django's English formats, but times on the 24-hour clock: "10:35", as the schedule prints them.
+# Django's English formats, but times on the 24-hour clock: "10:35", as the schedule prints them,
+# and dates typed day first, "25/10/2026", as organizers in Europe type them (British English's
+# input formats, which the site used before it spoke two languages).
+from django.conf.locale.en_GB.formats import (  # noqa: F401
+    DATE_INPUT_FORMATS,
+    DATETIME_INPUT_FORMATS,
+    FIRST_DAY_OF_WEEK,
+)
+
 TIME_FORMAT = "H:i"
