@@ -103,7 +103,8 @@ def test_an_invited_speaker_signs_up_from_the_mail_and_edits_their_public_profil
         expect(page.get_by_text("they/them")).to_be_visible()
         photo = page.locator(".speaker-heading img.avatar-photo")
         expect(photo).to_be_visible()
-        assert photo.evaluate("image => image.naturalWidth") == 240
+        # decode() waits until the picture is loaded and decoded, which being visible does not.
+        assert photo.evaluate("image => image.decode().then(() => image.naturalWidth)") == 240
 
         page.get_by_role("link", name="Account").click()
         page.get_by_role("link", name="My talks").click()
