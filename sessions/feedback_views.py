@@ -30,10 +30,11 @@ from speakers.models import Speaker
 
 
 class LogInFirstMixin:
-    """A visitor not logged in gets a page saying to log in, with links, rather than a redirect:
-    the offline service worker fetches a redirect's target a second time (keepRedirect), and
-    two fetches of the login page without a CSRF cookie each set a new one, so its form could
-    post a token the browser's cookie no longer matches. ``own_context()``: the page's own."""
+    """A visitor not logged in gets a page saying why feedback needs an account, with links to
+    log in or sign up, rather than a bare redirect to the login form. (It was first chosen to
+    avoid a CSRF mismatch after the offline worker's second fetch of a redirect; the worker now
+    makes that fetch without cookies, conference/service_worker.js.) Subclasses give
+    ``own_context()``: the page's own context for a logged-in visitor."""
 
     login_template_name = "sessions/feedback_log_in.html"
 
@@ -55,7 +56,7 @@ class LogInFirstMixin:
         return super().get_context_data(messages=visitor_messages(self.request), **kwargs)
 
     def own_context(self) -> dict:
-        raise NotImplementedError
+        raise NotImplementedError("each feedback page says what it shows")
 
 
 class FeedbackForm(forms.ModelForm):
