@@ -77,7 +77,7 @@ GOALS = (
         ("one_at_a_time", "schedule, logged in", "median_ms"),
     ),
     Goal(
-        "behind nginx: anonymous schedule / nginx's static file",
+        "behind nginx: anonymous schedule / nginx's static file of the page's size",
         0.8,
         "×",
         over_http=("front", "schedule, anonymous", "ratio"),
@@ -343,15 +343,18 @@ def served_tables(served: dict, sizes: list[dict]) -> list[str]:
         "gunicorn alone, nginx's own behind nginx. The ratio divides the URL's requests per "
         "second by the mean of those two runs.",
         "",
-        "| cache | server | URL | requests/s | static requests/s (before, after) | ratio "
-        "| median ms | p95 ms | requests | non-200 | bytes sent | load | reference loop ms |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| cache | server | URL | requests/s | static reference | static requests/s (before, "
+        "after) | ratio | median ms | p95 ms | requests | non-200 | bytes sent | load "
+        "| reference loop ms |",
+        "| --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+        "| ---: |",
     ]
     for server in served["servers"]:
         for row in [*server["app"], *server.get("front", [])]:
             name = "nginx → gunicorn" if row["server"] == "nginx" else "gunicorn"
             lines.append(
                 f"| {server['cache']} | {name} | {row['name']} | {row['requests_per_s']:.0f} | "
+                f"`{row.get('static_path', served['static_path'])}` | "
                 f"{row['static_requests_per_s']:.0f} ({row['static_before_after'][0]:.0f}, "
                 f"{row['static_before_after'][1]:.0f}) | {row['ratio']:.2f} | "
                 f"{row['median_ms']:.1f} | {row['p95_ms']:.1f} | {row['requests']} | "
