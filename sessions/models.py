@@ -43,17 +43,22 @@ def local_time_range(
     return f"{day} {time_range(starts_at, ends_at, conference.tz)}"
 
 
+def public_session() -> Q:
+    """The condition of ``SessionQuerySet.public()``, for a query that needs it as a column."""
+    return Q(
+        status__in=[Session.Status.PUBLISHED, Session.Status.CANCELLED],
+        conference__is_published=True,
+        starts_at__isnull=False,  # implied by the constraints; stated for the reader
+    )
+
+
 class SessionQuerySet(ChangeTrackedQuerySet):
     def get_by_natural_key(self, conference_slug, slug):
         return self.get(conference__slug=conference_slug, slug=slug)
 
     def public(self):
         """Sessions attendees may see: published or cancelled (shown as such), of a published conference."""
-        return self.filter(
-            status__in=[Session.Status.PUBLISHED, Session.Status.CANCELLED],
-            conference__is_published=True,
-            starts_at__isnull=False,  # implied by the constraints; stated for the reader
-        )
+        return self.filter(public_session())
 
     def visible_to(self, user):
         """What ``user`` may read: staff preview drafts, everyone else sees public sessions.
@@ -1302,13 +1307,6 @@ class SavedSessionQuerySet(models.QuerySet):
         if not user.is_authenticated:
             return self.none()
         return self.filter(user=user, session__conference=conference)
-
-    def session_ids_of(self, user) -> set[int]:
-        """The ids of every session ``user`` saved, in any conference: a page with Save buttons
-        only asks whether its sessions are among them, so one table is read, unordered."""
-        if not user.is_authenticated:
-            return set()
-        return set(self.filter(user=user).order_by().values_list("session_id", flat=True))
 
     def for_my_schedule(self):
         """Saves of sessions attendees may still see, loaded with all a session card shows."""

@@ -9,10 +9,11 @@ of an otherwise shared page.
 from collections.abc import Collection
 
 from django.contrib.messages.storage.base import Message
+from django.db.models import BooleanField, ExpressionWrapper
 
 from conference.pages.holes import HoleKind, hole_kind
 from conference.pages.views import visitor_messages
-from sessions.models import SavedSession, Session
+from sessions.models import Session, public_session
 from sessions.timetable import mark_clashes
 
 
@@ -35,34 +36,36 @@ def card_messages(
     return [message for message in messages if message.extra_tags not in by_card], by_card
 
 
-def clashing_session_ids(user, conference, saved_session_ids: Collection[int]) -> frozenset[int]:
-    """The sessions of ``conference`` ``user`` saved that overlap another they saved, by the
-    rule my schedule flags them with (``mark_clashes``). Only their saved sessions are read,
-    and nothing when they saved fewer than two."""
-    if len(saved_session_ids) < 2:
-        return frozenset()
-    sessions = list(
-        Session.objects.public()
-        .filter(conference=conference, saves__user=user)
+def saved_session_ids(user, conference) -> tuple[frozenset[int], frozenset[int]]:
+    """The sessions of ``conference`` that ``user`` saved, and those of them that overlap
+    another they saved by the rule my schedule flags them with (``mark_clashes``; only sessions
+    attendees may see count). One query, of their saved sessions only."""
+    if not user.is_authenticated:
+        return frozenset(), frozenset()
+    saved = list(
+        Session.objects.filter(conference=conference, saves__user=user)
+        .annotate(shown=ExpressionWrapper(public_session(), output_field=BooleanField()))
         .only("starts_at", "ends_at", "status")
         .order_by("starts_at", "pk")
     )
-    mark_clashes(sessions)
-    return frozenset(session.pk for session in sessions if session.clashes_with)
+    shown = [session for session in saved if session.shown]
+    mark_clashes(shown)
+    clashing = frozenset(session.pk for session in shown if session.clashes_with)
+    return frozenset(session.pk for session in saved), clashing
 
 
 class SaveTogglesMixin:
-    """Gives the page's holes ``saved_session_ids``, the visitor's saved sessions (one query),
-    ``clashing_session_ids``, those of them that overlap another (one more, with two saved or
-    more), and ``card_messages``: what saving without JavaScript just did, shown in its card."""
+    """Gives the page's holes ``saved_session_ids``, the visitor's saved sessions,
+    ``clashing_session_ids``, those of them that overlap another (one query for both), and
+    ``card_messages``: what saving without JavaScript just did, shown in its card."""
 
     def personal_context(self, request) -> dict:
-        saved = SavedSession.objects.session_ids_of(request.user)
+        saved, clashing = saved_session_ids(request.user, self.conference)
         messages, by_card = card_messages(visitor_messages(request))
         return {
             **super().personal_context(request),
             "saved_session_ids": saved,
-            "clashing_session_ids": clashing_session_ids(request.user, self.conference, saved),
+            "clashing_session_ids": clashing,
             "messages": messages,
             "card_messages": by_card,
         }

@@ -434,6 +434,24 @@ def test_a_clash_with_a_cancelled_session_is_no_clash(attendee_client, attendee,
     assert cards_marked_as_clashing(html) == []
 
 
+def test_a_saved_session_taken_back_to_draft_clashes_with_nothing(
+    attendee_client, attendee, conference
+):
+    """Only sessions attendees may see count: a clash with a session the organizers withdrew
+    would name one the attendee can no longer find."""
+    first = make_session(conference, title="First", room=make_room(conference))
+    second = make_session(conference, title="Second", room=make_room(conference))
+    third = make_session(conference, title="Third", starts_at=paris(8, 14))
+    for session in (first, second, third):
+        SavedSession.objects.add(attendee, session)
+    Session.objects.filter(pk=second.pk).update(status=Session.Status.DRAFT)
+    html = attendee_client.get(
+        reverse("sessions:schedule", kwargs={"conference_slug": "pycon"})
+    ).content.decode()
+    assert cards_marked_as_clashing(html) == []
+    assert html.count('aria-pressed="true"') == 2  # First and Third still show as saved
+
+
 def test_keeping_one_of_a_clash_removes_the_others(attendee_client, attendee, conference):
     first = make_session(conference, title="First", room=make_room(conference))
     second = make_session(
