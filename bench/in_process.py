@@ -139,6 +139,8 @@ def public_pages(conference) -> list[Page]:
     return [
         Page("home", base),
         Page("schedule", f"{base}schedule/"),
+        # The language is part of every page's version: French costs its own rendering.
+        Page("schedule, in French", f"{base}schedule/", headers={"Accept-Language": "fr"}),
         Page("grid (first day)", f"{base}schedule/grid/"),
         Page("speakers", f"{base}speakers/"),
         Page("session", f"{base}sessions/{session.slug}/"),
