@@ -10,21 +10,9 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from conference.environment import env_bool, env_int, env_list, read_env_file
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def read_env_file(path: Path) -> dict[str, str]:
-    """The ``NAME=value`` lines of a local settings file; blank lines and ``#`` comments skipped."""
-    values = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        name, equals, value = line.partition("=")
-        if not equals or not name.strip():
-            raise ImproperlyConfigured(f"{path}, line {number}: expected NAME=value.")
-        values[name.strip()] = value.strip()
-    return values
 
 
 # Local development: `make run` writes .env.local (git-ignored) with DJANGO_DEBUG=1 and a secret
@@ -35,26 +23,6 @@ ENV_FILE = Path(os.environ.get("DJANGO_ENV_FILE") or BASE_DIR / ".env.local")
 if "PYTEST_VERSION" not in os.environ and ENV_FILE.is_file():
     for name, value in read_env_file(ENV_FILE).items():
         os.environ.setdefault(name, value)
-
-
-def env_bool(name: str, default: bool = False) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_int(name: str, default: int) -> int:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    if not (value.isascii() and value.isdigit()):
-        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.")
-    return int(value)
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
 DEBUG = env_bool("DJANGO_DEBUG", default=False)
