@@ -66,9 +66,9 @@ class SpeakerDetailView(
         return speakers.values_list("slug", flat=True).first()
 
     def get_object(self, queryset=None):
-        sessions = Prefetch(
-            "sessions", queryset=self.visible_sessions().for_cards(), to_attr="visible_sessions"
-        )
+        # A speaker gives a handful of sessions: their rooms and tracks joined, not prefetched.
+        cards = self.visible_sessions().select_related("room", "track").for_cards()
+        sessions = Prefetch("sessions", queryset=cards, to_attr="visible_sessions")
         speaker = get_object_or_404(
             self.conference.speakers.prefetch_related(sessions, "links"), slug=self.kwargs["slug"]
         )
