@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from conference.addresses import validate_public_url
 
@@ -65,7 +66,7 @@ class WebhookEndpoint(models.Model):
             set(self.events) - set(self.Event.values) if isinstance(self.events, list) else {0}
         )
         if unknown:
-            raise ValidationError({"events": "Choose events from the list."})
+            raise ValidationError({"events": gettext("Choose events from the list.")})
         if self.url:
             validate_public_url(self.url, field="url")
 

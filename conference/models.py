@@ -13,7 +13,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from conference.embedding import embed_origin_lines, validate_embed_origins
 from conference.versioning import Versioned, VersionedQuerySet
@@ -23,7 +23,7 @@ def validate_time_zone(value: str) -> None:
     """Accept only IANA zone names ("Europe/Paris"), never abbreviations like "CEST"."""
     if value not in zoneinfo.available_timezones():
         raise ValidationError(
-            "“%(value)s” is not an IANA time zone name such as Europe/Paris.",
+            gettext("“%(value)s” is not an IANA time zone name such as Europe/Paris."),
             code="invalid_time_zone",
             params={"value": value},
         )
@@ -36,7 +36,7 @@ RESERVED_SLUGS = frozenset({"admin", "api", "accounts", "static", "media", "i18n
 def validate_not_reserved(value: str) -> None:
     if value in RESERVED_SLUGS:
         raise ValidationError(
-            "“%(value)s” is used by the site itself; choose another slug.",
+            gettext("“%(value)s” is used by the site itself; choose another slug."),
             code="reserved_slug",
             params={"value": value},
         )
@@ -45,7 +45,7 @@ def validate_not_reserved(value: str) -> None:
 # A track's colour, as its CSS and the frab exports use it. The field validates with it, and a
 # database constraint holds the same pattern for writers that skip validation.
 HEX_COLOUR = r"^#[0-9a-fA-F]{6}$"
-HEX_COLOUR_MESSAGE = "Enter a colour as #rrggbb, for example #ee4c2c."
+HEX_COLOUR_MESSAGE = gettext_lazy("Enter a colour as #rrggbb, for example #ee4c2c.")
 validate_hex_colour = RegexValidator(HEX_COLOUR, HEX_COLOUR_MESSAGE)
 
 
@@ -169,7 +169,9 @@ class Conference(models.Model):
             models.CheckConstraint(
                 condition=Q(ends_on__gte=F("starts_on")),
                 name="conference_ends_on_or_after_it_starts",
-                violation_error_message="The last day cannot be before the first day.",
+                violation_error_message=gettext_lazy(
+                    "The last day cannot be before the first day."
+                ),
             ),
         ]
 
@@ -344,7 +346,9 @@ class Room(Versioned):
             models.UniqueConstraint(
                 fields=["conference", "slug"],
                 name="room_slug_unique_per_conference",
-                violation_error_message="This conference already has a room with this slug.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a room with this slug."
+                ),
             ),
         ]
 
@@ -377,7 +381,9 @@ class Track(Versioned):
             models.UniqueConstraint(
                 fields=["conference", "slug"],
                 name="track_slug_unique_per_conference",
-                violation_error_message="This conference already has a track with this slug.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a track with this slug."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(colour__regex=HEX_COLOUR),

@@ -19,11 +19,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
-from django.utils.translation import get_language_info, gettext, pgettext_lazy
+from django.utils.translation import get_language_info, gettext, gettext_lazy, pgettext_lazy
 
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, Room, Track
 from conference.routing import reverse_slugs
-from conference.timezones import TimeRange, time_range
+from conference.timezones import TimeRange, local_clock, time_range
 from conference.uploads import FileKindValidator, RandomName, kind_of_stored_name
 from conference.versioning import ChangeTrackedQuerySet, Versioned
 from sessions.changes import SessionChange, changes_between
@@ -554,9 +554,9 @@ class Session(KeepsFormerSlugs, Versioned):
         ADVANCED = "advanced", "Advanced"
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        PUBLISHED = "published", "Published"
-        CANCELLED = "cancelled", "Cancelled"
+        DRAFT = "draft", gettext_lazy("Draft")
+        PUBLISHED = "published", gettext_lazy("Published")
+        CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
     conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="sessions")
     # Exports publish it and importers match on it, so it never changes. Imported schedules may
@@ -649,37 +649,43 @@ class Session(KeepsFormerSlugs, Versioned):
             models.CheckConstraint(
                 condition=Q(ends_at__gt=F("starts_at")),
                 name="session_ends_after_it_starts",
-                violation_error_message="A session must end after it starts.",
+                violation_error_message=gettext_lazy("A session must end after it starts."),
             ),
             models.CheckConstraint(
                 condition=Q(starts_at__isnull=True, ends_at__isnull=True)
                 | Q(starts_at__isnull=False, ends_at__isnull=False),
                 name="session_has_both_times_or_neither",
-                violation_error_message="Give a session both a start and an end, or neither "
-                "(to leave it unscheduled).",
+                violation_error_message=gettext_lazy(
+                    "Give a session both a start and an end, or neither (to leave it unscheduled)."
+                ),
             ),
             # An unscheduled session is in no schedule: no room, and never published or
             # cancelled (cancelled sessions are shown, marked as such).
             models.CheckConstraint(
                 condition=Q(starts_at__isnull=False) | Q(room__isnull=True, status="draft"),
                 name="unscheduled_session_is_a_draft_without_room",
-                violation_error_message="A session needs a time before it can have a room or "
-                "be published.",
+                violation_error_message=gettext_lazy(
+                    "A session needs a time before it can have a room or be published."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(planned_minutes__isnull=True) | Q(planned_minutes__gt=0),
                 name="session_planned_length_is_positive",
-                violation_error_message="A planned length is at least one minute.",
+                violation_error_message=gettext_lazy("A planned length is at least one minute."),
             ),
             models.UniqueConstraint(
                 fields=["conference", "slug"],
                 name="session_slug_unique_per_conference",
-                violation_error_message="This conference already has a session with this slug.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a session with this slug."
+                ),
             ),
             models.UniqueConstraint(
                 fields=["conference", "guid"],
                 name="session_guid_unique_per_conference",
-                violation_error_message="This conference already has a session with this GUID.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a session with this GUID."
+                ),
             ),
         ]
         indexes = [models.Index(fields=["conference", "starts_at"])]
@@ -732,25 +738,34 @@ class Session(KeepsFormerSlugs, Versioned):
         conference = self.conference
         errors = {}
         if self.room_id and self.room.conference_id != conference.pk:
-            errors["room"] = f"{self.room} is a room of another conference."
+            errors["room"] = gettext("%(room)s is a room of another conference.") % {
+                "room": self.room
+            }
         if self.track_id and self.track.conference_id != conference.pk:
-            errors["track"] = f"{self.track} is a track of another conference."
+            errors["track"] = gettext("%(track)s is a track of another conference.") % {
+                "track": self.track
+            }
         if self.ends_at <= self.starts_at:
-            errors["ends_at"] = "A session must end after it starts."
+            errors["ends_at"] = gettext("A session must end after it starts.")
         elif self.starts_at < conference.opens_at or self.ends_at > conference.closes_at:
             first, last = (
                 date_format(day, "l j F Y") for day in (conference.starts_on, conference.ends_on)
             )
-            message = (
-                f"{conference} runs from {first} to {last} ({conference.time_zone}); "
-                f"this session must lie within those days."
-            )
+            message = gettext(
+                "%(conference)s runs from %(first)s to %(last)s (%(zone)s); "
+                "this session must lie within those days."
+            ) % {
+                "conference": conference,
+                "first": first,
+                "last": last,
+                "zone": conference.time_zone,
+            }
             if conference.day_change != datetime.time.min:
-                change = conference.day_change.strftime("%H:%M")
-                message += (
-                    f" Its days change at {change}: from {change} on the first day "
-                    f"to {change} the morning after the last."
-                )
+                change = local_clock(conference.day_change)
+                message += " " + gettext(
+                    "Its days change at %(change)s: from %(change)s on the first day "
+                    "to %(change)s the morning after the last."
+                ) % {"change": change}
             # The code lets an import hold such a session for review instead of refusing the file.
             errors["starts_at"] = ValidationError(message, code="outside_conference_days")
         if errors:
@@ -763,16 +778,21 @@ class Session(KeepsFormerSlugs, Versioned):
         """The form-level reading of the unscheduled-session constraints, with field errors."""
         errors = {}
         if self.starts_at is None and self.ends_at is not None:
-            errors["starts_at"] = "Give the start too, or clear the end to leave it unscheduled."
-        if self.ends_at is None and self.starts_at is not None:
-            errors["ends_at"] = "Give the end too, or clear the start to leave it unscheduled."
-        if self.room_id:
-            errors["room"] = "An unscheduled session has no room yet: give it a time first."
-        if self.status != self.Status.DRAFT:
-            errors["status"] = (
-                f"An unscheduled session cannot be {self.get_status_display().lower()}: "
-                "give it a time first."
+            errors["starts_at"] = gettext(
+                "Give the start too, or clear the end to leave it unscheduled."
             )
+        if self.ends_at is None and self.starts_at is not None:
+            errors["ends_at"] = gettext(
+                "Give the end too, or clear the start to leave it unscheduled."
+            )
+        if self.room_id:
+            errors["room"] = gettext(
+                "An unscheduled session has no room yet: give it a time first."
+            )
+        if self.status != self.Status.DRAFT:
+            errors["status"] = gettext(
+                "An unscheduled session cannot be %(status)s: give it a time first."
+            ) % {"status": self.get_status_display().lower()}
         if errors:
             raise ValidationError(errors)
 
@@ -788,7 +808,11 @@ class Session(KeepsFormerSlugs, Versioned):
         if clash:
             # The code on each message (a dict's own code is dropped): importers holding
             # conflicts tell booking clashes from other problems by it.
-            message = f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."
+            message = gettext("%(room)s already hosts “%(session)s” then (%(time)s).") % {
+                "room": self.room,
+                "session": clash,
+                "time": clash.local_time_range,
+            }
             raise ValidationError({"room": ValidationError(message, code="room_double_booked")})
 
     def check_speakers_are_free(
@@ -811,7 +835,11 @@ class Session(KeepsFormerSlugs, Versioned):
         )
         if clash:
             speaker = next(s for s in speakers if s.pk == clash.clashing_speaker_id)
-            message = f"{speaker} already gives “{clash}” then ({clash.local_time_range})."
+            message = gettext("%(speaker)s already gives “%(session)s” then (%(time)s).") % {
+                "speaker": speaker,
+                "session": clash,
+                "time": clash.local_time_range,
+            }
             raise ValidationError({field: ValidationError(message, code="speaker_double_booked")})
 
     @property
@@ -839,7 +867,11 @@ class Session(KeepsFormerSlugs, Versioned):
             ends_at = starts_at + self.planned_length
         except OverflowError:  # a start near the year 9999
             raise ValidationError(
-                {"starts_at": "No session can start that late: the calendar ends in 9999."},
+                {
+                    "starts_at": gettext(
+                        "No session can start that late: the calendar ends in 9999."
+                    )
+                },
                 code="too_late",
             ) from None
         self.room, self.starts_at, self.ends_at = room, starts_at, ends_at
@@ -852,14 +884,20 @@ class Session(KeepsFormerSlugs, Versioned):
         """
         if self.is_published:
             raise ValidationError(
-                f"“{self}” is published: unpublish it first (the session list's action "
-                "“Unpublish”), since only a draft can wait unscheduled.",
+                gettext(
+                    "“%(session)s” is published: unpublish it first (the session list's action "
+                    "“Unpublish”), since only a draft can wait unscheduled."
+                )
+                % {"session": self},
                 code="unschedule_published",
             )
         if self.is_cancelled:
             raise ValidationError(
-                f"“{self}” is cancelled and stays in the schedule, marked as such: only a draft "
-                "can wait unscheduled.",
+                gettext(
+                    "“%(session)s” is cancelled and stays in the schedule, marked as such: only "
+                    "a draft can wait unscheduled."
+                )
+                % {"session": self},
                 code="unschedule_cancelled",
             )
         if not self.is_unscheduled:
@@ -1110,7 +1148,7 @@ class SessionSpeaker(models.Model):
             models.UniqueConstraint(
                 fields=["session", "speaker"],
                 name="session_speaker_once",
-                violation_error_message="This speaker is already on this session.",
+                violation_error_message=gettext_lazy("This speaker is already on this session."),
             ),
         ]
 
@@ -1126,7 +1164,10 @@ class SessionSpeaker(models.Model):
         session = self.session
         if session.conference_id and self.speaker.conference_id != session.conference_id:
             raise ValidationError(
-                {"speaker": f"{self.speaker} is a speaker of another conference."}
+                {
+                    "speaker": gettext("%(speaker)s is a speaker of another conference.")
+                    % {"speaker": self.speaker}
+                }
             )
         if session.starts_at and session.ends_at and session.status != Session.Status.CANCELLED:
             self.check_speaker_is_free(field="speaker")
@@ -1161,7 +1202,9 @@ class ImportedValues(models.Model):
                 condition=Q(session__isnull=False, speaker__isnull=True)
                 | Q(session__isnull=True, speaker__isnull=False),
                 name="imported_values_of_a_session_or_a_speaker",
-                violation_error_message="Imported values belong to a session or a speaker.",
+                violation_error_message=gettext_lazy(
+                    "Imported values belong to a session or a speaker."
+                ),
             ),
         ]
 
@@ -1248,7 +1291,9 @@ class Attachment(models.Model):
             models.CheckConstraint(
                 condition=Q(file="") | Q(url=""),
                 name="attachment_has_file_or_url_not_both",
-                violation_error_message="Give an attachment either a file or a URL, not both.",
+                violation_error_message=gettext_lazy(
+                    "Give an attachment either a file or a URL, not both."
+                ),
             ),
         ]
 
@@ -1392,7 +1437,7 @@ class SavedSession(models.Model):
             models.UniqueConstraint(
                 fields=["user", "session"],
                 name="saved_session_once_per_user",
-                violation_error_message="This session is already on your schedule.",
+                violation_error_message=gettext_lazy("This session is already on your schedule."),
             ),
         ]
 
@@ -1522,7 +1567,9 @@ class Release(models.Model):
             models.UniqueConstraint(
                 fields=["conference", "version"],
                 name="release_version_unique_per_conference",
-                violation_error_message="This conference already has a release of this name.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a release of this name."
+                ),
             ),
         ]
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, mailable_accounts
 from conference.routing import reverse_slugs
@@ -164,17 +164,23 @@ class Speaker(KeepsFormerSlugs, Versioned):
             models.UniqueConstraint(
                 fields=["conference", "slug"],
                 name="speaker_slug_unique_per_conference",
-                violation_error_message="This conference already has a speaker with this slug.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a speaker with this slug."
+                ),
             ),
             models.UniqueConstraint(
                 fields=["conference", "guid"],
                 name="speaker_guid_unique_per_conference",
-                violation_error_message="This conference already has a speaker with this GUID.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a speaker with this GUID."
+                ),
             ),
             models.UniqueConstraint(
                 fields=["conference", "user"],
                 name="speaker_user_once_per_conference",
-                violation_error_message="This account is already linked to another speaker of this conference.",
+                violation_error_message=gettext_lazy(
+                    "This account is already linked to another speaker of this conference."
+                ),
             ),
         ]
 
@@ -319,7 +325,9 @@ class Availability(models.Model):
             models.CheckConstraint(
                 condition=models.Q(ends_at__gt=models.F("starts_at")),
                 name="availability_ends_after_it_starts",
-                violation_error_message="An availability window must end after it starts.",
+                violation_error_message=gettext_lazy(
+                    "An availability window must end after it starts."
+                ),
             ),
         ]
 
