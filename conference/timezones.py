@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from django.utils import dateformat, timezone
 from django.utils.formats import date_format, get_format
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 
 COOKIE_NAME = "tz"
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
@@ -158,8 +158,8 @@ def clock_change_between(
 def time_zone_note(conference) -> str:
     """The help text of a time typed in a change form: which zone it is read in."""
     if conference:
-        return f"In {conference.time_zone}, the conference's time zone."
-    return "In the time zone of the chosen conference."
+        return gettext("In %(zone)s, the conference's time zone.") % {"zone": conference.time_zone}
+    return gettext("In the time zone of the chosen conference.")
 
 
 @cache

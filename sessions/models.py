@@ -558,17 +558,29 @@ class Session(KeepsFormerSlugs, Versioned):
         PUBLISHED = "published", gettext_lazy("Published")
         CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="sessions")
+    conference = models.ForeignKey(
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="sessions",
+        verbose_name=gettext_lazy("conference"),
+    )
     # Exports publish it and importers match on it, so it never changes. Imported schedules may
     # carry legacy non-UUID guids, hence a string.
-    guid = models.CharField("GUID", max_length=64, default=new_guid, editable=False)
-    title = models.CharField(max_length=300)
-    slug = models.SlugField(max_length=300)
-    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TALK)
+    guid = models.CharField(gettext_lazy("GUID"), max_length=64, default=new_guid, editable=False)
+    title = models.CharField(max_length=300, verbose_name=gettext_lazy("title"))
+    slug = models.SlugField(max_length=300, verbose_name=gettext_lazy("slug"))
+    kind = models.CharField(
+        max_length=20, choices=Kind.choices, default=Kind.TALK, verbose_name=gettext_lazy("kind")
+    )
     # RESTRICT, not CASCADE: deleting a room or track alone never takes its sessions with it,
     # while deleting a whole conference still removes everything in it.
     track = models.ForeignKey(
-        Track, on_delete=models.RESTRICT, null=True, blank=True, related_name="sessions"
+        Track,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="sessions",
+        verbose_name=gettext_lazy("track"),
     )
     room = models.ForeignKey(
         Room,
@@ -576,67 +588,106 @@ class Session(KeepsFormerSlugs, Versioned):
         null=True,
         blank=True,
         related_name="sessions",
-        help_text="A break without a room is for the whole venue.",
+        help_text=gettext_lazy("A break without a room is for the whole venue."),
+        verbose_name=gettext_lazy("room"),
     )
     # Both empty: an unscheduled session (accepted, not placed yet; see Meta.constraints).
-    starts_at = models.DateTimeField("starts", null=True, blank=True)
-    ends_at = models.DateTimeField("ends", null=True, blank=True)
+    starts_at = models.DateTimeField(gettext_lazy("starts"), null=True, blank=True)
+    ends_at = models.DateTimeField(gettext_lazy("ends"), null=True, blank=True)
     # The planner places an unscheduled session for this long; taking a session off the
     # schedule keeps its duration here (see planned_length, unschedule()).
     planned_minutes = models.PositiveIntegerField(
-        "planned length (minutes)",
+        gettext_lazy("planned length (minutes)"),
         null=True,
         blank=True,
         validators=[MinValueValidator(1)],
-        help_text="How long it takes once placed, while it has no time. Empty: the usual length "
-        "of its type (talk 30, lightning talk 10, keynote and panel 45, workshop 90, break 30).",
+        help_text=gettext_lazy(
+            "How long it takes once placed, while it has no time. Empty: the usual length "
+            "of its type (talk 30, lightning talk 10, keynote and panel 45, workshop 90, break 30)."
+        ),
     )
-    subtitle = models.CharField(max_length=300, blank=True)
+    subtitle = models.CharField(max_length=300, blank=True, verbose_name=gettext_lazy("subtitle"))
     # A schedule's own words for its kind (“Ceremony”, “Live-Podcast Bühne”), shown and exported
     # instead of the kind's label; the kind still drives lengths, prefixes and filters.
     type_label = models.CharField(
-        "type label",
+        gettext_lazy("type label"),
         max_length=100,
         blank=True,
-        help_text="Shown instead of the type's name, e.g. “Ceremony”; empty: the type's name.",
+        help_text=gettext_lazy(
+            "Shown instead of the type's name, e.g. “Ceremony”; empty: the type's name."
+        ),
     )
     language = models.CharField(
-        max_length=20, blank=True, help_text="Language code of the talk, e.g. en or de."
+        max_length=20,
+        blank=True,
+        help_text=gettext_lazy("Language code of the talk, e.g. en or de."),
+        verbose_name=gettext_lazy("language"),
     )
-    abstract = models.TextField(blank=True, help_text="A short summary. Markdown.")
-    description = models.TextField(blank=True, help_text="Markdown.")
+    abstract = models.TextField(
+        blank=True,
+        help_text=gettext_lazy("A short summary. Markdown."),
+        verbose_name=gettext_lazy("abstract"),
+    )
+    description = models.TextField(
+        blank=True, help_text=gettext_lazy("Markdown."), verbose_name=gettext_lazy("description")
+    )
     # A speaker's wish not to be recorded or streamed: every import, export and the API carry it.
     do_not_record = models.BooleanField(
-        "do not record", default=False, help_text="The speakers asked not to be recorded."
+        gettext_lazy("do not record"),
+        default=False,
+        help_text=gettext_lazy("The speakers asked not to be recorded."),
     )
-    recording_license = models.CharField("recording licence", max_length=200, blank=True)
-    feedback_url = models.URLField("feedback URL", blank=True, max_length=500)
-    logo_url = models.URLField("logo URL", blank=True, max_length=500)
+    recording_license = models.CharField(
+        gettext_lazy("recording licence"), max_length=200, blank=True
+    )
+    feedback_url = models.URLField(gettext_lazy("feedback URL"), blank=True, max_length=500)
+    logo_url = models.URLField(gettext_lazy("logo URL"), blank=True, max_length=500)
     # Where the schedule it was imported from had it: its page there (the file's url), the
     # page it came from before that (origin_url), its submission code.
-    source_url = models.URLField("source URL", blank=True, max_length=500)
-    origin_url = models.URLField("origin URL", blank=True, max_length=500)
-    code = models.CharField(max_length=16, blank=True, help_text="Submission code, e.g. pretalx's.")
-    audience_level = models.CharField(
-        max_length=20, choices=AudienceLevel.choices, default=AudienceLevel.ANY
+    source_url = models.URLField(gettext_lazy("source URL"), blank=True, max_length=500)
+    origin_url = models.URLField(gettext_lazy("origin URL"), blank=True, max_length=500)
+    code = models.CharField(
+        max_length=16,
+        blank=True,
+        help_text=gettext_lazy("Submission code, e.g. pretalx's."),
+        verbose_name=gettext_lazy("code"),
     )
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    audience_level = models.CharField(
+        max_length=20,
+        choices=AudienceLevel.choices,
+        default=AudienceLevel.ANY,
+        verbose_name=gettext_lazy("audience level"),
+    )
+    status = models.CharField(
+        max_length=20,
+        choices=Status.choices,
+        default=Status.DRAFT,
+        verbose_name=gettext_lazy("status"),
+    )
     # Set when an import held the session back instead of refusing the file (Session.hold());
     # cleared once it has a time again.
     held_reason = models.TextField(
-        "held for review",
+        gettext_lazy("held for review"),
         blank=True,
-        help_text="Why an import left this session unscheduled: place it in the planner once "
-        "the conflict is resolved.",
+        help_text=gettext_lazy(
+            "Why an import left this session unscheduled: place it in the planner once "
+            "the conflict is resolved."
+        ),
     )
     speakers = models.ManyToManyField(
-        Speaker, through="SessionSpeaker", related_name="sessions", blank=True
+        Speaker,
+        through="SessionSpeaker",
+        related_name="sessions",
+        blank=True,
+        verbose_name=gettext_lazy("speakers"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=gettext_lazy("updated at"))
     # iCalendar's SEQUENCE: calendar apps take a changed event only when it rises. Every save of
     # an existing session raises it; the admin, its actions, the API and the importer all save().
-    sequence = models.PositiveIntegerField(default=0, editable=False)
+    sequence = models.PositiveIntegerField(
+        default=0, editable=False, verbose_name=gettext_lazy("sequence")
+    )
 
     objects = SessionQuerySet.as_manager()
 
@@ -644,6 +695,8 @@ class Session(KeepsFormerSlugs, Versioned):
     being_replaced: frozenset[int] = frozenset()
 
     class Meta:
+        verbose_name = gettext_lazy("session")
+        verbose_name_plural = gettext_lazy("sessions")
         ordering = list(SCHEDULE_ORDER)
         constraints = [
             models.CheckConstraint(
@@ -1128,22 +1181,44 @@ AUDIENCE_LEVEL_LABELS = dict(Session.AudienceLevel.choices)
 
 
 class FormerSessionSlug(FormerSlug):
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="former_slugs")
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="former_slugs",
+        verbose_name=gettext_lazy("session"),
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("former session slug")
+        verbose_name_plural = gettext_lazy("former session slugs")
         constraints = [
             models.UniqueConstraint(fields=["session", "slug"], name="former_session_slug_once")
         ]
 
 
 class SessionSpeaker(models.Model):
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="session_speakers")
-    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="session_links")
-    position = models.PositiveSmallIntegerField(default=0, help_text="Billing order, lowest first.")
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="session_speakers",
+        verbose_name=gettext_lazy("session"),
+    )
+    speaker = models.ForeignKey(
+        Speaker,
+        on_delete=models.CASCADE,
+        related_name="session_links",
+        verbose_name=gettext_lazy("speaker"),
+    )
+    position = models.PositiveSmallIntegerField(
+        default=0,
+        help_text=gettext_lazy("Billing order, lowest first."),
+        verbose_name=gettext_lazy("position"),
+    )
 
     class Meta:
+        verbose_name_plural = gettext_lazy("speakers")
         ordering = ["position", "pk"]
-        verbose_name = "speaker"
+        verbose_name = gettext_lazy("speaker")
         constraints = [
             models.UniqueConstraint(
                 fields=["session", "speaker"],
@@ -1186,17 +1261,28 @@ class ImportedValues(models.Model):
     """
 
     session = models.OneToOneField(
-        Session, on_delete=models.CASCADE, null=True, blank=True, related_name="imported_values"
+        Session,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="imported_values",
+        verbose_name=gettext_lazy("session"),
     )
     speaker = models.OneToOneField(
-        Speaker, on_delete=models.CASCADE, null=True, blank=True, related_name="imported_values"
+        Speaker,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="imported_values",
+        verbose_name=gettext_lazy("speaker"),
     )
     # Field name to value as JSON: rooms and tracks by name, times in ISO 8601 UTC, speakers
     # by GUID (see writer.remembered()).
-    values = models.JSONField(default=dict)
+    values = models.JSONField(default=dict, verbose_name=gettext_lazy("values"))
 
     class Meta:
-        verbose_name_plural = "imported values"
+        verbose_name = gettext_lazy("imported values")
+        verbose_name_plural = gettext_lazy("imported values")
         constraints = [
             models.CheckConstraint(
                 condition=Q(session__isnull=False, speaker__isnull=True)
@@ -1232,23 +1318,35 @@ class SessionLink(models.Model):
 
     class Kind(models.TextChoices):
         # The types of links and attachments the c3voc JSON schema names.
-        RELATED = "related", "Related"
-        SLIDES = "slides", "Slides"
-        PAPER = "paper", "Paper"
-        WEB = "web", "Web"
-        BLOG = "blog", "Blog"
-        ARTICLE = "article", "Article"
-        MEDIA = "media", "Media"
-        ACTIVITYPUB = "activitypub", "ActivityPub"
+        RELATED = "related", pgettext_lazy("link kind", "Related")
+        SLIDES = "slides", pgettext_lazy("link kind", "Slides")
+        PAPER = "paper", pgettext_lazy("link kind", "Paper")
+        WEB = "web", pgettext_lazy("link kind", "Web")
+        BLOG = "blog", pgettext_lazy("link kind", "Blog")
+        ARTICLE = "article", pgettext_lazy("link kind", "Article")
+        MEDIA = "media", pgettext_lazy("link kind", "Media")
+        ACTIVITYPUB = "activitypub", pgettext_lazy("link kind", "ActivityPub")
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="links")
-    title = models.CharField(max_length=300, blank=True)
-    url = models.URLField("URL", max_length=500)
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="links",
+        verbose_name=gettext_lazy("session"),
+    )
+    title = models.CharField(max_length=300, blank=True, verbose_name=gettext_lazy("title"))
+    url = models.URLField(gettext_lazy("URL"), max_length=500)
     # Free text, as schedule.xml allows; exports name it only when it is one of Kind.
-    kind = models.CharField("type", max_length=20, blank=True, help_text="For example slides.")
-    position = models.PositiveSmallIntegerField(default=0)
+    kind = models.CharField(
+        gettext_lazy("type"),
+        max_length=20,
+        blank=True,
+        help_text=gettext_lazy("For example slides."),
+    )
+    position = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("position"))
 
     class Meta:
+        verbose_name = gettext_lazy("session link")
+        verbose_name_plural = gettext_lazy("session links")
         ordering = ["position", "pk"]
 
     def __str__(self):
@@ -1261,17 +1359,30 @@ class Attachment(models.Model):
     An attachment may be announced by name before its file arrives; it is then listed without a link.
     """
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="attachments")
-    title = models.CharField(max_length=200)
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="attachments",
+        verbose_name=gettext_lazy("session"),
+    )
+    title = models.CharField(max_length=200, verbose_name=gettext_lazy("title"))
     file = models.FileField(
         upload_to=RandomName("attachments", "file"),
         blank=True,
         validators=[FileKindValidator("slides", max_bytes=50 * 1024 * 1024)],
-        help_text="PDF, PowerPoint, OpenDocument presentation or image; 50 MB at most.",
+        help_text=gettext_lazy(
+            "PDF, PowerPoint, OpenDocument presentation or image; 50 MB at most."
+        ),
+        verbose_name=gettext_lazy("file"),
     )
-    url = models.URLField("URL", blank=True, max_length=500)
-    kind = models.CharField("type", max_length=20, blank=True, help_text="For example slides.")
-    position = models.PositiveSmallIntegerField(default=0)
+    url = models.URLField(gettext_lazy("URL"), blank=True, max_length=500)
+    kind = models.CharField(
+        gettext_lazy("type"),
+        max_length=20,
+        blank=True,
+        help_text=gettext_lazy("For example slides."),
+    )
+    position = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("position"))
     # Set when a speaker adds it on their materials page; empty for the organizers' and imports'.
     added_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -1280,12 +1391,17 @@ class Attachment(models.Model):
         blank=True,
         editable=False,
         related_name="+",
-        help_text="The speaker's account that added it; empty when organizers or an import did.",
+        help_text=gettext_lazy(
+            "The speaker's account that added it; empty when organizers or an import did."
+        ),
+        verbose_name=gettext_lazy("added by"),
     )
 
     objects = AttachmentQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("attachment")
+        verbose_name_plural = gettext_lazy("attachments")
         ordering = ["position", "pk"]
         constraints = [
             models.CheckConstraint(
@@ -1418,19 +1534,36 @@ class SavedSession(models.Model):
     """A session an attendee put on “my schedule”."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_sessions"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="saved_sessions",
+        verbose_name=gettext_lazy("user"),
     )
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="saves")
-    created_at = models.DateTimeField(auto_now_add=True)
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="saves",
+        verbose_name=gettext_lazy("session"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
     # Where and when the session was when the attendee last looked, so a move can be pointed out.
-    seen_starts_at = models.DateTimeField(null=True, blank=True)
+    seen_starts_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("seen starts at")
+    )
     seen_room = models.ForeignKey(
-        Room, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Room,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("seen room"),
     )
 
     objects = SavedSessionQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("saved session")
+        verbose_name_plural = gettext_lazy("saved sessions")
         ordering = ["session__starts_at", "pk"]
         constraints = [
             # Double clicks, two tabs or two requests at once still leave one row.
@@ -1483,18 +1616,26 @@ class CalendarFeed(models.Model):
     """
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feeds"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="calendar_feeds",
+        verbose_name=gettext_lazy("user"),
     )
     conference = models.ForeignKey(
-        Conference, on_delete=models.CASCADE, related_name="calendar_feeds"
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="calendar_feeds",
+        verbose_name=gettext_lazy("conference"),
     )
-    selector = models.CharField(max_length=32, unique=True)
-    verifier = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
+    selector = models.CharField(max_length=32, unique=True, verbose_name=gettext_lazy("selector"))
+    verifier = models.CharField(max_length=64, verbose_name=gettext_lazy("verifier"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
 
     objects = CalendarFeedQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("calendar feed")
+        verbose_name_plural = gettext_lazy("calendar feeds")
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "conference"], name="calendar_feed_once_per_user_and_conference"
@@ -1543,12 +1684,21 @@ class Release(models.Model):
     the sessions changed again or were deleted.
     """
 
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="releases")
+    conference = models.ForeignKey(
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="releases",
+        verbose_name=gettext_lazy("conference"),
+    )
     version = models.CharField(
-        max_length=50, help_text="What exports and the change log call it, e.g. “v2”."
+        max_length=50,
+        help_text=gettext_lazy("What exports and the change log call it, e.g. “v2”."),
+        verbose_name=gettext_lazy("version"),
     )
     comment = models.TextField(
-        blank=True, help_text="Shown to the public with the release's changes."
+        blank=True,
+        help_text=gettext_lazy("Shown to the public with the release's changes."),
+        verbose_name=gettext_lazy("comment"),
     )
     released_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -1556,12 +1706,15 @@ class Release(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=gettext_lazy("released by"),
     )
-    released_at = models.DateTimeField()
+    released_at = models.DateTimeField(verbose_name=gettext_lazy("released at"))
     # The public schedule as announced: releases.public_snapshot(), session id to its entry.
-    snapshot = models.JSONField(default=dict, blank=True)
+    snapshot = models.JSONField(default=dict, blank=True, verbose_name=gettext_lazy("snapshot"))
 
     class Meta:
+        verbose_name = gettext_lazy("release")
+        verbose_name_plural = gettext_lazy("releases")
         ordering = ["-released_at", "-pk"]
         constraints = [
             models.UniqueConstraint(
@@ -1611,24 +1764,46 @@ class ReleaseMail(models.Model):
     """
 
     class Status(models.TextChoices):
-        QUEUED = "queued"
-        SENDING = "sending"
-        SENT = "sent"
+        QUEUED = "queued", gettext_lazy("Queued")
+        SENDING = "sending", gettext_lazy("Sending")
+        SENT = "sent", gettext_lazy("Sent")
         # Nothing to send when its turn came: mails turned off, address unverified, the
         # changed sessions no longer saved.
-        SKIPPED = "skipped"
+        SKIPPED = "skipped", gettext_lazy("Skipped")
 
-    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="mails")
+    release = models.ForeignKey(
+        Release,
+        on_delete=models.CASCADE,
+        related_name="mails",
+        verbose_name=gettext_lazy("release"),
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("user"),
     )
     speaker = models.ForeignKey(
-        Speaker, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Speaker,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("speaker"),
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(
+        max_length=10,
+        choices=Status.choices,
+        default=Status.QUEUED,
+        verbose_name=gettext_lazy("status"),
+    )
+    sent_at = models.DateTimeField(null=True, blank=True, verbose_name=gettext_lazy("sent at"))
 
     class Meta:
+        verbose_name = gettext_lazy("release mail")
+        verbose_name_plural = gettext_lazy("release mails")
         constraints = [
             models.UniqueConstraint(
                 fields=["release", "user"],
@@ -1658,54 +1833,76 @@ class ScheduleImport(models.Model):
     """
 
     class Status(models.TextChoices):
-        CHECKING = "checking", "Checking"
-        CHECKED = "checked", "Ready to confirm"
-        REFUSED = "refused", "Refused"
-        IMPORTING = "importing", "Importing"
-        IMPORTED = "imported", "Imported"
-        FAILED = "failed", "Not imported"
+        CHECKING = "checking", gettext_lazy("Checking")
+        CHECKED = "checked", gettext_lazy("Ready to confirm")
+        REFUSED = "refused", gettext_lazy("Refused")
+        IMPORTING = "importing", gettext_lazy("Importing")
+        IMPORTED = "imported", gettext_lazy("Imported")
+        FAILED = "failed", gettext_lazy("Not imported")
 
     conference = models.ForeignKey(
-        Conference, on_delete=models.CASCADE, related_name="schedule_imports"
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="schedule_imports",
+        verbose_name=gettext_lazy("conference"),
     )
-    file_name = models.CharField(max_length=255)
+    file_name = models.CharField(max_length=255, verbose_name=gettext_lazy("file name"))
     # The file itself, kept for the confirm step: the database is the one store the site and
     # the task worker (possibly on another server) share; imports are 20 MB at most.
-    data = models.BinaryField()
+    data = models.BinaryField(verbose_name=gettext_lazy("data"))
     hold_conflicts = models.BooleanField(
-        "hold conflicts for review",
+        gettext_lazy("hold conflicts for review"),
         default=False,
-        help_text="Import every valid session; those that double-book a room or speaker or fall "
-        "outside the conference's days wait unscheduled in the planner, with the reason.",
+        help_text=gettext_lazy(
+            "Import every valid session; those that double-book a room or speaker or fall "
+            "outside the conference's days wait unscheduled in the planner, with the reason."
+        ),
     )
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.CHECKING)
+    status = models.CharField(
+        max_length=20,
+        choices=Status.choices,
+        default=Status.CHECKING,
+        verbose_name=gettext_lazy("status"),
+    )
     # How many sessions the file holds: above a threshold each step runs in a task.
-    session_count = models.PositiveIntegerField(default=0)
-    in_background = models.BooleanField(default=False)
+    session_count = models.PositiveIntegerField(
+        default=0, verbose_name=gettext_lazy("session count")
+    )
+    in_background = models.BooleanField(default=False, verbose_name=gettext_lazy("in background"))
     # ImportReport.as_json() of the last step run, and why the file was refused, if it was.
-    report = models.JSONField(default=dict, blank=True)
-    problems = models.JSONField(default=list, blank=True)
+    report = models.JSONField(default=dict, blank=True, verbose_name=gettext_lazy("report"))
+    problems = models.JSONField(default=list, blank=True, verbose_name=gettext_lazy("problems"))
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=gettext_lazy("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=gettext_lazy("confirmed by"),
     )
-    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("confirmed at")
+    )
     # When the step now running began, and when the last one ended.
-    step_started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    step_started_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("step started at")
+    )
+    finished_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("finished at")
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("schedule import")
+        verbose_name_plural = gettext_lazy("schedule imports")
         ordering = ["-created_at", "-pk"]
 
     def __str__(self):
@@ -1746,24 +1943,36 @@ class Removal(models.Model):
     """
 
     class Kind(models.TextChoices):
-        SESSION = "session", "Session"
-        SPEAKER = "speaker", "Speaker"
+        SESSION = "session", gettext_lazy("Session")
+        SPEAKER = "speaker", gettext_lazy("Speaker")
 
     class Reason(models.TextChoices):
-        DELETED = "deleted", "Deleted"
-        HIDDEN = "hidden", "No longer public"
+        DELETED = "deleted", gettext_lazy("Deleted")
+        HIDDEN = "hidden", gettext_lazy("No longer public")
 
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="removals")
-    kind = models.CharField(max_length=10, choices=Kind.choices)
+    conference = models.ForeignKey(
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="removals",
+        verbose_name=gettext_lazy("conference"),
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, verbose_name=gettext_lazy("kind"))
     # The id the API showed; no slug or title, which a deleted draft must not reveal.
-    object_id = models.PositiveBigIntegerField()
-    reason = models.CharField(max_length=10, choices=Reason.choices)
-    was_public = models.BooleanField(help_text="Attendees could see it just before.")
-    removed_at = models.DateTimeField(default=timezone.now)
+    object_id = models.PositiveBigIntegerField(verbose_name=gettext_lazy("object id"))
+    reason = models.CharField(
+        max_length=10, choices=Reason.choices, verbose_name=gettext_lazy("reason")
+    )
+    was_public = models.BooleanField(
+        help_text=gettext_lazy("Attendees could see it just before."),
+        verbose_name=gettext_lazy("was public"),
+    )
+    removed_at = models.DateTimeField(default=timezone.now, verbose_name=gettext_lazy("removed at"))
 
     objects = RemovalQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("removal")
+        verbose_name_plural = gettext_lazy("removals")
         indexes = [models.Index(fields=["conference", "removed_at"], name="removal_by_time")]
 
     def __str__(self):
