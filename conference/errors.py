@@ -25,6 +25,7 @@ from django.core.exceptions import (
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy
 from django.views import defaults
@@ -157,7 +158,15 @@ def megabytes(size: int) -> str:
 
 
 def bad_request(request, exception=None):
-    """handler400: what was wrong, in words; a body too large is a 413."""
+    """handler400: what was wrong, in words; a body too large is a 413. In the visitor's
+    language on a page; in English under /api/, like the rest of the API's own words."""
+    if is_api(request):
+        with translation.override("en"):
+            return refusal(request, exception)
+    return refusal(request, exception)
+
+
+def refusal(request, exception=None) -> HttpResponse:
     if isinstance(exception, RequestDataTooBig):
         limit = megabytes(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         message = gettext(
