@@ -532,7 +532,7 @@ class AccountEmail(models.Model):
     objects = AccountEmailQuerySet.as_manager()
 
     def __str__(self):
-        return f"Email settings of {self.user}"
+        return gettext("Email settings of %(user)s") % {"user": self.user}
 
     @property
     def is_verified(self) -> bool:

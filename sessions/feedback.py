@@ -152,7 +152,10 @@ class Feedback(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.rating}/5 on {self.session}"
+        return gettext("%(rating)s/5 on %(session)s") % {
+            "rating": self.rating,
+            "session": self.session,
+        }
 
     @classmethod
     def from_db(cls, db, field_names, values):

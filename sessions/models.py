@@ -1228,7 +1228,10 @@ class SessionSpeaker(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.speaker} on {self.session}"
+        return gettext("%(speaker)s on %(session)s") % {
+            "speaker": self.speaker,
+            "session": self.session,
+        }
 
     def clean(self):
         # A row of a session being added holds the unsaved session, without an id; a tampered
@@ -1295,7 +1298,7 @@ class ImportedValues(models.Model):
         ]
 
     def __str__(self):
-        return f"Imported values of {self.session or self.speaker}"
+        return gettext("Imported values of %(object)s") % {"object": self.session or self.speaker}
 
 
 class AttachmentQuerySet(models.QuerySet):
@@ -1575,7 +1578,7 @@ class SavedSession(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.user} saved {self.session}"
+        return gettext("%(user)s saved %(session)s") % {"user": self.user, "session": self.session}
 
     @property
     def was_moved(self) -> bool:
@@ -1643,7 +1646,10 @@ class CalendarFeed(models.Model):
         ]
 
     def __str__(self):
-        return f"Calendar feed of {self.user} for {self.conference}"
+        return gettext("Calendar feed of %(user)s for %(conference)s") % {
+            "user": self.user,
+            "conference": self.conference,
+        }
 
     def get_absolute_url(self):
         return reverse(
@@ -1822,7 +1828,10 @@ class ReleaseMail(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.release} mail to {self.user or self.speaker}"
+        return gettext("%(release)s mail to %(recipient)s") % {
+            "release": self.release,
+            "recipient": self.user or self.speaker,
+        }
 
 
 class ScheduleImport(models.Model):
@@ -1906,7 +1915,10 @@ class ScheduleImport(models.Model):
         ordering = ["-created_at", "-pk"]
 
     def __str__(self):
-        return f"{self.file_name} into {self.conference}"
+        return gettext("%(file)s into %(conference)s") % {
+            "file": self.file_name,
+            "conference": self.conference,
+        }
 
     @property
     def is_running(self) -> bool:
