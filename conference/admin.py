@@ -378,10 +378,13 @@ class ConferenceAdmin(admin.ModelAdmin):
             '<textarea readonly rows="12" cols="90" id="embed-snippet" class="vLargeTextField">'
             "{}</textarea>"
             '<p><button type="button" data-copy="embed-snippet">{}</button> '
-            '<span role="status" data-copied-for="embed-snippet"></span></p>'
+            '<span role="status" data-copied-for="embed-snippet" data-copied="{}" '
+            'data-selected="{}"></span></p>'
             '<p class="help">{}</p>',
             embed_snippet(conference),
             _("Copy to clipboard"),
+            _("Copied."),
+            _("Selected: press Ctrl+C (⌘C) to copy."),
             format_html(
                 _(
                     "Paste it where the schedule should show, on a website listed above. Add "
