@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 
 def is_public_address(address: str) -> bool:
@@ -38,12 +39,19 @@ def public_addresses(host: str, port: int) -> list[str]:
     try:
         addresses = resolve(host, port)
     except (OSError, UnicodeError) as error:
-        raise RefusedAddressError(f"“{host}” does not resolve: {error}.") from error
+        raise RefusedAddressError(
+            gettext("“%(host)s” does not resolve: %(error)s.") % {"host": host, "error": error}
+        ) from error
     refused = sorted({address for address in addresses if not is_public_address(address)})
     if refused or not addresses:
+        if not refused:
+            raise RefusedAddressError(gettext("“%(host)s” resolves to nothing.") % {"host": host})
         raise RefusedAddressError(
-            f"“{host}” resolves to {', '.join(refused) or 'nothing'}: a private, "
-            "loopback, link-local or reserved address cannot receive webhooks."
+            gettext(
+                "“%(host)s” resolves to %(addresses)s: a private, loopback, link-local or "
+                "reserved address cannot receive webhooks."
+            )
+            % {"host": host, "addresses": ", ".join(refused)}
         )
     return addresses
 
@@ -53,7 +61,9 @@ def check_public_url(url: str) -> None:
     public one (or the setting allows private ones)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError("Only http and https addresses with a host name can receive webhooks.")
+        raise ValueError(
+            gettext("Only http and https addresses with a host name can receive webhooks.")
+        )
     if settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES:
         return
     try:

@@ -9,9 +9,12 @@ from django.contrib.admin.widgets import AutocompleteSelect, RelatedFieldWidgetW
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import escape, format_html
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from conference.forms import AdminLoginForm, named_with_conference
 from conference.models import ApiToken, Conference, Room, Track, WebhookDelivery, WebhookEndpoint
@@ -21,9 +24,9 @@ from conference.versioning import EditConflictError
 
 # The product's name, not Django's, on every admin page (the index is a dashboard of the
 # conferences, sessions/dashboard.py).
-admin.site.site_header = "confsched: organizers"
+admin.site.site_header = gettext_lazy("confsched: organizers")
 admin.site.site_title = "confsched"
-admin.site.index_title = "Dashboard"
+admin.site.index_title = gettext_lazy("Dashboard")
 
 # The admin's login counts towards, and respects, the same login limit as the site's.
 admin.site.login_form = AdminLoginForm
@@ -177,7 +180,9 @@ class VersionedAdmin(admin.ModelAdmin):
                 f"{change.label}: {change.loaded} → {change.now}"
                 for change in form.merge.kept_changes()
             )
-            self.message_user(request, f"Kept what someone else saved meanwhile: {kept}.")
+            self.message_user(
+                request, _("Kept what someone else saved meanwhile: %(kept)s.") % {"kept": kept}
+            )
 
     def save_related(self, request, form, formsets, change):
         # An inline whose values were kept as saved meanwhile (the organizer chose theirs) is
@@ -282,9 +287,12 @@ def embed_snippet(conference) -> str:
     site = settings.SITE_URL
     origin = f"{urlsplit(site).scheme}://{urlsplit(site).netloc}"
     frame_id = f"confsched-{conference.slug}"
+    # In the conference's language: the frame's title is read on the conference's website.
+    with translation.override(conference.language):
+        frame_title = _("Schedule of %(conference)s") % {"conference": conference.name}
     src = site + reverse("sessions:embed", kwargs={"conference_slug": conference.slug})
     return (
-        f'<iframe id="{frame_id}" src="{src}" title="Schedule of {escape(conference.name)}" '
+        f'<iframe id="{frame_id}" src="{src}" title="{escape(frame_title)}" '
         'style="width: 100%; height: 40rem; border: 0"></iframe>\n'
         "<script>\n"
         'window.addEventListener("message", function (event) {\n'
@@ -316,7 +324,7 @@ class ConferenceAdmin(admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["name", "slug", "is_published"]}),
         (
-            "When and where",
+            gettext_lazy("When and where"),
             {
                 "fields": [
                     "starts_on",
@@ -330,7 +338,7 @@ class ConferenceAdmin(admin.ModelAdmin):
             },
         ),
         (
-            "For attendees",
+            gettext_lazy("For attendees"),
             {
                 "fields": [
                     "description",
@@ -343,10 +351,10 @@ class ConferenceAdmin(admin.ModelAdmin):
             },
         ),
         (
-            "Embedding on another website",
+            gettext_lazy("Embedding on another website"),
             {"fields": ["embed_origins", "embed_snippet"]},
         ),
-        ("Feedback", {"fields": ["feedback_days_after"]}),
+        (gettext_lazy("Feedback"), {"fields": ["feedback_days_after"]}),
     ]
     readonly_fields = ["embed_snippet"]
 
@@ -358,23 +366,34 @@ class ConferenceAdmin(admin.ModelAdmin):
             super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))
         )
 
-    @admin.display(description="sessions", ordering="session_count")
+    @admin.display(description=gettext_lazy("sessions"), ordering="session_count")
     def session_count(self, conference):
         return conference.session_count
 
-    @admin.display(description="snippet for the website")
+    @admin.display(description=gettext_lazy("snippet for the website"))
     def embed_snippet(self, conference):
         if not conference.pk:
-            return "Save the conference first."
+            return _("Save the conference first.")
         return format_html(
             '<textarea readonly rows="12" cols="90" id="embed-snippet" class="vLargeTextField">'
             "{}</textarea>"
-            '<p><button type="button" data-copy="embed-snippet">Copy to clipboard</button> '
-            '<span role="status" data-copied-for="embed-snippet"></span></p>'
-            '<p class="help">Paste it where the schedule should show, on a website listed '
-            "above. Add <code>?theme=dark</code>, <code>?track=…</code> or other filters to "
-            "its address, or <code>grid/</code> for the grid.</p>",
+            '<p><button type="button" data-copy="embed-snippet">{}</button> '
+            '<span role="status" data-copied-for="embed-snippet" data-copied="{}" '
+            'data-selected="{}"></span></p>'
+            '<p class="help">{}</p>',
             embed_snippet(conference),
+            _("Copy to clipboard"),
+            _("Copied."),
+            _("Selected: press Ctrl+C (⌘C) to copy."),
+            format_html(
+                _(
+                    "Paste it where the schedule should show, on a website listed above. Add "
+                    "{theme}, {track} or other filters to its address, or {grid} for the grid."
+                ),
+                theme=mark_safe("<code>?theme=dark</code>"),
+                track=mark_safe("<code>?track=…</code>"),
+                grid=mark_safe("<code>grid/</code>"),
+            ),
         )
 
 
@@ -391,7 +410,7 @@ class ConferencePartAdmin(VersionedAdmin):
             super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))
         )
 
-    @admin.display(description="sessions", ordering="session_count")
+    @admin.display(description=gettext_lazy("sessions"), ordering="session_count")
     def session_count(self, part):
         return part.session_count
 
@@ -414,7 +433,7 @@ class WebhookEndpointForm(forms.ModelForm):
     events = forms.MultipleChoiceField(
         choices=WebhookEndpoint.Event.choices,
         widget=forms.CheckboxSelectMultiple,
-        help_text="What the endpoint is told of.",
+        help_text=gettext_lazy("What the endpoint is told of."),
     )
 
     class Meta:
@@ -431,18 +450,21 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
     search_fields = ["url"]
     readonly_fields = ["delivery_log", "created_at"]
 
-    @admin.display(description="events")
+    @admin.display(description=gettext_lazy("events"))
     def event_list(self, endpoint):
         labels = dict(WebhookEndpoint.Event.choices)
         return ", ".join(str(labels.get(event, event)) for event in endpoint.events)
 
-    @admin.display(description="deliveries")
+    @admin.display(description=gettext_lazy("deliveries"))
     def delivery_log(self, endpoint):
         if endpoint.pk is None:
             return "—"
         url = reverse("admin:conference_webhookdelivery_changelist")
         return format_html(
-            '<a href="{}?{}">Delivery log</a>', url, urlencode({"endpoint__id__exact": endpoint.pk})
+            '<a href="{}?{}">{}</a>',
+            url,
+            urlencode({"endpoint__id__exact": endpoint.pk}),
+            _("Delivery log"),
         )
 
 
@@ -476,7 +498,7 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
         "body",
     ]
 
-    @admin.display(description="last error")
+    @admin.display(description=gettext_lazy("last error"))
     def last_error_excerpt(self, delivery):
         return delivery.last_error[:80]
 

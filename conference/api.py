@@ -243,7 +243,7 @@ class RoomViewSet(VersionedObjectMixin, ConferenceScopedMixin, viewsets.ModelVie
     TrackSerializer,
     {"slug": "robotics", "name": "Robotics", "colour": "#ee4c2c", "description": ""},
     "security-privacy",
-    {"colour": [HEX_COLOUR_MESSAGE]},
+    {"colour": [str(HEX_COLOUR_MESSAGE)]},
 )
 class TrackViewSet(VersionedObjectMixin, ConferenceScopedMixin, viewsets.ModelViewSet):
     """Tracks of a conference, by name."""

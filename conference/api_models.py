@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from conference.addresses import validate_public_url
 
@@ -28,33 +29,42 @@ class WebhookEndpoint(models.Model):
     """An address organizers registered to be told of changes to one conference."""
 
     class Event(models.TextChoices):
-        RELEASE_PUBLISHED = "release.published", "Release published"
-        SESSION_CHANGED = "session.changed", "Session changed"
-        SESSION_CANCELLED = "session.cancelled", "Session cancelled"
-        SPEAKER_CHANGED = "speaker.changed", "Speaker changed"
+        RELEASE_PUBLISHED = "release.published", gettext_lazy("Release published")
+        SESSION_CHANGED = "session.changed", gettext_lazy("Session changed")
+        SESSION_CANCELLED = "session.cancelled", gettext_lazy("Session cancelled")
+        SPEAKER_CHANGED = "speaker.changed", gettext_lazy("Speaker changed")
 
     conference = models.ForeignKey(
-        "conference.Conference", on_delete=models.CASCADE, related_name="webhook_endpoints"
+        "conference.Conference",
+        on_delete=models.CASCADE,
+        related_name="webhook_endpoints",
+        verbose_name=gettext_lazy("conference"),
     )
     url = models.URLField(
-        "URL",
+        gettext_lazy("URL"),
         max_length=500,
-        help_text="Receives a POST with a JSON body for each event. It must not resolve to a "
-        "private, loopback or link-local address.",
+        help_text=gettext_lazy(
+            "Receives a POST with a JSON body for each event. It must not resolve to a "
+            "private, loopback or link-local address."
+        ),
     )
     # A list of Event values; JSONField rather than a table: a handful per endpoint, read whole.
-    events = models.JSONField(default=list, blank=True)
+    events = models.JSONField(default=list, blank=True, verbose_name=gettext_lazy("events"))
     secret = models.CharField(
         max_length=100,
         default=new_webhook_secret,
-        help_text="Signs every delivery (X-Confsched-Signature); give it to the receiver.",
+        help_text=gettext_lazy(
+            "Signs every delivery (X-Confsched-Signature); give it to the receiver."
+        ),
+        verbose_name=gettext_lazy("secret"),
     )
-    is_active = models.BooleanField("active", default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    is_active = models.BooleanField(gettext_lazy("active"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
 
     class Meta:
+        verbose_name_plural = gettext_lazy("webhook endpoints")
         ordering = ["conference", "url", "pk"]
-        verbose_name = "webhook endpoint"
+        verbose_name = gettext_lazy("webhook endpoint")
 
     def __str__(self):
         return self.url
@@ -65,7 +75,7 @@ class WebhookEndpoint(models.Model):
             set(self.events) - set(self.Event.values) if isinstance(self.events, list) else {0}
         )
         if unknown:
-            raise ValidationError({"events": "Choose events from the list."})
+            raise ValidationError({"events": gettext("Choose events from the list.")})
         if self.url:
             validate_public_url(self.url, field="url")
 
@@ -74,31 +84,51 @@ class WebhookDelivery(models.Model):
     """One event for one endpoint: its body, and how its tries went."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        DELIVERED = "delivered", "Delivered"
-        FAILED = "failed", "Failed"  # gave up after the last try
+        PENDING = "pending", gettext_lazy("Pending")
+        DELIVERED = "delivered", gettext_lazy("Delivered")
+        FAILED = "failed", gettext_lazy("Failed")  # gave up after the last try
 
     endpoint = models.ForeignKey(
-        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+        WebhookEndpoint,
+        on_delete=models.CASCADE,
+        related_name="deliveries",
+        verbose_name=gettext_lazy("endpoint"),
     )
-    event = models.CharField(max_length=50, choices=WebhookEndpoint.Event.choices)
+    event = models.CharField(
+        max_length=50, choices=WebhookEndpoint.Event.choices, verbose_name=gettext_lazy("event")
+    )
     # The exact JSON sent: every try signs and sends the same bytes.
-    body = models.TextField()
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    response_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    last_error = models.TextField(blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    last_try_at = models.DateTimeField(null=True, blank=True)
-    next_try_at = models.DateTimeField(null=True, blank=True)
+    body = models.TextField(verbose_name=gettext_lazy("body"))
+    status = models.CharField(
+        max_length=20,
+        choices=Status.choices,
+        default=Status.PENDING,
+        verbose_name=gettext_lazy("status"),
+    )
+    attempts = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("attempts"))
+    response_code = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=gettext_lazy("response code")
+    )
+    last_error = models.TextField(blank=True, verbose_name=gettext_lazy("last error"))
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=gettext_lazy("created at"))
+    last_try_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("last try at")
+    )
+    next_try_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("next try at")
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("webhook delivery")
         ordering = ["-created_at", "-pk"]
-        verbose_name_plural = "webhook deliveries"
+        verbose_name_plural = gettext_lazy("webhook deliveries")
         indexes = [models.Index(fields=["status", "next_try_at"], name="webhook_delivery_due")]
 
     def __str__(self):
-        return f"{self.event} to {self.endpoint}"
+        return gettext("%(event)s to %(endpoint)s") % {
+            "event": self.event,
+            "endpoint": self.endpoint,
+        }
 
 
 class ApiTokenQuerySet(models.QuerySet):
@@ -116,32 +146,53 @@ class ApiToken(models.Model):
     """
 
     class Scope(models.TextChoices):
-        READ = "read", "Read only"
-        WRITE = "write", "Read and write"
+        READ = "read", gettext_lazy("Read only")
+        WRITE = "write", gettext_lazy("Read and write")
 
-    key = models.CharField(max_length=40, unique=True, editable=False)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    key = models.CharField(
+        max_length=40, unique=True, editable=False, verbose_name=gettext_lazy("key")
     )
-    name = models.CharField(max_length=100, blank=True, help_text="What it is for.")
-    scope = models.CharField(max_length=10, choices=Scope.choices, default=Scope.READ)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=gettext_lazy("user"),
+    )
+    name = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text=gettext_lazy("What it is for."),
+        verbose_name=gettext_lazy("name"),
+    )
+    scope = models.CharField(
+        max_length=10, choices=Scope.choices, default=Scope.READ, verbose_name=gettext_lazy("scope")
+    )
     conferences = models.ManyToManyField(
         "conference.Conference",
         blank=True,
         related_name="+",
-        help_text="Only these conferences; none selected: every conference the user may see.",
+        help_text=gettext_lazy(
+            "Only these conferences; none selected: every conference the user may see."
+        ),
+        verbose_name=gettext_lazy("conferences"),
     )
-    expires_at = models.DateTimeField(null=True, blank=True, help_text="Empty: never.")
-    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("Empty: never."),
+        verbose_name=gettext_lazy("expires at"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
 
     objects = ApiTokenQuerySet.as_manager()
 
     class Meta:
+        verbose_name_plural = gettext_lazy("API tokens")
         ordering = ["-created_at", "-pk"]
-        verbose_name = "API token"
+        verbose_name = gettext_lazy("API token")
 
     def __str__(self):
-        return self.name or f"Token of {self.user}"
+        return self.name or gettext("Token of %(user)s") % {"user": self.user}
 
     def save(self, *args, **kwargs):
         if not self.key:

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 from django.core.management import call_command
 from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy
 
 
 def create_cache_tables(using, **kwargs):
@@ -11,6 +12,7 @@ def create_cache_tables(using, **kwargs):
 
 class ConferenceConfig(AppConfig):
     name = "conference"
+    verbose_name = gettext_lazy("Conference")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):

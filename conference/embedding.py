@@ -4,6 +4,7 @@
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 
 def embed_origin_lines(text: str) -> list[str]:
@@ -37,8 +38,10 @@ def validate_embed_origins(text: str) -> None:
             problems.append(line)
     if problems:
         raise ValidationError(
-            "Enter one origin per line, such as https://pycon.example.org (scheme, host and "
-            "an optional port; no path or wildcard): %(lines)s",
+            gettext(
+                "Enter one origin per line, such as https://pycon.example.org (scheme, host and "
+                "an optional port; no path or wildcard): %(lines)s"
+            ),
             code="invalid_embed_origin",
             params={"lines": ", ".join(problems)},
         )

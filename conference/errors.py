@@ -25,6 +25,9 @@ from django.core.exceptions import (
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.utils import translation
+from django.utils.formats import number_format
+from django.utils.translation import gettext, gettext_lazy
 from django.views import defaults
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
@@ -33,8 +36,10 @@ from conference.languages import activate_conference_language
 from conference.models import Conference
 
 NUL = "\x00"
-NUL_REFUSED = "Null characters are not allowed in a request."
-SURROGATE_REFUSED = "Unpaired surrogates (\\ud800 to \\udfff) are not allowed in JSON."
+NUL_REFUSED = gettext_lazy("Null characters are not allowed in a request.")
+SURROGATE_REFUSED = gettext_lazy(
+    "Unpaired surrogates (\\ud800 to \\udfff) are not allowed in JSON."
+)
 # In a JSON text: "\u" and then 0000, a high surrogate without a low one after it, or a low
 # surrogate (paired or not: json_refusal() looks). Starting with a literal lets the regex engine
 # skip ahead, so a large body costs less to check than DRF takes to parse it.
@@ -147,25 +152,41 @@ def error_response(request: HttpRequest, status: int, title: str, message: str) 
 
 
 def megabytes(size: int) -> str:
-    return f"{size / 2**20:g} MB"
+    value = size / 2**20
+    shown = number_format(int(value) if value.is_integer() else round(value, 2))
+    return gettext("%(size)s MB") % {"size": shown}
 
 
 def bad_request(request, exception=None):
-    """handler400: what was wrong, in words; a body too large is a 413."""
+    """handler400: what was wrong, in words; a body too large is a 413. In the visitor's
+    language on a page; in English under /api/, like the rest of the API's own words."""
+    if is_api(request):
+        with translation.override("en"):
+            return refusal(request, exception)
+    return refusal(request, exception)
+
+
+def refusal(request, exception=None) -> HttpResponse:
     if isinstance(exception, RequestDataTooBig):
         limit = megabytes(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
-        message = f"The request is too large: at most {limit}, not counting uploaded files."
-        return error_response(request, 413, "Request too large", message)
+        message = gettext(
+            "The request is too large: at most %(limit)s, not counting uploaded files."
+        ) % {"limit": limit}
+        return error_response(request, 413, gettext("Request too large"), message)
     if isinstance(exception, TooManyFieldsSent):
         limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
-        message = f"Too many query parameters or form fields: at most {limit:,}."
+        message = gettext("Too many query parameters or form fields: at most %(limit)s.") % {
+            "limit": number_format(limit, force_grouping=True)
+        }
     elif isinstance(exception, TooManyFilesSent):
-        message = f"Too many files: at most {settings.DATA_UPLOAD_MAX_NUMBER_FILES:,}."
+        message = gettext("Too many files: at most %(limit)s.") % {
+            "limit": number_format(settings.DATA_UPLOAD_MAX_NUMBER_FILES, force_grouping=True)
+        }
     elif isinstance(exception, UnstorableTextRefused):
         message = str(exception)
     else:  # Django's other refusals (a bad Host header, a broken upload) may name internals
-        message = "The request could not be understood."
-    return error_response(request, 400, "Bad request", message)
+        message = gettext("The request could not be understood.")
+    return error_response(request, 400, gettext("Bad request"), message)
 
 
 def permission_denied(request, exception=None):

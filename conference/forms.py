@@ -26,7 +26,7 @@ from conference.limits import (
     login_locked_message,
 )
 from conference.models import confirmed_address
-from conference.timezones import WallClock, clock_text, read_wall_clock
+from conference.timezones import WallClock, local_clock, read_wall_clock
 
 # Attendee pages render in Jinja2 (conference/jinja2.py), and so do their forms' widgets; the
 # admin keeps Django's renderer.
@@ -216,9 +216,9 @@ def fold_choices(local: datetime.datetime) -> list[tuple[str, str]]:
     return [
         (
             fold,
-            f"{clock_text(local)} {local.replace(tzinfo=zone, fold=int(fold)).tzname()} ({which})",
+            f"{local_clock(local)} {local.replace(tzinfo=zone, fold=int(fold)).tzname()} ({which})",
         )
-        for fold, which in ((FIRST, "first"), (SECOND, "second"))
+        for fold, which in ((FIRST, gettext("first")), (SECOND, gettext("second")))
     ]
 
 
@@ -250,7 +250,7 @@ class ConferenceDateTimeWidget(AdminSplitDateTime):
         typed = read_typed_time(value[0], value[1])
         offers_fold = typed is not None and len(typed[1].instants) == 2
         if offers_fold:
-            which = f"Which {clock_text(typed[0])}?"
+            which = gettext("Which %(time)s?") % {"time": local_clock(typed[0])}
             self.widgets[2].choices = [("", which), *fold_choices(typed[0])]
             self.widgets[2].attrs["aria-label"] = which
         context = super().get_context(name, value, attrs)
@@ -301,9 +301,9 @@ class ConferenceDateTimeField(forms.MultiValueField):
 
     def __init__(self, **kwargs):
         fields = (
-            forms.DateField(error_messages={"incomplete": "Enter a date."}),
-            forms.TimeField(error_messages={"incomplete": "Enter a time."}),
-            forms.ChoiceField(choices=[(FIRST, "first"), (SECOND, "second")], required=False),
+            forms.DateField(error_messages={"incomplete": _("Enter a date.")}),
+            forms.TimeField(error_messages={"incomplete": _("Enter a time.")}),
+            forms.ChoiceField(choices=[(FIRST, _("first")), (SECOND, _("second"))], required=False),
         )
         super().__init__(fields, require_all_fields=False, **kwargs)
 
@@ -319,7 +319,9 @@ class ConferenceDateTimeField(forms.MultiValueField):
         day, time, fold = data_list
         typed = read_typed_time(day, time)
         if typed is None:
-            raise ValidationError("Enter a date between the years 1 and 9999.", code="out_of_range")
+            raise ValidationError(
+                gettext("Enter a date between the years 1 and 9999."), code="out_of_range"
+            )
         local, reading = typed
         zone = timezone.get_current_timezone()
         if not reading.instants:
@@ -328,8 +330,10 @@ class ConferenceDateTimeField(forms.MultiValueField):
             return reading.instants[0]
         if fold not in (FIRST, SECOND):
             raise ValidationError(
-                f"{reading.refusal(local, zone)} "
-                f"Choose which {clock_text(local)} you mean, next to the time.",
+                reading.refusal(local, zone)
+                + " "
+                + gettext("Choose which %(time)s you mean, next to the time.")
+                % {"time": local_clock(local)},
                 code="ambiguous_time",
             )
         return reading.instants[int(fold)]

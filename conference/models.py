@@ -13,7 +13,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from conference.embedding import embed_origin_lines, validate_embed_origins
 from conference.versioning import Versioned, VersionedQuerySet
@@ -23,7 +23,7 @@ def validate_time_zone(value: str) -> None:
     """Accept only IANA zone names ("Europe/Paris"), never abbreviations like "CEST"."""
     if value not in zoneinfo.available_timezones():
         raise ValidationError(
-            "“%(value)s” is not an IANA time zone name such as Europe/Paris.",
+            gettext("“%(value)s” is not an IANA time zone name such as Europe/Paris."),
             code="invalid_time_zone",
             params={"value": value},
         )
@@ -36,7 +36,7 @@ RESERVED_SLUGS = frozenset({"admin", "api", "accounts", "static", "media", "i18n
 def validate_not_reserved(value: str) -> None:
     if value in RESERVED_SLUGS:
         raise ValidationError(
-            "“%(value)s” is used by the site itself; choose another slug.",
+            gettext("“%(value)s” is used by the site itself; choose another slug."),
             code="reserved_slug",
             params={"value": value},
         )
@@ -45,7 +45,7 @@ def validate_not_reserved(value: str) -> None:
 # A track's colour, as its CSS and the frab exports use it. The field validates with it, and a
 # database constraint holds the same pattern for writers that skip validation.
 HEX_COLOUR = r"^#[0-9a-fA-F]{6}$"
-HEX_COLOUR_MESSAGE = "Enter a colour as #rrggbb, for example #ee4c2c."
+HEX_COLOUR_MESSAGE = gettext_lazy("Enter a colour as #rrggbb, for example #ee4c2c.")
 validate_hex_colour = RegexValidator(HEX_COLOUR, HEX_COLOUR_MESSAGE)
 
 
@@ -93,83 +93,105 @@ class ConferenceQuerySet(models.QuerySet):
 
 
 class Conference(models.Model):
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, verbose_name=gettext_lazy("name"))
     slug = models.SlugField(
         max_length=100,
         unique=True,
         validators=[validate_not_reserved],
-        help_text="Used in every public URL of the conference.",
+        help_text=gettext_lazy("Used in every public URL of the conference."),
+        verbose_name=gettext_lazy("slug"),
     )
-    starts_on = models.DateField("first day")
-    ends_on = models.DateField("last day")
+    starts_on = models.DateField(gettext_lazy("first day"))
+    ends_on = models.DateField(gettext_lazy("last day"))
     time_zone = models.CharField(
         max_length=64,
         choices=time_zone_choices,
         validators=[validate_time_zone],
-        help_text="IANA zone of the venue. Times are entered and shown in it.",
+        help_text=gettext_lazy("IANA zone of the venue. Times are entered and shown in it."),
+        verbose_name=gettext_lazy("time zone"),
     )
     # The pages' language for a visitor who asked for none we have (docs/i18n.md).
     language = models.CharField(
         max_length=8,
         choices=settings.LANGUAGES,
         default="en",
-        help_text="The public pages' language for visitors whose browser asks for none of ours.",
+        help_text=gettext_lazy(
+            "The public pages' language for visitors whose browser asks for none of ours."
+        ),
+        verbose_name=gettext_lazy("language"),
     )
     # frab's day_change: sessions starting after midnight but before this time belong to the
     # day before, so a night programme running to 02:00 stays on its evening's day.
     day_change = models.TimeField(
-        "day changes at",
+        gettext_lazy("day changes at"),
         default=datetime.time(0, 0),
-        help_text="Sessions starting before this time of night count as the day before "
-        "(for example 04:00 for a programme running past midnight). 00:00: at midnight.",
+        help_text=gettext_lazy(
+            "Sessions starting before this time of night count as the day before "
+            "(for example 04:00 for a programme running past midnight). 00:00: at midnight."
+        ),
     )
-    venue = models.CharField(max_length=200, blank=True)
-    city = models.CharField(max_length=100, blank=True)
-    description = models.TextField(blank=True, help_text="Markdown.")
-    registration_url = models.URLField("registration URL", blank=True)
+    venue = models.CharField(max_length=200, blank=True, verbose_name=gettext_lazy("venue"))
+    city = models.CharField(max_length=100, blank=True, verbose_name=gettext_lazy("city"))
+    description = models.TextField(
+        blank=True, help_text=gettext_lazy("Markdown."), verbose_name=gettext_lazy("description")
+    )
+    registration_url = models.URLField(gettext_lazy("registration URL"), blank=True)
     help_url = models.URLField(
-        "help URL", blank=True, help_text="Where attendees get help with the event."
+        gettext_lazy("help URL"),
+        blank=True,
+        help_text=gettext_lazy("Where attendees get help with the event."),
     )
-    contact_email = models.EmailField(blank=True)
+    contact_email = models.EmailField(blank=True, verbose_name=gettext_lazy("contact email"))
     # What schedule apps show of the conference (frab's <color primary> and <logo>).
     colour = models.CharField(
         max_length=7,
         blank=True,
         validators=[validate_hex_colour],
-        help_text="Main colour schedule apps use, #rrggbb; empty for theirs.",
+        help_text=gettext_lazy("Main colour schedule apps use, #rrggbb; empty for theirs."),
+        verbose_name=gettext_lazy("colour"),
     )
-    logo_url = models.URLField("logo URL", blank=True, max_length=500)
-    is_published = models.BooleanField("published", default=False)
+    logo_url = models.URLField(gettext_lazy("logo URL"), blank=True, max_length=500)
+    is_published = models.BooleanField(gettext_lazy("published"), default=False)
     embed_origins = models.TextField(
-        "websites that may embed the schedule",
+        gettext_lazy("websites that may embed the schedule"),
         blank=True,
         validators=[validate_embed_origins],
-        help_text="One origin per line, such as https://pycon.example.org. Only these may show "
-        "the embeddable schedule (/<conference>/embed/) in a frame; no other page of the site "
-        "may be framed.",
+        help_text=gettext_lazy(
+            "One origin per line, such as https://pycon.example.org. Only these may show "
+            "the embeddable schedule (/<conference>/embed/) in a frame; no other page of the site "
+            "may be framed."
+        ),
     )
     # Attendees rate sessions from each session's start until this long after the last day.
     feedback_days_after = models.PositiveSmallIntegerField(
-        "feedback open for (days after the conference)",
+        gettext_lazy("feedback open for (days after the conference)"),
         default=14,
-        help_text="Attendees can rate a session from its start until this many days after the "
-        "last day; 0: until the end of the last day.",
+        help_text=gettext_lazy(
+            "Attendees can rate a session from its start until this many days after the "
+            "last day; 0: until the end of the last day."
+        ),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=gettext_lazy("updated at"))
     # Moves whenever anything public in the conference changes (see mark_changed): the base of
     # ETags, Last-Modified and cache keys, so nothing served is ever stale.
-    changed_at = models.DateTimeField(default=timezone.now, editable=False)
+    changed_at = models.DateTimeField(
+        default=timezone.now, editable=False, verbose_name=gettext_lazy("changed at")
+    )
 
     objects = ConferenceQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("conference")
+        verbose_name_plural = gettext_lazy("conferences")
         ordering = ["-starts_on", "name"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(ends_on__gte=F("starts_on")),
                 name="conference_ends_on_or_after_it_starts",
-                violation_error_message="The last day cannot be before the first day.",
+                violation_error_message=gettext_lazy(
+                    "The last day cannot be before the first day."
+                ),
             ),
         ]
 
@@ -304,47 +326,59 @@ class Room(Versioned):
     class Kind(models.TextChoices):
         """The room types of the c3voc schedule format, which its clients group rooms by."""
 
-        LECTURE_HALL = "lecturehall", "lecture hall"
-        STAGE = "stage", "stage"
-        WORKSHOP = "workshop", "workshop room"
-        OUTSIDE = "outside", "outside"
-        ONLINE = "online", "online"
-        PROJECT = "project", "project space"
-        BBB = "bbb", "BigBlueButton room"
-        HANGAR = "hangar", "hangar"
-        OTHER = "other", "other"
+        LECTURE_HALL = "lecturehall", gettext_lazy("lecture hall")
+        STAGE = "stage", gettext_lazy("stage")
+        WORKSHOP = "workshop", gettext_lazy("workshop room")
+        OUTSIDE = "outside", gettext_lazy("outside")
+        ONLINE = "online", gettext_lazy("online")
+        PROJECT = "project", gettext_lazy("project space")
+        BBB = "bbb", gettext_lazy("BigBlueButton room")
+        HANGAR = "hangar", gettext_lazy("hangar")
+        OTHER = "other", gettext_lazy("other")
 
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="rooms")
-    name = models.CharField(max_length=100)
-    slug = models.SlugField(max_length=100)
+    conference = models.ForeignKey(
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="rooms",
+        verbose_name=gettext_lazy("conference"),
+    )
+    name = models.CharField(max_length=100, verbose_name=gettext_lazy("name"))
+    slug = models.SlugField(max_length=100, verbose_name=gettext_lazy("slug"))
     kind = models.CharField(
-        "type",
+        gettext_lazy("type"),
         max_length=20,
         choices=Kind.choices,
         blank=True,
-        help_text="Published in schedule.json, whose apps group rooms by it.",
+        help_text=gettext_lazy("Published in schedule.json, whose apps group rooms by it."),
     )
     capacity = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Seats; leave empty if unknown."
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("Seats; leave empty if unknown."),
+        verbose_name=gettext_lazy("capacity"),
     )
     position = models.PositiveSmallIntegerField(
-        "display order",
+        gettext_lazy("display order"),
         default=0,
-        help_text="Rooms are shown in this order, lowest first.",
+        help_text=gettext_lazy("Rooms are shown in this order, lowest first."),
     )
     # The GUID a schedule file gave the room; exports publish it, else one derived from the slug.
-    guid = models.CharField("GUID", max_length=64, blank=True)
-    description = models.TextField(blank=True)
+    guid = models.CharField(gettext_lazy("GUID"), max_length=64, blank=True)
+    description = models.TextField(blank=True, verbose_name=gettext_lazy("description"))
 
     objects = ConferencePartQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("room")
+        verbose_name_plural = gettext_lazy("rooms")
         ordering = ["conference", "position", "name"]
         constraints = [
             models.UniqueConstraint(
                 fields=["conference", "slug"],
                 name="room_slug_unique_per_conference",
-                violation_error_message="This conference already has a room with this slug.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a room with this slug."
+                ),
             ),
         ]
 
@@ -358,26 +392,36 @@ class Room(Versioned):
 
 
 class Track(Versioned):
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="tracks")
-    name = models.CharField(max_length=100)
-    slug = models.SlugField(max_length=100)
+    conference = models.ForeignKey(
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="tracks",
+        verbose_name=gettext_lazy("conference"),
+    )
+    name = models.CharField(max_length=100, verbose_name=gettext_lazy("name"))
+    slug = models.SlugField(max_length=100, verbose_name=gettext_lazy("slug"))
     colour = models.CharField(
         max_length=7,
         default="#5b6b7f",
         validators=[validate_hex_colour],
-        help_text="Hex colour, #rrggbb.",
+        help_text=gettext_lazy("Hex colour, #rrggbb."),
+        verbose_name=gettext_lazy("colour"),
     )
-    description = models.TextField(blank=True)
+    description = models.TextField(blank=True, verbose_name=gettext_lazy("description"))
 
     objects = ConferencePartQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("track")
+        verbose_name_plural = gettext_lazy("tracks")
         ordering = ["conference", "name"]
         constraints = [
             models.UniqueConstraint(
                 fields=["conference", "slug"],
                 name="track_slug_unique_per_conference",
-                violation_error_message="This conference already has a track with this slug.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a track with this slug."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(colour__regex=HEX_COLOUR),
@@ -423,8 +467,8 @@ class KeepsFormerSlugs(models.Model):
 class FormerSlug(models.Model):
     """A slug a session or speaker had before; its app's model adds the relation."""
 
-    slug = models.SlugField(max_length=300)
-    retired_at = models.DateTimeField(auto_now=True)
+    slug = models.SlugField(max_length=300, verbose_name=gettext_lazy("slug"))
+    retired_at = models.DateTimeField(auto_now=True, verbose_name=gettext_lazy("retired at"))
 
     class Meta:
         abstract = True
@@ -470,20 +514,25 @@ class AccountEmail(models.Model):
         on_delete=models.CASCADE,
         primary_key=True,
         related_name="account_email",
+        verbose_name=gettext_lazy("user"),
     )
-    verified_address = models.EmailField(blank=True)
-    verified_at = models.DateTimeField(null=True, blank=True)
+    verified_address = models.EmailField(blank=True, verbose_name=gettext_lazy("verified address"))
+    verified_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("verified at")
+    )
     schedule_changes = models.BooleanField(
-        "email me schedule changes",
+        gettext_lazy("email me schedule changes"),
         default=True,
-        help_text="When a new release of a conference's schedule moves, cancels or changes the "
-        "room of a session you saved.",
+        help_text=gettext_lazy(
+            "When a new release of a conference's schedule moves, cancels or changes the "
+            "room of a session you saved."
+        ),
     )
 
     objects = AccountEmailQuerySet.as_manager()
 
     def __str__(self):
-        return f"Email settings of {self.user}"
+        return gettext("Email settings of %(user)s") % {"user": self.user}
 
     @property
     def is_verified(self) -> bool:

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from django.utils import dateformat, timezone
 from django.utils.formats import date_format, get_format
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 
 COOKIE_NAME = "tz"
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
@@ -97,9 +97,16 @@ class WallClock(NamedTuple):
         """Why ``local`` names no single instant, for whoever typed or imported it: “02:30 does
         not exist on Sunday 29 March 2026 in Europe/Berlin: the clocks jump from 02:00 to 03:00
         that night.” (or “happens twice …”, when they go back)."""
-        happens = "happens twice" if self.instants else "does not exist"
-        night = f"{date_format(local, 'l j F Y')} in {zone}"
-        return f"{clock_text(local)} {happens} on {night}: {self.change} that night."
+        if self.instants:
+            text = gettext("%(time)s happens twice on %(day)s in %(zone)s: %(change)s that night.")
+        else:
+            text = gettext("%(time)s does not exist on %(day)s in %(zone)s: %(change)s that night.")
+        return text % {
+            "time": local_clock(local),
+            "day": date_format(local, "l j F Y"),
+            "zone": zone,
+            "change": self.change,
+        }
 
 
 class ClockChange(NamedTuple):
@@ -109,14 +116,18 @@ class ClockChange(NamedTuple):
     turned_to: datetime.datetime
 
     def __str__(self) -> str:
-        verb = "go back" if self.turned_to < self.turned_from else "jump"
-        start, end = clock_text(self.turned_from), clock_text(self.turned_to)
+        start, end = local_clock(self.turned_from), local_clock(self.turned_to)
         if self.turned_from.date() != self.turned_to.date():  # Samoa skipped a whole day in 2011
             start, end = (
-                f"{clock_text(moment)} on {moment:%A} {moment.day} {moment:%B}"
+                gettext("%(time)s on %(day)s")
+                % {"time": local_clock(moment), "day": date_format(moment, "l j F")}
                 for moment in (self.turned_from, self.turned_to)
             )
-        return f"the clocks {verb} from {start} to {end}"
+        if self.turned_to < self.turned_from:
+            text = gettext("the clocks go back from %(start)s to %(end)s")
+        else:
+            text = gettext("the clocks jump from %(start)s to %(end)s")
+        return text % {"start": start, "end": end}
 
 
 def read_wall_clock(local: datetime.datetime, zone: datetime.tzinfo) -> WallClock:
@@ -158,8 +169,8 @@ def clock_change_between(
 def time_zone_note(conference) -> str:
     """The help text of a time typed in a change form: which zone it is read in."""
     if conference:
-        return f"In {conference.time_zone}, the conference's time zone."
-    return "In the time zone of the chosen conference."
+        return gettext("In %(zone)s, the conference's time zone.") % {"zone": conference.time_zone}
+    return gettext("In the time zone of the chosen conference.")
 
 
 @cache

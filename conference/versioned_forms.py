@@ -7,6 +7,8 @@ import json
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.forms.models import construct_instance
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from conference.versioning import EditConflictError, MergePlan, Overlap, three_way_merge
 
@@ -41,8 +43,12 @@ class VersionedModelForm(forms.ModelForm):
     ``merge.undone``), so a third save arriving after that is refused again.
     """
 
-    loaded_version = forms.CharField(widget=forms.HiddenInput, required=False)
-    loaded_values = forms.CharField(widget=forms.HiddenInput, required=False)
+    loaded_version = forms.CharField(
+        label=gettext_lazy("Loaded version"), widget=forms.HiddenInput, required=False
+    )
+    loaded_values = forms.CharField(
+        label=gettext_lazy("Loaded values"), widget=forms.HiddenInput, required=False
+    )
     overwrite_version = forms.CharField(widget=forms.HiddenInput, required=False)
     version_fields = ("loaded_version", "loaded_values", "overwrite_version")
     THEIRS, MINE = "theirs", "mine"
@@ -92,8 +98,10 @@ class VersionedModelForm(forms.ModelForm):
         seen = self.overwrite_chosen or parse_version(cleaned_data.get("loaded_version"))
         if seen is None:
             raise ValidationError(
-                "This page does not say which version it was opened at, so nothing was saved. "
-                "Reload it to edit the current version.",
+                _(
+                    "This page does not say which version it was opened at, so nothing was "
+                    "saved. Reload it to edit the current version."
+                ),
                 code="version_missing",
             )
         loaded_at = self.instance.version
@@ -131,9 +139,12 @@ class VersionedModelForm(forms.ModelForm):
             self.add_error(
                 None,
                 ValidationError(
-                    f"Someone else saved “{self.instance}” after you opened this page ({kept}). "
-                    "Together with theirs, your changes break a rule (marked on this page), so "
-                    "nothing was saved.",
+                    _(
+                        "Someone else saved “%(object)s” after you opened this page (%(kept)s). "
+                        "Together with theirs, your changes break a rule (marked on this page), "
+                        "so nothing was saved."
+                    )
+                    % {"object": self.instance, "kept": kept},
                     code="edit_conflict",
                 ),
             )
@@ -188,7 +199,10 @@ class VersionedModelForm(forms.ModelForm):
         if unresolved:
             # The main form's conflict block shows both values; an inline row has only this.
             both = "; ".join(
-                f"{o.label} (theirs: “{o.theirs}”, yours: “{o.mine}”)" if self.prefix else o.label
+                _("%(field)s (theirs: “%(theirs)s”, yours: “%(mine)s”)")
+                % {"field": o.label, "theirs": o.theirs, "mine": o.mine}
+                if self.prefix
+                else str(o.label)
                 for o in unresolved
             )
             self.edit_conflict = EditConflictError(
@@ -197,12 +211,16 @@ class VersionedModelForm(forms.ModelForm):
             self.add_error(
                 None,
                 ValidationError(
-                    f"Someone else saved “{self.instance}” after you opened this page and "
-                    f"changed {both} too, so nothing was saved. "
+                    _(
+                        "Someone else saved “%(object)s” after you opened this page and changed "
+                        "%(fields)s too, so nothing was saved."
+                    )
+                    % {"object": self.instance, "fields": both}
+                    + " "
                     + (
-                        "Reload the page to edit the current version."
+                        _("Reload the page to edit the current version.")
                         if self.prefix  # an inline row: its own change form offers the choice
-                        else "Choose whose value to keep for each, then save again."
+                        else _("Choose whose value to keep for each, then save again.")
                     ),
                     code="edit_conflict",
                 ),
@@ -228,13 +246,13 @@ class VersionedModelForm(forms.ModelForm):
         if current is None:
             return conflict
         self.changed_meanwhile = current.changes_since(self.loaded_displayed_values)
-        changed = (
-            f" Changed meanwhile: {', '.join(change.label for change in self.changed_meanwhile)}."
-            if self.changed_meanwhile
-            else ""
-        )
+        message = _(
+            "Someone else saved “%(object)s” after you opened this page, so nothing was saved."
+        ) % {"object": current}
+        if self.changed_meanwhile:
+            labels = ", ".join(str(change.label) for change in self.changed_meanwhile)
+            message += " " + _("Changed meanwhile: %(fields)s.") % {"fields": labels}
         return ValidationError(
-            f"Someone else saved “{current}” after you opened this page, so nothing was "
-            f"saved.{changed}",
+            message,
             code="edit_conflict",
         )

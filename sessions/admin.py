@@ -7,6 +7,8 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from conference.admin import (
     AutocompleteAdminMixin,
@@ -76,11 +78,11 @@ class SessionLinkInline(admin.TabularInline):
 
 
 class InterestFilter(admin.SimpleListFilter):
-    title = "interest vs room capacity"
+    title = gettext_lazy("interest vs room capacity")
     parameter_name = "interest"
 
     def lookups(self, request, model_admin):
-        return [("over", "More saves than seats"), ("within", "Fits the room")]
+        return [("over", _("More saves than seats")), ("within", _("Fits the room"))]
 
     def queryset(self, request, queryset):
         if self.value() == "over":
@@ -94,7 +96,7 @@ class ConferenceDayFilter(admin.SimpleListFilter):
     """The days of the conference the list is filtered to (or of the only one), as the schedule
     counts them: past midnight belongs to the evening before when days change later."""
 
-    title = "conference day"
+    title = gettext_lazy("conference day")
     parameter_name = "day"
 
     def conference(self, request) -> Conference | None:
@@ -123,11 +125,11 @@ class ConferenceDayFilter(admin.SimpleListFilter):
 
 
 class HeldFilter(admin.SimpleListFilter):
-    title = "held for review"
+    title = gettext_lazy("held for review")
     parameter_name = "held"
 
     def lookups(self, request, model_admin):
-        return [("yes", "Held by an import")]
+        return [("yes", _("Held by an import"))]
 
     def queryset(self, request, queryset):
         if self.value() == "yes":
@@ -143,6 +145,9 @@ def listed_conferences(request) -> list[Conference]:
 
 
 HELD_ROW = {("status", "held_reason"): "status"}
+# The fieldsets' titles, by which inlines_after places the inlines.
+WHEN_AND_WHERE = gettext_lazy("When and where")
+TEXT = gettext_lazy("Text")
 
 
 @admin.register(Session)
@@ -184,7 +189,7 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     # inline, placed after that fieldset by render_change_form), its text, links and files.
     fieldsets = [
         (
-            "What",
+            gettext_lazy("What"),
             {
                 "fields": [
                     "conference",
@@ -196,7 +201,7 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
             },
         ),
         (
-            "When and where",
+            WHEN_AND_WHERE,
             {
                 "fields": [
                     ("starts_at", "duration", "ends_at"),
@@ -206,7 +211,7 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
             },
         ),
         (
-            "Text",
+            TEXT,
             {
                 "fields": [
                     "abstract",
@@ -217,22 +222,22 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
             },
         ),
         (
-            "More links",
+            gettext_lazy("More links"),
             {
                 "fields": ["feedback_url", "logo_url", "source_url", "origin_url", "code"],
                 "classes": ["collapse"],
             },
         ),
         (
-            "Address and history",
+            gettext_lazy("Address and history"),
             {"fields": ["slug", "created_at", "updated_at"], "classes": ["collapse"]},
         ),
     ]
     # Which inlines follow which fieldset (by the inline's formset prefix); the rest come last.
-    inlines_after = {
-        "When and where": ["session_speakers"],
-        "Text": ["attachments", "links"],
-    }
+    inlines_after = [
+        (WHEN_AND_WHERE, ["session_speakers"]),
+        (TEXT, ["attachments", "links"]),
+    ]
     change_form_template = "admin/schedule/session/change_form.html"
 
     class Media:
@@ -268,12 +273,14 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
 
     def render_change_form(self, request, context, *args, **kwargs):
         inlines = {inline.formset.prefix: inline for inline in context["inline_admin_formsets"]}
+        # Titles compared as the page reads them (lazy, in the request's language).
+        after = {str(name): prefixes for name, prefixes in self.inlines_after}
         context["sections"] = [
             (
                 fieldset,
                 [
                     inlines.pop(prefix)
-                    for prefix in self.inlines_after.get(fieldset.name, [])
+                    for prefix in after.get(str(fieldset.name), [])
                     if prefix in inlines
                 ],
             )
@@ -306,7 +313,10 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
                 open_popups_on(form.base_fields[name], form.conference)
         if form.conference is None and obj is None and "conference" in form.base_fields:
             form.base_fields["conference"].help_text = format_html(
-                "Start from the conference to be offered only its rooms, tracks and speakers: {}.",
+                _(
+                    "Start from the conference to be offered only its rooms, tracks and "
+                    "speakers: {}."
+                ),
                 format_html_join(
                     ", ",
                     '<a href="?{}">{}</a>',
@@ -318,87 +328,96 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
             )
         return form
 
-    @admin.display(description="day", ordering="starts_at")
+    @admin.display(description=gettext_lazy("day"), ordering="starts_at")
     def day(self, session):
         if session.is_unscheduled:
-            return "Unscheduled"
+            return _("Unscheduled")
         day = date_format(session.conference_day, "D j M Y")
         # Listed with the evening before, it still says that its clock time is the next morning.
         if session.local_starts_at.date() != session.conference_day:
-            return f"{day}, after midnight"
+            return _("%(day)s, after midnight") % {"day": day}
         return day
 
-    @admin.display(description="time", ordering="starts_at")
+    @admin.display(description=gettext_lazy("time"), ordering="starts_at")
     def time(self, session):
         return "" if session.is_unscheduled else str(session.local_times)
 
-    @admin.display(description="saved by", ordering="save_count")
+    @admin.display(description=gettext_lazy("saved by"), ordering="save_count")
     def saved_by(self, session):
         return session.save_count
 
-    @admin.display(description="more saves than seats", boolean=True)
+    @admin.display(description=gettext_lazy("more saves than seats"), boolean=True)
     def over_capacity(self, session):
         """More attendees saved it than its room seats: swap rooms before the day."""
         if session.room is None or session.room.capacity is None:
             return None
         return session.save_count > session.room.capacity
 
-    @admin.display(description="speakers")
+    @admin.display(description=gettext_lazy("speakers"))
     def speaker_names(self, session):
         return ", ".join(speaker.name for speaker in session.ordered_speakers)
 
-    def report_status_change(self, request, change: StatusChange, verb: str, status: str):
+    def report_status_change(self, request, change: StatusChange, action: str, status: str):
         """Say what an action moved, what it left alone and why, and what it refused and why."""
         if change.changed:
+            count = len(change.changed)
             self.message_user(
-                request, f"{sessions_counted(len(change.changed))} {verb}.", messages.SUCCESS
+                request, status_changed(action, count) % {"count": count}, messages.SUCCESS
             )
         if change.left_alone:
             by_status = {}
             for session in change.left_alone:
                 by_status.setdefault(session.status, []).append(session)
             reasons = "; ".join(
-                f"{quoted_titles(sessions)} {'is' if len(sessions) == 1 else 'are'} "
-                + why_left_alone(left_as, status)
-                for left_as, sessions in by_status.items()
+                why_left_alone(left_as, status, sessions) for left_as, sessions in by_status.items()
             )
+            count = len(change.left_alone)
             self.message_user(
                 request,
-                f"{sessions_counted(len(change.left_alone))} left alone: {reasons}.",
+                ngettext(
+                    "%(count)s session left alone: %(reasons)s.",
+                    "%(count)s sessions left alone: %(reasons)s.",
+                    count,
+                )
+                % {"count": count, "reasons": reasons},
                 messages.WARNING,
             )
         for session, reason in change.refused:
-            self.message_user(request, f"Not {verb}: “{session}”: {reason}", messages.ERROR)
+            self.message_user(
+                request,
+                NOT_CHANGED[action] % {"session": session, "reason": reason},
+                messages.ERROR,
+            )
 
-    @admin.action(description="Publish selected drafts", permissions=["change"])
+    @admin.action(description=gettext_lazy("Publish selected drafts"), permissions=["change"])
     def publish(self, request, queryset):
         change = queryset.publish()
-        self.report_status_change(request, change, "published", Session.Status.PUBLISHED)
+        self.report_status_change(request, change, "publish", Session.Status.PUBLISHED)
 
     @admin.action(
-        description="Unpublish selected sessions (back to draft)",
+        description=gettext_lazy("Unpublish selected sessions (back to draft)"),
         permissions=["change"],
     )
     def unpublish(self, request, queryset):
         change = queryset.unpublish()
-        self.report_status_change(request, change, "unpublished", Session.Status.DRAFT)
+        self.report_status_change(request, change, "unpublish", Session.Status.DRAFT)
 
-    @admin.action(description="Cancel selected sessions", permissions=["change"])
+    @admin.action(description=gettext_lazy("Cancel selected sessions"), permissions=["change"])
     def cancel(self, request, queryset):
         change = queryset.cancel()
-        self.report_status_change(request, change, "cancelled", Session.Status.CANCELLED)
+        self.report_status_change(request, change, "cancel", Session.Status.CANCELLED)
 
-    @admin.action(description="Reinstate cancelled sessions", permissions=["change"])
+    @admin.action(description=gettext_lazy("Reinstate cancelled sessions"), permissions=["change"])
     def reinstate(self, request, queryset):
         """Like “Delete selected”: a page listing what would come back, acting only on confirm."""
         if request.POST.get("post"):
             change = queryset.reinstate()
-            self.report_status_change(request, change, "reinstated", Session.Status.PUBLISHED)
+            self.report_status_change(request, change, "reinstate", Session.Status.PUBLISHED)
             return None  # back to the changelist
         sessions = list(queryset.select_related("conference", "room").order_by(*SCHEDULE_ORDER))
         context = {
             **self.admin_site.each_context(request),
-            "title": "Reinstate cancelled sessions?",
+            "title": _("Reinstate cancelled sessions?"),
             "opts": self.opts,
             "cancelled": [session for session in sessions if session.is_cancelled],
             "not_cancelled": [session for session in sessions if not session.is_cancelled],
@@ -412,20 +431,67 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
         )
 
 
-def sessions_counted(count: int) -> str:
-    return f"{count} session" if count == 1 else f"{count} sessions"
+def status_changed(action: str, count: int) -> str:
+    """“3 sessions published.”, with ``%(count)s`` still to fill."""
+    texts = {
+        "publish": ngettext("%(count)s session published.", "%(count)s sessions published.", count),
+        "unpublish": ngettext(
+            "%(count)s session unpublished.", "%(count)s sessions unpublished.", count
+        ),
+        "cancel": ngettext("%(count)s session cancelled.", "%(count)s sessions cancelled.", count),
+        "reinstate": ngettext(
+            "%(count)s session reinstated.", "%(count)s sessions reinstated.", count
+        ),
+    }
+    return texts[action]
+
+
+NOT_CHANGED = {
+    "publish": gettext_lazy("Not published: “%(session)s”: %(reason)s"),
+    "unpublish": gettext_lazy("Not unpublished: “%(session)s”: %(reason)s"),
+    "cancel": gettext_lazy("Not cancelled: “%(session)s”: %(reason)s"),
+    "reinstate": gettext_lazy("Not reinstated: “%(session)s”: %(reason)s"),
+}
 
 
 def quoted_titles(sessions: list[Session]) -> str:
-    return ", ".join(f"“{session}”" for session in sessions)
+    return ", ".join(_("“%(title)s”") % {"title": session} for session in sessions)
 
 
-def why_left_alone(status: str, target: str) -> str:
+def why_left_alone(status: str, target: str, sessions: list[Session]) -> str:
+    """Why ``sessions``, all in ``status``, were left alone by an action moving to ``target``."""
+    titles, count = quoted_titles(sessions), len(sessions)
     if status == target:
-        return f"already {Session.Status(status).label.lower()}"
-    if status == Session.Status.CANCELLED:
-        return "cancelled (bringing a session back is the action “Reinstate cancelled sessions”)"
-    return f"{Session.Status(status).label.lower()}, not cancelled"
+        text = {
+            Session.Status.DRAFT: ngettext(
+                "%(titles)s is already a draft", "%(titles)s are already drafts", count
+            ),
+            Session.Status.PUBLISHED: ngettext(
+                "%(titles)s is already published", "%(titles)s are already published", count
+            ),
+            Session.Status.CANCELLED: ngettext(
+                "%(titles)s is already cancelled", "%(titles)s are already cancelled", count
+            ),
+        }[status]
+    elif status == Session.Status.CANCELLED:
+        text = ngettext(
+            "%(titles)s is cancelled (bringing a session back is the action “Reinstate "
+            "cancelled sessions”)",
+            "%(titles)s are cancelled (bringing a session back is the action “Reinstate "
+            "cancelled sessions”)",
+            count,
+        )
+    elif status == Session.Status.DRAFT:
+        text = ngettext(
+            "%(titles)s is a draft, not cancelled", "%(titles)s are drafts, not cancelled", count
+        )
+    else:
+        text = ngettext(
+            "%(titles)s is published, not cancelled",
+            "%(titles)s are published, not cancelled",
+            count,
+        )
+    return text % {"titles": titles}
 
 
 @admin.register(Attachment)
@@ -478,17 +544,17 @@ class ReleaseAdmin(ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
         }
         return super().changelist_view(request, extra_context)
 
-    @admin.display(description="released", ordering="released_at")
+    @admin.display(description=gettext_lazy("released"), ordering="released_at")
     def released(self, release):
         """In the conference's zone, as its sessions' times are shown."""
         local = timezone.localtime(release.released_at, release.conference.tz)
         return f"{date_format(local, 'D j M Y H:i')} {local.tzname()}"
 
-    @admin.display(description="announced changes")
+    @admin.display(description=gettext_lazy("announced changes"))
     def announced(self, release):
         changes = release.changes()
         if not changes:
-            return "No changes."
+            return _("No changes.")
         zone = release.conference.tz
         return format_html(
             '<ul class="release-changes">{}</ul>',

@@ -1,11 +1,12 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class SessionsConfig(AppConfig):
     name = "sessions"
     # django.contrib.sessions already owns the label "sessions".
     label = "schedule"
-    verbose_name = "Sessions"
+    verbose_name = gettext_lazy("Sessions")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):

@@ -18,7 +18,7 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from conference.limits import Limit
@@ -98,13 +98,21 @@ class Feedback(models.Model):
     """An attendee's rating of a session, with an optional comment: one per session, editable."""
 
     session = models.ForeignKey(
-        "schedule.Session", on_delete=models.CASCADE, related_name="feedback"
+        "schedule.Session",
+        on_delete=models.CASCADE,
+        related_name="feedback",
+        verbose_name=gettext_lazy("session"),
     )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="session_feedback"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="session_feedback",
+        verbose_name=gettext_lazy("user"),
     )
     rating = models.PositiveSmallIntegerField(
-        choices=RATINGS, validators=[MinValueValidator(1), MaxValueValidator(5)]
+        choices=RATINGS,
+        validators=[MinValueValidator(1), MaxValueValidator(5)],
+        verbose_name=gettext_lazy("rating"),
     )
     comment = models.TextField(
         blank=True,
@@ -112,19 +120,23 @@ class Feedback(models.Model):
         # A TextField's max_length binds only its form field; this binds every writer.
         validators=[MaxLengthValidator(COMMENT_MAX_LENGTH)],
         help_text=_("Plain text, for the organizers and the speakers (who do not see your name)."),
+        verbose_name=gettext_lazy("comment"),
     )
     hidden = models.BooleanField(
         default=False,
-        help_text="Hidden comments are shown to nobody but organizers; the rating still counts.",
+        help_text=gettext_lazy(
+            "Hidden comments are shown to nobody but organizers; the rating still counts."
+        ),
+        verbose_name=gettext_lazy("hidden"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=gettext_lazy("updated at"))
 
     objects = FeedbackQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "feedback"
-        verbose_name_plural = "feedback"
+        verbose_name = gettext_lazy("feedback")
+        verbose_name_plural = gettext_lazy("feedback")
         ordering = ["-updated_at", "pk"]
         constraints = [
             models.CheckConstraint(
@@ -140,7 +152,10 @@ class Feedback(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.rating}/5 on {self.session}"
+        return gettext("%(rating)s/5 on %(session)s") % {
+            "rating": self.rating,
+            "session": self.session,
+        }
 
     @classmethod
     def from_db(cls, db, field_names, values):

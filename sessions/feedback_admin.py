@@ -11,6 +11,8 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
 from django.utils.text import Truncator
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from conference.admin import ConferencePartListFilter, conference_id_from
 from conference.models import Conference
@@ -96,29 +98,44 @@ class FeedbackAdmin(admin.ModelAdmin):
         view = self.admin_site.admin_view(self.summary_view)
         return [path("summary/", view, name=name), *super().get_urls()]
 
-    @admin.display(ordering="session__conference__name")
+    @admin.display(description=gettext_lazy("conference"), ordering="session__conference__name")
     def conference(self, feedback):
         return feedback.session.conference.name
 
-    @admin.display(ordering="session__track__name")
+    @admin.display(description=gettext_lazy("track"), ordering="session__track__name")
     def track(self, feedback):
         return feedback.session.track.name if feedback.session.track else ""
 
-    @admin.display(description="comment")
+    @admin.display(description=gettext_lazy("comment"))
     def short_comment(self, feedback):
         return Truncator(feedback.comment).chars(80)
 
-    @admin.action(description="Hide the selected comments from speakers", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Hide the selected comments from speakers"), permissions=["change"]
+    )
     def hide_comments(self, request, queryset):
         count = queryset.update(hidden=True)
-        self.message_user(request, f"Hid {count} comment(s).", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("Hid %(count)s comment.", "Hid %(count)s comments.", count) % {"count": count},
+            messages.SUCCESS,
+        )
 
-    @admin.action(description="Show the selected comments to speakers", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Show the selected comments to speakers"), permissions=["change"]
+    )
     def show_comments(self, request, queryset):
         count = queryset.update(hidden=False)
-        self.message_user(request, f"Showed {count} comment(s) again.", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("Showed %(count)s comment again.", "Showed %(count)s comments again.", count)
+            % {"count": count},
+            messages.SUCCESS,
+        )
 
-    @admin.action(description="Export the selected feedback as CSV", permissions=["view"])
+    @admin.action(
+        description=gettext_lazy("Export the selected feedback as CSV"), permissions=["view"]
+    )
     def export_csv(self, request, queryset):
         body = feedback_csv(queryset.for_export())
         response = HttpResponse(body, content_type="text/csv; charset=utf-8")
@@ -137,7 +154,7 @@ class FeedbackAdmin(admin.ModelAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
-            "title": "Feedback: averages and counts",
+            "title": _("Feedback: averages and counts"),
             "summaries": summarize(feedback.totals_by_session()),
             "conferences": Conference.objects.order_by("-starts_on", "name"),
             "chosen": chosen,

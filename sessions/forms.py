@@ -7,8 +7,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from conference.forms import AttendeeFormMixin, ConferenceDateTimeField, named_with_conference
 from conference.models import Conference
@@ -53,17 +53,19 @@ class SessionAdminForm(VersionedModelForm):
     and reads it in the conference's zone), the hour the clocks go back included, and a
     duration as well as, or instead of, an end."""
 
-    starts_at = ConferenceDateTimeField(label="Starts", required=False)
+    starts_at = ConferenceDateTimeField(label=_("Starts"), required=False)
     duration = forms.IntegerField(
-        label="Duration (minutes)",
+        label=_("Duration (minutes)"),
         required=False,
         min_value=1,
         max_value=LONGEST_DURATION,
         widget=MinutesInput(COMMON_DURATIONS),
-        help_text="10:35 for 10 minutes ends at 10:45. A new start keeps the duration; change "
-        "the duration or the end and the other follows.",
+        help_text=_(
+            "10:35 for 10 minutes ends at 10:45. A new start keeps the duration; change "
+            "the duration or the end and the other follows."
+        ),
     )
-    ends_at = ConferenceDateTimeField(label="Ends", required=False)
+    ends_at = ConferenceDateTimeField(label=_("Ends"), required=False)
 
     # The conference the form is for (SessionAdmin.get_form sets it from the request): its
     # zone reads the times, its rooms and tracks are offered. None while one of several conferences
@@ -127,7 +129,9 @@ class SessionAdminForm(VersionedModelForm):
         if starts_at is None:
             # Unless it is only the duration shown of a session being unscheduled.
             if "duration" in changed:
-                self.add_error("duration", "Give the start too: a duration counts from it.")
+                self.add_error(
+                    "duration", gettext("Give the start too: a duration counts from it.")
+                )
             return cleaned_data
         typed = {"duration", "ends_at"} & changed
         if ends_at is not None and typed == {"ends_at"}:
@@ -138,9 +142,21 @@ class SessionAdminForm(VersionedModelForm):
         elif by_duration is not None and by_duration != ends_at:
             self.add_error(
                 "duration",
-                f"The end ({local_clock(ends_at)}) and the duration ({minutes} minutes) disagree: "
-                f"{local_clock(starts_at)} for {minutes} minutes ends at "
-                f"{local_clock(by_duration)}. Change or clear one of them.",
+                ngettext(
+                    "The end (%(end)s) and the duration (%(minutes)s minute) disagree: "
+                    "%(start)s for %(minutes)s minute ends at %(by_duration)s. Change or clear "
+                    "one of them.",
+                    "The end (%(end)s) and the duration (%(minutes)s minutes) disagree: "
+                    "%(start)s for %(minutes)s minutes ends at %(by_duration)s. Change or clear "
+                    "one of them.",
+                    minutes,
+                )
+                % {
+                    "end": local_clock(ends_at),
+                    "minutes": minutes,
+                    "start": local_clock(starts_at),
+                    "by_duration": local_clock(by_duration),
+                },
             )
         return cleaned_data
 
@@ -149,7 +165,7 @@ class SessionAdminForm(VersionedModelForm):
         try:
             return starts_at.astimezone(datetime.UTC) + length
         except OverflowError:
-            self.add_error(field, "That would end after the year 9999.")
+            self.add_error(field, gettext("That would end after the year 9999."))
             return None
 
     @staticmethod
@@ -213,11 +229,11 @@ class SessionMoveForm(forms.Form):
 
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1)
     action = forms.ChoiceField(
-        choices=[(PLACE, "Move here"), (UNSCHEDULE, "Unschedule")], initial=PLACE
+        choices=[(PLACE, _("Move here")), (UNSCHEDULE, _("Unschedule"))], initial=PLACE
     )
     room = forms.ChoiceField(required=False)
     starts_at = forms.DateTimeField(
-        label="Starts",
+        label=_("Starts"),
         required=False,
         widget=forms.DateTimeInput(
             attrs={"type": "datetime-local", "step": SLOT_MINUTES * 60}, format="%Y-%m-%dT%H:%M"
@@ -230,11 +246,13 @@ class SessionMoveForm(forms.Form):
         self.conference = session.conference
         self.rooms = {str(room.pk): room for room in rooms}
         self.fields["room"].choices = [
-            ("", "Choose a room"),
+            ("", gettext("Choose a room")),
             *((key, room.name) for key, room in self.rooms.items()),
-            (WHOLE_VENUE, "Whole venue (no room)"),
+            (WHOLE_VENUE, gettext("Whole venue (no room)")),
         ]
-        self.fields["starts_at"].help_text = f"In {self.conference.time_zone}."
+        self.fields["starts_at"].help_text = gettext("In %(zone)s.") % {
+            "zone": self.conference.time_zone
+        }
         if not self.is_bound:
             self.initial.setdefault("version", session.version)
             if not session.is_unscheduled:
@@ -255,8 +273,11 @@ class SessionMoveForm(forms.Form):
         if starts_at is not None and (starts_at.minute % SLOT_MINUTES or starts_at.second):
             local = timezone.localtime(starts_at, self.conference.tz)
             raise ValidationError(
-                f"Start on a {SLOT_MINUTES}-minute step ({local:%H:%M} is not one): "
-                "the planner's grid has one row per 5 minutes.",
+                gettext(
+                    "Start on a %(step)s-minute step (%(time)s is not one): the planner's grid "
+                    "has one row per %(step)s minutes."
+                )
+                % {"step": SLOT_MINUTES, "time": clock_text(local)},
                 code="off_grid",
             )
         return starts_at
@@ -267,9 +288,11 @@ class SessionMoveForm(forms.Form):
             return cleaned_data
         if cleaned_data["action"] == self.PLACE:
             if not cleaned_data.get("room"):
-                self.add_error("room", "Choose the room to move it to (or the whole venue).")
+                self.add_error(
+                    "room", gettext("Choose the room to move it to (or the whole venue).")
+                )
             if cleaned_data.get("starts_at") is None:
-                self.add_error("starts_at", "Give the time it starts.")
+                self.add_error("starts_at", gettext("Give the time it starts."))
             if self.errors:
                 return cleaned_data
         self.move(cleaned_data)
@@ -314,19 +337,19 @@ class ReleaseForm(forms.Form):
     """
 
     version = forms.CharField(
-        label="Version name",
+        label=_("Version name"),
         max_length=Release._meta.get_field("version").max_length,
-        help_text="How exports, the API and the change log name it.",
+        help_text=_("How exports, the API and the change log name it."),
     )
     comment = forms.CharField(
-        label="Public comment",
+        label=_("Public comment"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        help_text="Optional; shown with the changes on the public change log and its feed.",
+        help_text=_("Optional; shown with the changes on the public change log and its feed."),
     )
     shown = forms.CharField(widget=forms.HiddenInput)
     release_unchanged = forms.BooleanField(
-        label="Release anyway, announcing no changes",
+        label=_("Release anyway, announcing no changes"),
         required=False,
     )
 
@@ -341,7 +364,7 @@ class ReleaseForm(forms.Form):
         if not self.has_changes and not cleaned_data.get("release_unchanged"):
             self.add_error(
                 "release_unchanged",
-                "Nothing changed since the last release: tick this box to release anyway.",
+                gettext("Nothing changed since the last release: tick this box to release anyway."),
             )
         return cleaned_data
 
@@ -359,23 +382,28 @@ class ScheduleImportForm(forms.Form):
     """The admin's import page: a schedule file and whether to hold conflicts for review."""
 
     file = forms.FileField(
-        help_text="frab/c3voc schedule.xml or schedule.json, Sessionize “All Data” JSON, or a "
-        "CSV table (see the example). 20 MB at most."
+        label=_("File"),
+        help_text=_(
+            "frab/c3voc schedule.xml or schedule.json, Sessionize “All Data” JSON, or a "
+            "CSV table (see the example). 20 MB at most."
+        ),
     )
     hold_conflicts = forms.BooleanField(
-        label="Hold conflicts for review",
+        label=_("Hold conflicts for review"),
         required=False,
-        help_text="Import every valid session; one that double-books a room or speaker or falls "
-        "outside the conference's days waits unscheduled in the planner, with the reason. "
-        "Unticked, any such session refuses the whole file.",
+        help_text=_(
+            "Import every valid session; one that double-books a room or speaker or falls "
+            "outside the conference's days waits unscheduled in the planner, with the reason. "
+            "Unticked, any such session refuses the whole file."
+        ),
     )
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_IMPORT_BYTES:
             raise ValidationError(
-                f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB; a schedule is "
-                "far smaller.",
+                gettext("The file is larger than %(size)s MB; a schedule is far smaller.")
+                % {"size": MAX_IMPORT_BYTES // (1024 * 1024)},
                 code="too_big",
             )
         return upload

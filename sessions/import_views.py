@@ -11,6 +11,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from django.views import View
 
 from conference.models import Conference
@@ -95,7 +96,9 @@ class ImportView(ImportMixin, View):
 
     def render(self, form, status=200):
         context = {
-            **self.admin_context(f"Import a schedule into {self.conference}"),
+            **self.admin_context(
+                _("Import a schedule into %(conference)s") % {"conference": self.conference}
+            ),
             "form": form,
             "imports": self.conference.schedule_imports.defer("data", "report")
             .select_related("created_by")
@@ -131,7 +134,7 @@ class ImportDetailView(ImportMixin, View):
             response["HX-Refresh"] = "true"
             return response
         context = {
-            **self.admin_context(f"Import of {schedule_import.file_name}"),
+            **self.admin_context(_("Import of %(file)s") % {"file": schedule_import.file_name}),
             "schedule_import": schedule_import,
             "preview": preview_of(schedule_import),
             "detail_url": detail_url(schedule_import),

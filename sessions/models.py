@@ -19,11 +19,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
-from django.utils.translation import get_language_info, gettext, pgettext_lazy
+from django.utils.translation import get_language_info, gettext, gettext_lazy, pgettext_lazy
 
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, Room, Track
 from conference.routing import reverse_slugs
-from conference.timezones import TimeRange, time_range
+from conference.timezones import TimeRange, local_clock, time_range
 from conference.uploads import FileKindValidator, RandomName, kind_of_stored_name
 from conference.versioning import ChangeTrackedQuerySet, Versioned
 from sessions.changes import SessionChange, changes_between
@@ -559,21 +559,33 @@ class Session(KeepsFormerSlugs, Versioned):
         ADVANCED = "advanced", "Advanced"
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        PUBLISHED = "published", "Published"
-        CANCELLED = "cancelled", "Cancelled"
+        DRAFT = "draft", gettext_lazy("Draft")
+        PUBLISHED = "published", gettext_lazy("Published")
+        CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="sessions")
+    conference = models.ForeignKey(
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="sessions",
+        verbose_name=gettext_lazy("conference"),
+    )
     # Exports publish it and importers match on it, so it never changes. Imported schedules may
     # carry legacy non-UUID guids, hence a string.
-    guid = models.CharField("GUID", max_length=64, default=new_guid, editable=False)
-    title = models.CharField(max_length=300)
-    slug = models.SlugField(max_length=300)
-    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TALK)
+    guid = models.CharField(gettext_lazy("GUID"), max_length=64, default=new_guid, editable=False)
+    title = models.CharField(max_length=300, verbose_name=gettext_lazy("title"))
+    slug = models.SlugField(max_length=300, verbose_name=gettext_lazy("slug"))
+    kind = models.CharField(
+        max_length=20, choices=Kind.choices, default=Kind.TALK, verbose_name=gettext_lazy("kind")
+    )
     # RESTRICT, not CASCADE: deleting a room or track alone never takes its sessions with it,
     # while deleting a whole conference still removes everything in it.
     track = models.ForeignKey(
-        Track, on_delete=models.RESTRICT, null=True, blank=True, related_name="sessions"
+        Track,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="sessions",
+        verbose_name=gettext_lazy("track"),
     )
     room = models.ForeignKey(
         Room,
@@ -581,67 +593,106 @@ class Session(KeepsFormerSlugs, Versioned):
         null=True,
         blank=True,
         related_name="sessions",
-        help_text="A break without a room is for the whole venue.",
+        help_text=gettext_lazy("A break without a room is for the whole venue."),
+        verbose_name=gettext_lazy("room"),
     )
     # Both empty: an unscheduled session (accepted, not placed yet; see Meta.constraints).
-    starts_at = models.DateTimeField("starts", null=True, blank=True)
-    ends_at = models.DateTimeField("ends", null=True, blank=True)
+    starts_at = models.DateTimeField(gettext_lazy("starts"), null=True, blank=True)
+    ends_at = models.DateTimeField(gettext_lazy("ends"), null=True, blank=True)
     # The planner places an unscheduled session for this long; taking a session off the
     # schedule keeps its duration here (see planned_length, unschedule()).
     planned_minutes = models.PositiveIntegerField(
-        "planned length (minutes)",
+        gettext_lazy("planned length (minutes)"),
         null=True,
         blank=True,
         validators=[MinValueValidator(1)],
-        help_text="How long it takes once placed, while it has no time. Empty: the usual length "
-        "of its type (talk 30, lightning talk 10, keynote and panel 45, workshop 90, break 30).",
+        help_text=gettext_lazy(
+            "How long it takes once placed, while it has no time. Empty: the usual length "
+            "of its type (talk 30, lightning talk 10, keynote and panel 45, workshop 90, break 30)."
+        ),
     )
-    subtitle = models.CharField(max_length=300, blank=True)
+    subtitle = models.CharField(max_length=300, blank=True, verbose_name=gettext_lazy("subtitle"))
     # A schedule's own words for its kind (“Ceremony”, “Live-Podcast Bühne”), shown and exported
     # instead of the kind's label; the kind still drives lengths, prefixes and filters.
     type_label = models.CharField(
-        "type label",
+        gettext_lazy("type label"),
         max_length=100,
         blank=True,
-        help_text="Shown instead of the type's name, e.g. “Ceremony”; empty: the type's name.",
+        help_text=gettext_lazy(
+            "Shown instead of the type's name, e.g. “Ceremony”; empty: the type's name."
+        ),
     )
     language = models.CharField(
-        max_length=20, blank=True, help_text="Language code of the talk, e.g. en or de."
+        max_length=20,
+        blank=True,
+        help_text=gettext_lazy("Language code of the talk, e.g. en or de."),
+        verbose_name=gettext_lazy("language"),
     )
-    abstract = models.TextField(blank=True, help_text="A short summary. Markdown.")
-    description = models.TextField(blank=True, help_text="Markdown.")
+    abstract = models.TextField(
+        blank=True,
+        help_text=gettext_lazy("A short summary. Markdown."),
+        verbose_name=gettext_lazy("abstract"),
+    )
+    description = models.TextField(
+        blank=True, help_text=gettext_lazy("Markdown."), verbose_name=gettext_lazy("description")
+    )
     # A speaker's wish not to be recorded or streamed: every import, export and the API carry it.
     do_not_record = models.BooleanField(
-        "do not record", default=False, help_text="The speakers asked not to be recorded."
+        gettext_lazy("do not record"),
+        default=False,
+        help_text=gettext_lazy("The speakers asked not to be recorded."),
     )
-    recording_license = models.CharField("recording licence", max_length=200, blank=True)
-    feedback_url = models.URLField("feedback URL", blank=True, max_length=500)
-    logo_url = models.URLField("logo URL", blank=True, max_length=500)
+    recording_license = models.CharField(
+        gettext_lazy("recording licence"), max_length=200, blank=True
+    )
+    feedback_url = models.URLField(gettext_lazy("feedback URL"), blank=True, max_length=500)
+    logo_url = models.URLField(gettext_lazy("logo URL"), blank=True, max_length=500)
     # Where the schedule it was imported from had it: its page there (the file's url), the
     # page it came from before that (origin_url), its submission code.
-    source_url = models.URLField("source URL", blank=True, max_length=500)
-    origin_url = models.URLField("origin URL", blank=True, max_length=500)
-    code = models.CharField(max_length=16, blank=True, help_text="Submission code, e.g. pretalx's.")
-    audience_level = models.CharField(
-        max_length=20, choices=AudienceLevel.choices, default=AudienceLevel.ANY
+    source_url = models.URLField(gettext_lazy("source URL"), blank=True, max_length=500)
+    origin_url = models.URLField(gettext_lazy("origin URL"), blank=True, max_length=500)
+    code = models.CharField(
+        max_length=16,
+        blank=True,
+        help_text=gettext_lazy("Submission code, e.g. pretalx's."),
+        verbose_name=gettext_lazy("code"),
     )
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    audience_level = models.CharField(
+        max_length=20,
+        choices=AudienceLevel.choices,
+        default=AudienceLevel.ANY,
+        verbose_name=gettext_lazy("audience level"),
+    )
+    status = models.CharField(
+        max_length=20,
+        choices=Status.choices,
+        default=Status.DRAFT,
+        verbose_name=gettext_lazy("status"),
+    )
     # Set when an import held the session back instead of refusing the file (Session.hold());
     # cleared once it has a time again.
     held_reason = models.TextField(
-        "held for review",
+        gettext_lazy("held for review"),
         blank=True,
-        help_text="Why an import left this session unscheduled: place it in the planner once "
-        "the conflict is resolved.",
+        help_text=gettext_lazy(
+            "Why an import left this session unscheduled: place it in the planner once "
+            "the conflict is resolved."
+        ),
     )
     speakers = models.ManyToManyField(
-        Speaker, through="SessionSpeaker", related_name="sessions", blank=True
+        Speaker,
+        through="SessionSpeaker",
+        related_name="sessions",
+        blank=True,
+        verbose_name=gettext_lazy("speakers"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=gettext_lazy("updated at"))
     # iCalendar's SEQUENCE: calendar apps take a changed event only when it rises. Every save of
     # an existing session raises it; the admin, its actions, the API and the importer all save().
-    sequence = models.PositiveIntegerField(default=0, editable=False)
+    sequence = models.PositiveIntegerField(
+        default=0, editable=False, verbose_name=gettext_lazy("sequence")
+    )
 
     objects = SessionQuerySet.as_manager()
 
@@ -649,42 +700,50 @@ class Session(KeepsFormerSlugs, Versioned):
     being_replaced: frozenset[int] = frozenset()
 
     class Meta:
+        verbose_name = gettext_lazy("session")
+        verbose_name_plural = gettext_lazy("sessions")
         ordering = list(SCHEDULE_ORDER)
         constraints = [
             models.CheckConstraint(
                 condition=Q(ends_at__gt=F("starts_at")),
                 name="session_ends_after_it_starts",
-                violation_error_message="A session must end after it starts.",
+                violation_error_message=gettext_lazy("A session must end after it starts."),
             ),
             models.CheckConstraint(
                 condition=Q(starts_at__isnull=True, ends_at__isnull=True)
                 | Q(starts_at__isnull=False, ends_at__isnull=False),
                 name="session_has_both_times_or_neither",
-                violation_error_message="Give a session both a start and an end, or neither "
-                "(to leave it unscheduled).",
+                violation_error_message=gettext_lazy(
+                    "Give a session both a start and an end, or neither (to leave it unscheduled)."
+                ),
             ),
             # An unscheduled session is in no schedule: no room, and never published or
             # cancelled (cancelled sessions are shown, marked as such).
             models.CheckConstraint(
                 condition=Q(starts_at__isnull=False) | Q(room__isnull=True, status="draft"),
                 name="unscheduled_session_is_a_draft_without_room",
-                violation_error_message="A session needs a time before it can have a room or "
-                "be published.",
+                violation_error_message=gettext_lazy(
+                    "A session needs a time before it can have a room or be published."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(planned_minutes__isnull=True) | Q(planned_minutes__gt=0),
                 name="session_planned_length_is_positive",
-                violation_error_message="A planned length is at least one minute.",
+                violation_error_message=gettext_lazy("A planned length is at least one minute."),
             ),
             models.UniqueConstraint(
                 fields=["conference", "slug"],
                 name="session_slug_unique_per_conference",
-                violation_error_message="This conference already has a session with this slug.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a session with this slug."
+                ),
             ),
             models.UniqueConstraint(
                 fields=["conference", "guid"],
                 name="session_guid_unique_per_conference",
-                violation_error_message="This conference already has a session with this GUID.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a session with this GUID."
+                ),
             ),
         ]
         indexes = [models.Index(fields=["conference", "starts_at"])]
@@ -737,25 +796,34 @@ class Session(KeepsFormerSlugs, Versioned):
         conference = self.conference
         errors = {}
         if self.room_id and self.room.conference_id != conference.pk:
-            errors["room"] = f"{self.room} is a room of another conference."
+            errors["room"] = gettext("%(room)s is a room of another conference.") % {
+                "room": self.room
+            }
         if self.track_id and self.track.conference_id != conference.pk:
-            errors["track"] = f"{self.track} is a track of another conference."
+            errors["track"] = gettext("%(track)s is a track of another conference.") % {
+                "track": self.track
+            }
         if self.ends_at <= self.starts_at:
-            errors["ends_at"] = "A session must end after it starts."
+            errors["ends_at"] = gettext("A session must end after it starts.")
         elif self.starts_at < conference.opens_at or self.ends_at > conference.closes_at:
             first, last = (
                 date_format(day, "l j F Y") for day in (conference.starts_on, conference.ends_on)
             )
-            message = (
-                f"{conference} runs from {first} to {last} ({conference.time_zone}); "
-                f"this session must lie within those days."
-            )
+            message = gettext(
+                "%(conference)s runs from %(first)s to %(last)s (%(zone)s); "
+                "this session must lie within those days."
+            ) % {
+                "conference": conference,
+                "first": first,
+                "last": last,
+                "zone": conference.time_zone,
+            }
             if conference.day_change != datetime.time.min:
-                change = conference.day_change.strftime("%H:%M")
-                message += (
-                    f" Its days change at {change}: from {change} on the first day "
-                    f"to {change} the morning after the last."
-                )
+                change = local_clock(conference.day_change)
+                message += " " + gettext(
+                    "Its days change at %(change)s: from %(change)s on the first day "
+                    "to %(change)s the morning after the last."
+                ) % {"change": change}
             # The code lets an import hold such a session for review instead of refusing the file.
             errors["starts_at"] = ValidationError(message, code="outside_conference_days")
         if errors:
@@ -768,16 +836,21 @@ class Session(KeepsFormerSlugs, Versioned):
         """The form-level reading of the unscheduled-session constraints, with field errors."""
         errors = {}
         if self.starts_at is None and self.ends_at is not None:
-            errors["starts_at"] = "Give the start too, or clear the end to leave it unscheduled."
-        if self.ends_at is None and self.starts_at is not None:
-            errors["ends_at"] = "Give the end too, or clear the start to leave it unscheduled."
-        if self.room_id:
-            errors["room"] = "An unscheduled session has no room yet: give it a time first."
-        if self.status != self.Status.DRAFT:
-            errors["status"] = (
-                f"An unscheduled session cannot be {self.get_status_display().lower()}: "
-                "give it a time first."
+            errors["starts_at"] = gettext(
+                "Give the start too, or clear the end to leave it unscheduled."
             )
+        if self.ends_at is None and self.starts_at is not None:
+            errors["ends_at"] = gettext(
+                "Give the end too, or clear the start to leave it unscheduled."
+            )
+        if self.room_id:
+            errors["room"] = gettext(
+                "An unscheduled session has no room yet: give it a time first."
+            )
+        if self.status != self.Status.DRAFT:
+            errors["status"] = gettext(
+                "An unscheduled session cannot be %(status)s: give it a time first."
+            ) % {"status": self.get_status_display().lower()}
         if errors:
             raise ValidationError(errors)
 
@@ -793,7 +866,11 @@ class Session(KeepsFormerSlugs, Versioned):
         if clash:
             # The code on each message (a dict's own code is dropped): importers holding
             # conflicts tell booking clashes from other problems by it.
-            message = f"{self.room} already hosts “{clash}” then ({clash.local_time_range})."
+            message = gettext("%(room)s already hosts “%(session)s” then (%(time)s).") % {
+                "room": self.room,
+                "session": clash,
+                "time": clash.local_time_range,
+            }
             raise ValidationError({"room": ValidationError(message, code="room_double_booked")})
 
     def check_speakers_are_free(
@@ -816,7 +893,11 @@ class Session(KeepsFormerSlugs, Versioned):
         )
         if clash:
             speaker = next(s for s in speakers if s.pk == clash.clashing_speaker_id)
-            message = f"{speaker} already gives “{clash}” then ({clash.local_time_range})."
+            message = gettext("%(speaker)s already gives “%(session)s” then (%(time)s).") % {
+                "speaker": speaker,
+                "session": clash,
+                "time": clash.local_time_range,
+            }
             raise ValidationError({field: ValidationError(message, code="speaker_double_booked")})
 
     @property
@@ -844,7 +925,11 @@ class Session(KeepsFormerSlugs, Versioned):
             ends_at = starts_at + self.planned_length
         except OverflowError:  # a start near the year 9999
             raise ValidationError(
-                {"starts_at": "No session can start that late: the calendar ends in 9999."},
+                {
+                    "starts_at": gettext(
+                        "No session can start that late: the calendar ends in 9999."
+                    )
+                },
                 code="too_late",
             ) from None
         self.room, self.starts_at, self.ends_at = room, starts_at, ends_at
@@ -857,14 +942,20 @@ class Session(KeepsFormerSlugs, Versioned):
         """
         if self.is_published:
             raise ValidationError(
-                f"“{self}” is published: unpublish it first (the session list's action "
-                "“Unpublish”), since only a draft can wait unscheduled.",
+                gettext(
+                    "“%(session)s” is published: unpublish it first (the session list's action "
+                    "“Unpublish”), since only a draft can wait unscheduled."
+                )
+                % {"session": self},
                 code="unschedule_published",
             )
         if self.is_cancelled:
             raise ValidationError(
-                f"“{self}” is cancelled and stays in the schedule, marked as such: only a draft "
-                "can wait unscheduled.",
+                gettext(
+                    "“%(session)s” is cancelled and stays in the schedule, marked as such: only "
+                    "a draft can wait unscheduled."
+                )
+                % {"session": self},
                 code="unschedule_cancelled",
             )
         if not self.is_unscheduled:
@@ -1095,32 +1186,57 @@ AUDIENCE_LEVEL_LABELS = dict(Session.AudienceLevel.choices)
 
 
 class FormerSessionSlug(FormerSlug):
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="former_slugs")
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="former_slugs",
+        verbose_name=gettext_lazy("session"),
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("former session slug")
+        verbose_name_plural = gettext_lazy("former session slugs")
         constraints = [
             models.UniqueConstraint(fields=["session", "slug"], name="former_session_slug_once")
         ]
 
 
 class SessionSpeaker(models.Model):
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="session_speakers")
-    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="session_links")
-    position = models.PositiveSmallIntegerField(default=0, help_text="Billing order, lowest first.")
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="session_speakers",
+        verbose_name=gettext_lazy("session"),
+    )
+    speaker = models.ForeignKey(
+        Speaker,
+        on_delete=models.CASCADE,
+        related_name="session_links",
+        verbose_name=gettext_lazy("speaker"),
+    )
+    position = models.PositiveSmallIntegerField(
+        default=0,
+        help_text=gettext_lazy("Billing order, lowest first."),
+        verbose_name=gettext_lazy("position"),
+    )
 
     class Meta:
+        verbose_name_plural = gettext_lazy("speakers")
         ordering = ["position", "pk"]
-        verbose_name = "speaker"
+        verbose_name = gettext_lazy("speaker")
         constraints = [
             models.UniqueConstraint(
                 fields=["session", "speaker"],
                 name="session_speaker_once",
-                violation_error_message="This speaker is already on this session.",
+                violation_error_message=gettext_lazy("This speaker is already on this session."),
             ),
         ]
 
     def __str__(self):
-        return f"{self.speaker} on {self.session}"
+        return gettext("%(speaker)s on %(session)s") % {
+            "speaker": self.speaker,
+            "session": self.session,
+        }
 
     def clean(self):
         # A row of a session being added holds the unsaved session, without an id; a tampered
@@ -1131,7 +1247,10 @@ class SessionSpeaker(models.Model):
         session = self.session
         if session.conference_id and self.speaker.conference_id != session.conference_id:
             raise ValidationError(
-                {"speaker": f"{self.speaker} is a speaker of another conference."}
+                {
+                    "speaker": gettext("%(speaker)s is a speaker of another conference.")
+                    % {"speaker": self.speaker}
+                }
             )
         if session.starts_at and session.ends_at and session.status != Session.Status.CANCELLED:
             self.check_speaker_is_free(field="speaker")
@@ -1150,28 +1269,41 @@ class ImportedValues(models.Model):
     """
 
     session = models.OneToOneField(
-        Session, on_delete=models.CASCADE, null=True, blank=True, related_name="imported_values"
+        Session,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="imported_values",
+        verbose_name=gettext_lazy("session"),
     )
     speaker = models.OneToOneField(
-        Speaker, on_delete=models.CASCADE, null=True, blank=True, related_name="imported_values"
+        Speaker,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="imported_values",
+        verbose_name=gettext_lazy("speaker"),
     )
     # Field name to value as JSON: rooms and tracks by name, times in ISO 8601 UTC, speakers
     # by GUID (see writer.remembered()).
-    values = models.JSONField(default=dict)
+    values = models.JSONField(default=dict, verbose_name=gettext_lazy("values"))
 
     class Meta:
-        verbose_name_plural = "imported values"
+        verbose_name = gettext_lazy("imported values")
+        verbose_name_plural = gettext_lazy("imported values")
         constraints = [
             models.CheckConstraint(
                 condition=Q(session__isnull=False, speaker__isnull=True)
                 | Q(session__isnull=True, speaker__isnull=False),
                 name="imported_values_of_a_session_or_a_speaker",
-                violation_error_message="Imported values belong to a session or a speaker.",
+                violation_error_message=gettext_lazy(
+                    "Imported values belong to a session or a speaker."
+                ),
             ),
         ]
 
     def __str__(self):
-        return f"Imported values of {self.session or self.speaker}"
+        return gettext("Imported values of %(object)s") % {"object": self.session or self.speaker}
 
 
 class AttachmentQuerySet(models.QuerySet):
@@ -1194,23 +1326,35 @@ class SessionLink(models.Model):
 
     class Kind(models.TextChoices):
         # The types of links and attachments the c3voc JSON schema names.
-        RELATED = "related", "Related"
-        SLIDES = "slides", "Slides"
-        PAPER = "paper", "Paper"
-        WEB = "web", "Web"
-        BLOG = "blog", "Blog"
-        ARTICLE = "article", "Article"
-        MEDIA = "media", "Media"
-        ACTIVITYPUB = "activitypub", "ActivityPub"
+        RELATED = "related", pgettext_lazy("link kind", "Related")
+        SLIDES = "slides", pgettext_lazy("link kind", "Slides")
+        PAPER = "paper", pgettext_lazy("link kind", "Paper")
+        WEB = "web", pgettext_lazy("link kind", "Web")
+        BLOG = "blog", pgettext_lazy("link kind", "Blog")
+        ARTICLE = "article", pgettext_lazy("link kind", "Article")
+        MEDIA = "media", pgettext_lazy("link kind", "Media")
+        ACTIVITYPUB = "activitypub", pgettext_lazy("link kind", "ActivityPub")
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="links")
-    title = models.CharField(max_length=300, blank=True)
-    url = models.URLField("URL", max_length=500)
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="links",
+        verbose_name=gettext_lazy("session"),
+    )
+    title = models.CharField(max_length=300, blank=True, verbose_name=gettext_lazy("title"))
+    url = models.URLField(gettext_lazy("URL"), max_length=500)
     # Free text, as schedule.xml allows; exports name it only when it is one of Kind.
-    kind = models.CharField("type", max_length=20, blank=True, help_text="For example slides.")
-    position = models.PositiveSmallIntegerField(default=0)
+    kind = models.CharField(
+        gettext_lazy("type"),
+        max_length=20,
+        blank=True,
+        help_text=gettext_lazy("For example slides."),
+    )
+    position = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("position"))
 
     class Meta:
+        verbose_name = gettext_lazy("session link")
+        verbose_name_plural = gettext_lazy("session links")
         ordering = ["position", "pk"]
 
     def __str__(self):
@@ -1223,17 +1367,30 @@ class Attachment(models.Model):
     An attachment may be announced by name before its file arrives; it is then listed without a link.
     """
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="attachments")
-    title = models.CharField(max_length=200)
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="attachments",
+        verbose_name=gettext_lazy("session"),
+    )
+    title = models.CharField(max_length=200, verbose_name=gettext_lazy("title"))
     file = models.FileField(
         upload_to=RandomName("attachments", "file"),
         blank=True,
         validators=[FileKindValidator("slides", max_bytes=50 * 1024 * 1024)],
-        help_text="PDF, PowerPoint, OpenDocument presentation or image; 50 MB at most.",
+        help_text=gettext_lazy(
+            "PDF, PowerPoint, OpenDocument presentation or image; 50 MB at most."
+        ),
+        verbose_name=gettext_lazy("file"),
     )
-    url = models.URLField("URL", blank=True, max_length=500)
-    kind = models.CharField("type", max_length=20, blank=True, help_text="For example slides.")
-    position = models.PositiveSmallIntegerField(default=0)
+    url = models.URLField(gettext_lazy("URL"), blank=True, max_length=500)
+    kind = models.CharField(
+        gettext_lazy("type"),
+        max_length=20,
+        blank=True,
+        help_text=gettext_lazy("For example slides."),
+    )
+    position = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("position"))
     # Set when a speaker adds it on their materials page; empty for the organizers' and imports'.
     added_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -1242,18 +1399,25 @@ class Attachment(models.Model):
         blank=True,
         editable=False,
         related_name="+",
-        help_text="The speaker's account that added it; empty when organizers or an import did.",
+        help_text=gettext_lazy(
+            "The speaker's account that added it; empty when organizers or an import did."
+        ),
+        verbose_name=gettext_lazy("added by"),
     )
 
     objects = AttachmentQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("attachment")
+        verbose_name_plural = gettext_lazy("attachments")
         ordering = ["position", "pk"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(file="") | Q(url=""),
                 name="attachment_has_file_or_url_not_both",
-                violation_error_message="Give an attachment either a file or a URL, not both.",
+                violation_error_message=gettext_lazy(
+                    "Give an attachment either a file or a URL, not both."
+                ),
             ),
         ]
 
@@ -1371,31 +1535,48 @@ class SavedSession(models.Model):
     """A session an attendee put on “my schedule”."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_sessions"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="saved_sessions",
+        verbose_name=gettext_lazy("user"),
     )
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="saves")
-    created_at = models.DateTimeField(auto_now_add=True)
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="saves",
+        verbose_name=gettext_lazy("session"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
     # Where and when the session was when the attendee last looked, so a move can be pointed out.
-    seen_starts_at = models.DateTimeField(null=True, blank=True)
+    seen_starts_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("seen starts at")
+    )
     seen_room = models.ForeignKey(
-        Room, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Room,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("seen room"),
     )
 
     objects = SavedSessionQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("saved session")
+        verbose_name_plural = gettext_lazy("saved sessions")
         ordering = ["session__starts_at", "pk"]
         constraints = [
             # Double clicks, two tabs or two requests at once still leave one row.
             models.UniqueConstraint(
                 fields=["user", "session"],
                 name="saved_session_once_per_user",
-                violation_error_message="This session is already on your schedule.",
+                violation_error_message=gettext_lazy("This session is already on your schedule."),
             ),
         ]
 
     def __str__(self):
-        return f"{self.user} saved {self.session}"
+        return gettext("%(user)s saved %(session)s") % {"user": self.user, "session": self.session}
 
     @property
     def was_moved(self) -> bool:
@@ -1436,18 +1617,26 @@ class CalendarFeed(models.Model):
     """
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feeds"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="calendar_feeds",
+        verbose_name=gettext_lazy("user"),
     )
     conference = models.ForeignKey(
-        Conference, on_delete=models.CASCADE, related_name="calendar_feeds"
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="calendar_feeds",
+        verbose_name=gettext_lazy("conference"),
     )
-    selector = models.CharField(max_length=32, unique=True)
-    verifier = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
+    selector = models.CharField(max_length=32, unique=True, verbose_name=gettext_lazy("selector"))
+    verifier = models.CharField(max_length=64, verbose_name=gettext_lazy("verifier"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
 
     objects = CalendarFeedQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("calendar feed")
+        verbose_name_plural = gettext_lazy("calendar feeds")
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "conference"], name="calendar_feed_once_per_user_and_conference"
@@ -1455,7 +1644,10 @@ class CalendarFeed(models.Model):
         ]
 
     def __str__(self):
-        return f"Calendar feed of {self.user} for {self.conference}"
+        return gettext("Calendar feed of %(user)s for %(conference)s") % {
+            "user": self.user,
+            "conference": self.conference,
+        }
 
     def get_absolute_url(self):
         return reverse(
@@ -1496,12 +1688,21 @@ class Release(models.Model):
     the sessions changed again or were deleted.
     """
 
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="releases")
+    conference = models.ForeignKey(
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="releases",
+        verbose_name=gettext_lazy("conference"),
+    )
     version = models.CharField(
-        max_length=50, help_text="What exports and the change log call it, e.g. “v2”."
+        max_length=50,
+        help_text=gettext_lazy("What exports and the change log call it, e.g. “v2”."),
+        verbose_name=gettext_lazy("version"),
     )
     comment = models.TextField(
-        blank=True, help_text="Shown to the public with the release's changes."
+        blank=True,
+        help_text=gettext_lazy("Shown to the public with the release's changes."),
+        verbose_name=gettext_lazy("comment"),
     )
     released_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -1509,18 +1710,23 @@ class Release(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=gettext_lazy("released by"),
     )
-    released_at = models.DateTimeField()
+    released_at = models.DateTimeField(verbose_name=gettext_lazy("released at"))
     # The public schedule as announced: releases.public_snapshot(), session id to its entry.
-    snapshot = models.JSONField(default=dict, blank=True)
+    snapshot = models.JSONField(default=dict, blank=True, verbose_name=gettext_lazy("snapshot"))
 
     class Meta:
+        verbose_name = gettext_lazy("release")
+        verbose_name_plural = gettext_lazy("releases")
         ordering = ["-released_at", "-pk"]
         constraints = [
             models.UniqueConstraint(
                 fields=["conference", "version"],
                 name="release_version_unique_per_conference",
-                violation_error_message="This conference already has a release of this name.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a release of this name."
+                ),
             ),
         ]
 
@@ -1562,24 +1768,46 @@ class ReleaseMail(models.Model):
     """
 
     class Status(models.TextChoices):
-        QUEUED = "queued"
-        SENDING = "sending"
-        SENT = "sent"
+        QUEUED = "queued", gettext_lazy("Queued")
+        SENDING = "sending", gettext_lazy("Sending")
+        SENT = "sent", gettext_lazy("Sent")
         # Nothing to send when its turn came: mails turned off, address unverified, the
         # changed sessions no longer saved.
-        SKIPPED = "skipped"
+        SKIPPED = "skipped", gettext_lazy("Skipped")
 
-    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="mails")
+    release = models.ForeignKey(
+        Release,
+        on_delete=models.CASCADE,
+        related_name="mails",
+        verbose_name=gettext_lazy("release"),
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("user"),
     )
     speaker = models.ForeignKey(
-        Speaker, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Speaker,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("speaker"),
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(
+        max_length=10,
+        choices=Status.choices,
+        default=Status.QUEUED,
+        verbose_name=gettext_lazy("status"),
+    )
+    sent_at = models.DateTimeField(null=True, blank=True, verbose_name=gettext_lazy("sent at"))
 
     class Meta:
+        verbose_name = gettext_lazy("release mail")
+        verbose_name_plural = gettext_lazy("release mails")
         constraints = [
             models.UniqueConstraint(
                 fields=["release", "user"],
@@ -1598,7 +1826,10 @@ class ReleaseMail(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.release} mail to {self.user or self.speaker}"
+        return gettext("%(release)s mail to %(recipient)s") % {
+            "release": self.release,
+            "recipient": self.user or self.speaker,
+        }
 
 
 class ScheduleImport(models.Model):
@@ -1609,58 +1840,83 @@ class ScheduleImport(models.Model):
     """
 
     class Status(models.TextChoices):
-        CHECKING = "checking", "Checking"
-        CHECKED = "checked", "Ready to confirm"
-        REFUSED = "refused", "Refused"
-        IMPORTING = "importing", "Importing"
-        IMPORTED = "imported", "Imported"
-        FAILED = "failed", "Not imported"
+        CHECKING = "checking", gettext_lazy("Checking")
+        CHECKED = "checked", gettext_lazy("Ready to confirm")
+        REFUSED = "refused", gettext_lazy("Refused")
+        IMPORTING = "importing", gettext_lazy("Importing")
+        IMPORTED = "imported", gettext_lazy("Imported")
+        FAILED = "failed", gettext_lazy("Not imported")
 
     conference = models.ForeignKey(
-        Conference, on_delete=models.CASCADE, related_name="schedule_imports"
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="schedule_imports",
+        verbose_name=gettext_lazy("conference"),
     )
-    file_name = models.CharField(max_length=255)
+    file_name = models.CharField(max_length=255, verbose_name=gettext_lazy("file name"))
     # The file itself, kept for the confirm step: the database is the one store the site and
     # the task worker (possibly on another server) share; imports are 20 MB at most.
-    data = models.BinaryField()
+    data = models.BinaryField(verbose_name=gettext_lazy("data"))
     hold_conflicts = models.BooleanField(
-        "hold conflicts for review",
+        gettext_lazy("hold conflicts for review"),
         default=False,
-        help_text="Import every valid session; those that double-book a room or speaker or fall "
-        "outside the conference's days wait unscheduled in the planner, with the reason.",
+        help_text=gettext_lazy(
+            "Import every valid session; those that double-book a room or speaker or fall "
+            "outside the conference's days wait unscheduled in the planner, with the reason."
+        ),
     )
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.CHECKING)
+    status = models.CharField(
+        max_length=20,
+        choices=Status.choices,
+        default=Status.CHECKING,
+        verbose_name=gettext_lazy("status"),
+    )
     # How many sessions the file holds: above a threshold each step runs in a task.
-    session_count = models.PositiveIntegerField(default=0)
-    in_background = models.BooleanField(default=False)
+    session_count = models.PositiveIntegerField(
+        default=0, verbose_name=gettext_lazy("session count")
+    )
+    in_background = models.BooleanField(default=False, verbose_name=gettext_lazy("in background"))
     # ImportReport.as_json() of the last step run, and why the file was refused, if it was.
-    report = models.JSONField(default=dict, blank=True)
-    problems = models.JSONField(default=list, blank=True)
+    report = models.JSONField(default=dict, blank=True, verbose_name=gettext_lazy("report"))
+    problems = models.JSONField(default=list, blank=True, verbose_name=gettext_lazy("problems"))
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=gettext_lazy("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=gettext_lazy("confirmed by"),
     )
-    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("confirmed at")
+    )
     # When the step now running began, and when the last one ended.
-    step_started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    step_started_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("step started at")
+    )
+    finished_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("finished at")
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("schedule import")
+        verbose_name_plural = gettext_lazy("schedule imports")
         ordering = ["-created_at", "-pk"]
 
     def __str__(self):
-        return f"{self.file_name} into {self.conference}"
+        return gettext("%(file)s into %(conference)s") % {
+            "file": self.file_name,
+            "conference": self.conference,
+        }
 
     @property
     def is_running(self) -> bool:
@@ -1697,24 +1953,36 @@ class Removal(models.Model):
     """
 
     class Kind(models.TextChoices):
-        SESSION = "session", "Session"
-        SPEAKER = "speaker", "Speaker"
+        SESSION = "session", gettext_lazy("Session")
+        SPEAKER = "speaker", gettext_lazy("Speaker")
 
     class Reason(models.TextChoices):
-        DELETED = "deleted", "Deleted"
-        HIDDEN = "hidden", "No longer public"
+        DELETED = "deleted", gettext_lazy("Deleted")
+        HIDDEN = "hidden", gettext_lazy("No longer public")
 
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="removals")
-    kind = models.CharField(max_length=10, choices=Kind.choices)
+    conference = models.ForeignKey(
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="removals",
+        verbose_name=gettext_lazy("conference"),
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, verbose_name=gettext_lazy("kind"))
     # The id the API showed; no slug or title, which a deleted draft must not reveal.
-    object_id = models.PositiveBigIntegerField()
-    reason = models.CharField(max_length=10, choices=Reason.choices)
-    was_public = models.BooleanField(help_text="Attendees could see it just before.")
-    removed_at = models.DateTimeField(default=timezone.now)
+    object_id = models.PositiveBigIntegerField(verbose_name=gettext_lazy("object id"))
+    reason = models.CharField(
+        max_length=10, choices=Reason.choices, verbose_name=gettext_lazy("reason")
+    )
+    was_public = models.BooleanField(
+        help_text=gettext_lazy("Attendees could see it just before."),
+        verbose_name=gettext_lazy("was public"),
+    )
+    removed_at = models.DateTimeField(default=timezone.now, verbose_name=gettext_lazy("removed at"))
 
     objects = RemovalQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("removal")
+        verbose_name_plural = gettext_lazy("removals")
         indexes = [models.Index(fields=["conference", "removed_at"], name="removal_by_time")]
 
     def __str__(self):

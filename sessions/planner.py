@@ -19,7 +19,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from conference.models import Conference, Room
-from conference.timezones import clock_text
+from conference.timezones import clock_text, local_clock
 from sessions.filters import SessionFilter
 from sessions.forms import SLOT_MINUTES, WHOLE_VENUE, SessionMoveForm
 from sessions.models import Session
@@ -256,8 +256,8 @@ def forget_undo(store, conference: Conference) -> None:
 def placement_text(session: Session) -> str:
     """“Central Room, Wednesday 8 April 2026 10:40–11:05 CEST”, or “the unscheduled list”."""
     if session.is_unscheduled:
-        return "the unscheduled list"
-    where = session.room.name if session.room_id else "the whole venue"
+        return gettext("the unscheduled list")
+    where = session.room.name if session.room_id else gettext("the whole venue")
     return f"{where}, {session.local_time_range}"
 
 
@@ -299,7 +299,7 @@ def last_change_text(session: Session, viewer) -> str:
     """
     current = Session.objects.select_related("conference", "room").filter(pk=session.pk).first()
     if current is None:
-        return f"Someone deleted “{session}” meanwhile."
+        return gettext("Someone deleted “%(session)s” meanwhile.") % {"session": session}
     session = current
     entry = (
         LogEntry.objects.filter(
@@ -313,22 +313,33 @@ def last_change_text(session: Session, viewer) -> str:
     )
     where = placement_text(session)
     if entry is None:  # and its updated_at may be older than the change: bulk updates skip it
-        return (
-            f"Someone changed “{session}” meanwhile, outside the planner and the admin's forms "
-            f"(an import, the API or an action on the session list); it is in {where}."
-        )
+        return gettext(
+            "Someone changed “%(session)s” meanwhile, outside the planner and the admin's forms "
+            "(an import, the API or an action on the session list); it is in %(where)s."
+        ) % {"session": session, "where": where}
     who = name_of(entry.user, viewer)
     when = moment_text(entry.action_time, session.conference)
     fields = changed_fields(entry)
     if fields and fields <= MOVE_LABELS:
-        return f"{who} moved “{session}” to {where} {when}."
-    what = entry.get_change_message().rstrip(".").lower() or "changed it"
-    return f"{who} changed “{session}” ({what}) {when}; it is in {where}."
+        return gettext("%(who)s moved “%(session)s” to %(where)s %(when)s.") % {
+            "who": who,
+            "session": session,
+            "where": where,
+            "when": when,
+        }
+    what = entry.get_change_message().rstrip(".").lower() or gettext("changed it")
+    return gettext("%(who)s changed “%(session)s” (%(what)s) %(when)s; it is in %(where)s.") % {
+        "who": who,
+        "session": session,
+        "what": what,
+        "when": when,
+        "where": where,
+    }
 
 
 def name_of(user, viewer) -> str:
     if user.pk == viewer.pk:
-        return "You (in another window)"
+        return gettext("You (in another window)")
     return user.get_full_name() or user.get_username()
 
 
@@ -350,7 +361,10 @@ def changed_fields(entry: LogEntry) -> set[str]:
 def moment_text(moment: datetime.datetime, conference: Conference) -> str:
     """“at 23:41 CET” today on the conference's clocks, else “on Thursday 3 December at 23:41 CET”."""
     local = timezone.localtime(moment, conference.tz)
-    clock = f"at {clock_text(local)} {local.tzname()}"
+    clock = {"time": local_clock(local), "zone": local.tzname()}
     if local.date() == timezone.localtime(timezone.now(), conference.tz).date():
-        return clock
-    return f"on {date_format(local, 'l j F')} {clock}"
+        return gettext("at %(time)s %(zone)s") % clock
+    return gettext("on %(day)s at %(time)s %(zone)s") % {
+        **clock,
+        "day": date_format(local, "l j F"),
+    }

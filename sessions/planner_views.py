@@ -278,14 +278,15 @@ def refused(request, session: Session, reasons: str) -> MoveOutcome:
 
 def conflict_text(session: Session, viewer) -> str:
     return (
-        f"{last_change_text(session, viewer)} The board now shows it as it is: "
-        "move it again if you still want to."
+        last_change_text(session, viewer)
+        + " "
+        + _("The board now shows it as it is: move it again if you still want to.")
     )
 
 
 def named_once(session: Session, reasons: str) -> str:
     """“Title”: why, naming the session once: some reasons already name it."""
-    name = f"“{session}”"
+    name = _("“%(title)s”") % {"title": session}
     return reasons if name in reasons else f"{name}: {reasons}"
 
 
@@ -319,7 +320,7 @@ class PlannerUndoView(PlannerMixin, View):
     def post(self, request, *args, **kwargs):
         undo = undo_of(request.session, self.conference)
         if undo is None:  # undone in another window, or a refused move ended it there
-            return self.nothing_to_undo("There is no move to undo.")
+            return self.nothing_to_undo(_("There is no move to undo."))
         session = self.conference.sessions.select_related("conference", "room").filter(
             pk=undo["session"]
         )
@@ -327,7 +328,7 @@ class PlannerUndoView(PlannerMixin, View):
         if session is None:
             forget_undo(request.session, self.conference)
             return self.nothing_to_undo(
-                f"“{undo['title']}” was deleted meanwhile: nothing to undo."
+                _("“%(title)s” was deleted meanwhile: nothing to undo.") % {"title": undo["title"]}
             )
         outcome = apply_move(request, session, undo, undoing=True)
         return answer_move(self, outcome)

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from django.views import View
 
 from conference.models import Conference
@@ -59,7 +60,13 @@ class ReleaseView(View):
                     form.add_error(field if field in form.fields else None, problems)
             else:
                 messages.success(
-                    request, f"Released {release.version} of {self.conference}: {preview.summary}."
+                    request,
+                    _("Released %(version)s of %(conference)s: %(summary)s.")
+                    % {
+                        "version": release.version,
+                        "conference": self.conference,
+                        "summary": preview.summary,
+                    },
                 )
                 return redirect("admin:schedule_release_change", release.pk)
         # Show what releasing would announce now, with the fingerprint of that.
@@ -75,7 +82,7 @@ class ReleaseView(View):
         context = {
             **admin_site.each_context(self.request),
             "opts": self.model_admin.opts,
-            "title": f"Release the schedule of {self.conference}",
+            "title": _("Release the schedule of %(conference)s") % {"conference": self.conference},
             "conference": self.conference,
             "preview": preview,
             "changes": [

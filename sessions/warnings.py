@@ -13,9 +13,10 @@ from itertools import pairwise
 
 from django.db.models import Count, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from conference.models import Conference
-from conference.timezones import clock_text
+from conference.timezones import local_clock
 from sessions.models import Session, ordered_speakers_prefetch
 from speakers.models import Speaker, availability_prefetch
 
@@ -39,7 +40,8 @@ def schedule_warnings(
             if not speaker.is_available(session.starts_at, session.ends_at):
                 windows = ", ".join(window.local_times for window in speaker.availability_windows)
                 warnings[session.pk].append(
-                    f"{speaker.name} is not available then (available {windows})"
+                    gettext("%(speaker)s is not available then (available %(windows)s)")
+                    % {"speaker": speaker.name, "windows": windows}
                 )
     warn_about_room_changes(placed, zone, warnings)
     warn_about_parallel_tracks(placed, warnings)
@@ -47,7 +49,12 @@ def schedule_warnings(
         room = session.room
         if room is not None and room.capacity is not None and session.save_count > room.capacity:
             warnings[session.pk].append(
-                f"{session.save_count} saved, {room.name} seats {room.capacity}"
+                ngettext(
+                    "%(saved)s saved, %(room)s seats %(capacity)s",
+                    "%(saved)s saved, %(room)s seats %(capacity)s",
+                    session.save_count,
+                )
+                % {"saved": session.save_count, "room": room.name, "capacity": room.capacity}
             )
     return dict(warnings)
 
@@ -107,10 +114,19 @@ def warn_about_room_changes(
                 and after.room is not None
                 and before.room_id != after.room_id
             ):
-                ends = clock_text(timezone.localtime(before.ends_at, zone))
+                ends = local_clock(timezone.localtime(before.ends_at, zone))
                 warnings[after.pk].append(
-                    f"{speaker.name} goes straight from “{before.title}” in {before.room.name} "
-                    f"(ends {ends}) to this in {after.room.name}"
+                    gettext(
+                        "%(speaker)s goes straight from “%(before)s” in %(before_room)s "
+                        "(ends %(ends)s) to this in %(room)s"
+                    )
+                    % {
+                        "speaker": speaker.name,
+                        "before": before.title,
+                        "before_room": before.room.name,
+                        "ends": ends,
+                        "room": after.room.name,
+                    }
                 )
 
 
@@ -132,10 +148,7 @@ def warn_about_parallel_tracks(
             running = [other for other in running if other.ends_at > session.starts_at]
             for other in running:
                 track = session.track.name
-                warnings[session.pk].append(
-                    f"Runs in parallel with “{other.title}”, also in the {track} track"
-                )
-                warnings[other.pk].append(
-                    f"Runs in parallel with “{session.title}”, also in the {track} track"
-                )
+                text = gettext("Runs in parallel with “%(session)s”, also in the %(track)s track")
+                warnings[session.pk].append(text % {"session": other.title, "track": track})
+                warnings[other.pk].append(text % {"session": session.title, "track": track})
             running.append(session)

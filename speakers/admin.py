@@ -4,6 +4,8 @@ from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from conference.admin import (
     AutocompleteAdminMixin,
@@ -29,7 +31,7 @@ class AvailabilityInline(admin.TabularInline):
     model = Availability
     extra = 0
     fields = ["starts_at", "ends_at"]
-    verbose_name_plural = "availability (none: available at any time)"
+    verbose_name_plural = gettext_lazy("availability (none: available at any time)")
 
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
@@ -46,7 +48,7 @@ class SpeakerInvitationInline(admin.TabularInline):
     extra = 0
     fields = ["email", "created_by", "created_at", "accepted_at", "accepted_by"]
     readonly_fields = fields
-    verbose_name_plural = "invitations to edit their own profile"
+    verbose_name_plural = gettext_lazy("invitations to edit their own profile")
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -105,7 +107,7 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
             queryset = queryset.filter(conference=conference)
         return queryset, may_have_duplicates
 
-    @admin.display(description="sessions", ordering="session_count")
+    @admin.display(description=gettext_lazy("sessions"), ordering="session_count")
     def session_count(self, speaker):
         return speaker.session_count
 
@@ -133,7 +135,7 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
             return redirect("admin:speakers_speaker_change", speaker.pk)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Invite {speaker} to edit their profile",
+            "title": _("Invite %(speaker)s to edit their profile") % {"speaker": speaker},
             "opts": self.opts,
             "original": speaker,
             "form": form,
@@ -142,14 +144,17 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
         return TemplateResponse(request, "admin/speakers/speaker/invite.html", context)
 
     @admin.action(
-        description="Invite selected speakers to edit their profile", permissions=["change"]
+        description=gettext_lazy("Invite selected speakers to edit their profile"),
+        permissions=["change"],
     )
     def invite(self, request, queryset):
         """Each selected speaker gets an invitation at their own address (Speaker.email)."""
         for speaker in queryset.select_related("conference").order_by("name", "pk"):
             if not speaker.email:
                 self.message_user(
-                    request, f"Not invited: {speaker} has no email address.", messages.WARNING
+                    request,
+                    _("Not invited: %(speaker)s has no email address.") % {"speaker": speaker},
+                    messages.WARNING,
                 )
             else:
                 self.send_invitation(request, speaker, speaker.email)
@@ -158,16 +163,30 @@ class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, Version
         try:
             sent = invite_speaker(speaker, email, request.user)
         except ValidationError as error:
-            self.message_user(request, f"Not invited: {' '.join(error.messages)}", messages.WARNING)
+            self.message_user(
+                request,
+                _("Not invited: %(reasons)s") % {"reasons": " ".join(error.messages)},
+                messages.WARNING,
+            )
             return False
         if isinstance(sent, Limit):
             self.message_user(
                 request,
-                f"Not invited: {speaker}; too many invitations went to {email} lately. "
-                f"Try again in {sent.minutes_left()} minutes.",
+                ngettext(
+                    "Not invited: %(speaker)s; too many invitations went to %(email)s lately. "
+                    "Try again in %(minutes)s minute.",
+                    "Not invited: %(speaker)s; too many invitations went to %(email)s lately. "
+                    "Try again in %(minutes)s minutes.",
+                    sent.minutes_left(),
+                )
+                % {"speaker": speaker, "email": email, "minutes": sent.minutes_left()},
                 messages.WARNING,
             )
             return False
         self.log_change(request, speaker, f"Invited to edit their profile at {email}.")
-        self.message_user(request, f"Invited {speaker} at {email}.", messages.SUCCESS)
+        self.message_user(
+            request,
+            _("Invited %(speaker)s at %(email)s.") % {"speaker": speaker, "email": email},
+            messages.SUCCESS,
+        )
         return True

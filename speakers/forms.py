@@ -22,7 +22,7 @@ class InvitationForm(forms.Form):
     """The admin's “Invite to edit their profile” page (SpeakerAdmin.invite_view)."""
 
     email = forms.EmailField(
-        label="Email address", max_length=254, help_text="The invitation link is mailed here."
+        label=_("Email address"), max_length=254, help_text=_("The invitation link is mailed here.")
     )
 
 

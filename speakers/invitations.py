@@ -98,7 +98,9 @@ def invite_speaker(speaker: Speaker, email: str, invited_by) -> SpeakerInvitatio
     invitations went to that address lately, nothing is recorded and the limit is returned.
     """
     if speaker.user_id is not None:
-        raise ValidationError(f"{speaker} is already linked to an account.", code="linked")
+        raise ValidationError(
+            _("%(speaker)s is already linked to an account.") % {"speaker": speaker}, code="linked"
+        )
     invitation = SpeakerInvitation(speaker=speaker, email=email, created_by=invited_by)
     invitation.full_clean()
     if not SPEAKER_INVITATIONS_PER_ADDRESS.allows(email.strip().lower()):

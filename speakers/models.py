@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, mailable_accounts
 from conference.routing import reverse_slugs
@@ -80,11 +80,16 @@ def new_guid() -> str:
 
 
 class Speaker(KeepsFormerSlugs, Versioned):
-    conference = models.ForeignKey(Conference, on_delete=models.CASCADE, related_name="speakers")
+    conference = models.ForeignKey(
+        Conference,
+        on_delete=models.CASCADE,
+        related_name="speakers",
+        verbose_name=gettext_lazy("conference"),
+    )
     # Published in exports and matched by importers; never changes.
-    guid = models.CharField("GUID", max_length=64, default=new_guid, editable=False)
-    name = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=200)
+    guid = models.CharField(gettext_lazy("GUID"), max_length=64, default=new_guid, editable=False)
+    name = models.CharField(max_length=200, verbose_name=gettext_lazy("name"))
+    slug = models.SlugField(max_length=200, verbose_name=gettext_lazy("slug"))
     # db_default for these two: servers still running the code from before them (a rolling
     # deploy) insert speakers without them.
     pronouns = models.CharField(
@@ -92,16 +97,19 @@ class Speaker(KeepsFormerSlugs, Versioned):
         blank=True,
         default="",
         db_default="",
-        help_text="As the speaker wants them shown, e.g. “she/her”.",
+        help_text=gettext_lazy("As the speaker wants them shown, e.g. “she/her”."),
+        verbose_name=gettext_lazy("pronouns"),
     )
     role = models.CharField(
-        "role or title",
+        gettext_lazy("role or title"),
         max_length=200,
         blank=True,
-        help_text="For example “Senior Software Engineer”.",
+        help_text=gettext_lazy("For example “Senior Software Engineer”."),
     )
-    company = models.CharField(max_length=200, blank=True)
-    bio = models.TextField(blank=True, help_text="Markdown.")
+    company = models.CharField(max_length=200, blank=True, verbose_name=gettext_lazy("company"))
+    bio = models.TextField(
+        blank=True, help_text=gettext_lazy("Markdown."), verbose_name=gettext_lazy("bio")
+    )
     photo = models.ImageField(
         upload_to=RandomName("speakers", "photo"),
         blank=True,
@@ -109,12 +117,18 @@ class Speaker(KeepsFormerSlugs, Versioned):
             FileKindValidator("images", max_bytes=5 * 1024 * 1024),
             ImageSizeValidator(smallest=64, largest=6000),
         ],
-        help_text="PNG, JPEG or WebP; 5 MB and 6,000 pixels a side at most. Its metadata "
-        "(where a phone took it) is removed.",
+        help_text=gettext_lazy(
+            "PNG, JPEG or WebP; 5 MB and 6,000 pixels a side at most. Its metadata "
+            "(where a phone took it) is removed."
+        ),
+        verbose_name=gettext_lazy("photo"),
     )
     # An imported schedule's picture of the speaker, kept as the file gave it (frab's avatar).
     avatar_url = models.URLField(
-        "avatar URL", blank=True, max_length=500, help_text="Used when there is no photo."
+        gettext_lazy("avatar URL"),
+        blank=True,
+        max_length=500,
+        help_text=gettext_lazy("Used when there is no photo."),
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -122,59 +136,79 @@ class Speaker(KeepsFormerSlugs, Versioned):
         null=True,
         blank=True,
         related_name="speaker_profiles",
-        help_text="The speaker's own account on this site, if they have one.",
+        help_text=gettext_lazy("The speaker's own account on this site, if they have one."),
+        verbose_name=gettext_lazy("user"),
     )
     # Staff only: no serializer, export or page shows it (tests/speakers/test_email.py).
     email = models.EmailField(
         blank=True,
-        help_text="Staff only, never shown publicly: where changes to the speaker's sessions "
-        "are mailed when a schedule release changes them (else the linked account's verified "
-        "address).",
+        help_text=gettext_lazy(
+            "Staff only, never shown publicly: where changes to the speaker's sessions "
+            "are mailed when a schedule release changes them (else the linked account's verified "
+            "address)."
+        ),
+        verbose_name=gettext_lazy("email"),
     )
     schedule_change_mails = models.BooleanField(
-        "mail schedule changes",
+        gettext_lazy("mail schedule changes"),
         default=True,
-        help_text="Turned off when the speaker unsubscribes from a schedule-change mail.",
+        help_text=gettext_lazy(
+            "Turned off when the speaker unsubscribes from a schedule-change mail."
+        ),
     )
     # Schedules list organisations (“Forum für Freiraum”) and hosts as speakers of several
     # parallel sessions; only a person can be in one place at a time.
     appears_in_parallel = models.BooleanField(
-        "organisation or host",
+        gettext_lazy("organisation or host"),
         default=False,
-        help_text="An organisation or host that may be listed on sessions running at the same "
-        "time; a person may not.",
+        help_text=gettext_lazy(
+            "An organisation or host that may be listed on sessions running at the same "
+            "time; a person may not."
+        ),
     )
     profile_locked = models.BooleanField(
-        "profile locked",
+        gettext_lazy("profile locked"),
         default=False,
         db_default=False,
-        help_text="The speaker can no longer edit their profile on the site (organizers still can).",
+        help_text=gettext_lazy(
+            "The speaker can no longer edit their profile on the site (organizers still can)."
+        ),
     )
     # When the speaker last opened “My talks”: the releases after it are new to them. Written
     # by a bulk update that moves neither the version nor the conference's changed_at.
-    talks_seen_at = models.DateTimeField(null=True, blank=True, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    talks_seen_at = models.DateTimeField(
+        null=True, blank=True, editable=False, verbose_name=gettext_lazy("talks seen at")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=gettext_lazy("updated at"))
 
     objects = SpeakerQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("speaker")
+        verbose_name_plural = gettext_lazy("speakers")
         ordering = ["conference", "name"]
         constraints = [
             models.UniqueConstraint(
                 fields=["conference", "slug"],
                 name="speaker_slug_unique_per_conference",
-                violation_error_message="This conference already has a speaker with this slug.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a speaker with this slug."
+                ),
             ),
             models.UniqueConstraint(
                 fields=["conference", "guid"],
                 name="speaker_guid_unique_per_conference",
-                violation_error_message="This conference already has a speaker with this GUID.",
+                violation_error_message=gettext_lazy(
+                    "This conference already has a speaker with this GUID."
+                ),
             ),
             models.UniqueConstraint(
                 fields=["conference", "user"],
                 name="speaker_user_once_per_conference",
-                violation_error_message="This account is already linked to another speaker of this conference.",
+                violation_error_message=gettext_lazy(
+                    "This account is already linked to another speaker of this conference."
+                ),
             ),
         ]
 
@@ -277,23 +311,39 @@ def availability_prefetch() -> models.Prefetch:
 
 
 class FormerSpeakerSlug(FormerSlug):
-    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="former_slugs")
+    speaker = models.ForeignKey(
+        Speaker,
+        on_delete=models.CASCADE,
+        related_name="former_slugs",
+        verbose_name=gettext_lazy("speaker"),
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("former speaker slug")
+        verbose_name_plural = gettext_lazy("former speaker slugs")
         constraints = [
             models.UniqueConstraint(fields=["speaker", "slug"], name="former_speaker_slug_once")
         ]
 
 
 class SpeakerLink(models.Model):
-    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="links")
-    title = models.CharField(
-        max_length=100, help_text="For example “Website”, “GitHub”, “Mastodon”."
+    speaker = models.ForeignKey(
+        Speaker,
+        on_delete=models.CASCADE,
+        related_name="links",
+        verbose_name=gettext_lazy("speaker"),
     )
-    url = models.URLField("URL")
-    position = models.PositiveSmallIntegerField(default=0)
+    title = models.CharField(
+        max_length=100,
+        help_text=gettext_lazy("For example “Website”, “GitHub”, “Mastodon”."),
+        verbose_name=gettext_lazy("title"),
+    )
+    url = models.URLField(gettext_lazy("URL"))
+    position = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("position"))
 
     class Meta:
+        verbose_name = gettext_lazy("speaker link")
+        verbose_name_plural = gettext_lazy("speaker links")
         ordering = ["speaker", "position", "pk"]
 
     def __str__(self):
@@ -307,19 +357,26 @@ class Availability(models.Model):
     it never refuses one: organizers may have agreed otherwise with the speaker.
     """
 
-    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="availability")
-    starts_at = models.DateTimeField("from")
-    ends_at = models.DateTimeField("until")
+    speaker = models.ForeignKey(
+        Speaker,
+        on_delete=models.CASCADE,
+        related_name="availability",
+        verbose_name=gettext_lazy("speaker"),
+    )
+    starts_at = models.DateTimeField(gettext_lazy("from"))
+    ends_at = models.DateTimeField(gettext_lazy("until"))
 
     class Meta:
         ordering = ["starts_at", "ends_at", "pk"]
-        verbose_name = "availability window"
-        verbose_name_plural = "availability windows"
+        verbose_name = gettext_lazy("availability window")
+        verbose_name_plural = gettext_lazy("availability windows")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(ends_at__gt=models.F("starts_at")),
                 name="availability_ends_after_it_starts",
-                violation_error_message="An availability window must end after it starts.",
+                violation_error_message=gettext_lazy(
+                    "An availability window must end after it starts."
+                ),
             ),
         ]
 
@@ -379,28 +436,39 @@ class SpeakerInvitation(models.Model):
     whom, and ``accepted_at`` makes the link single-use.
     """
 
-    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="invitations")
-    email = models.EmailField()
+    speaker = models.ForeignKey(
+        Speaker,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        verbose_name=gettext_lazy("speaker"),
+    )
+    email = models.EmailField(verbose_name=gettext_lazy("email"))
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=gettext_lazy("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    accepted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
+    accepted_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=gettext_lazy("accepted at")
+    )
     accepted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=gettext_lazy("accepted by"),
     )
 
     objects = SpeakerInvitationQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("speaker invitation")
+        verbose_name_plural = gettext_lazy("speaker invitations")
         ordering = ["-created_at", "-pk"]
 
     def __str__(self):

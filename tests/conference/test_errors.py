@@ -123,6 +123,15 @@ def test_nul_in_an_api_token_is_a_json_400(anonymous, conference):
     assert_json_error(response, 400, NUL_REFUSED)
 
 
+def test_the_400_page_speaks_the_visitors_language_and_the_api_english(client, conference):
+    headers = {"accept-language": "fr"}
+    page = client.get("/pycon/schedule/?q=%00", headers=headers)
+    assert_error_page(page, 400, "Les caractères nuls ne sont pas admis dans une requête.")
+    assert "<h1>Requête incorrecte</h1>" in page.content.decode()
+    api = client.get("/api/v1/conferences/?q=%00", headers=headers)
+    assert_json_error(api, 400, NUL_REFUSED)
+
+
 def test_the_400_page_carries_the_security_headers(client, conference):
     response = client.get("/pycon/schedule/?q=%00")
     assert response.status_code == 400

@@ -17,16 +17,25 @@ import pytest
 from babel.messages.pofile import read_po
 from django.apps import apps
 from django.conf import settings
+from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import models
+from django.test import RequestFactory
+from django.urls import reverse
+from django.utils import translation
+from django.utils.text import capfirst
 
+from conference.admin import embed_snippet
 from conference.catalogues import DOMAINS, LOCALE, extract
-from conference.models import Conference, Room
+from conference.models import ApiToken, Conference, Room, WebhookDelivery, WebhookEndpoint
 from conference.pages.copies import forget_pages
-from sessions.models import SavedSession, Session
+from sessions.feedback import Feedback
+from sessions.models import Attachment, SavedSession, Session
+from sessions.releases import release_schedule
 from speakers.invitations import invitation_url
 from speakers.models import Speaker, SpeakerInvitation
+from tests.admin_forms import FormValues
 from tests.builders import make_conference
 
 WORD = re.compile(r"[^\W\d_]{3,}")
@@ -122,7 +131,8 @@ def content_strings() -> list[str]:
     # Titles as schedules print them, “Lightning Talk: …”: the kind prefix is part of the title,
     # in exports and imports too, so it stays as the organizers' schedule writes it.
     values += [session.display_title for session in Session.objects.all()]
-    return values
+    # As a page shows a text over several lines (a form's textarea is read as one text).
+    return values + [" ".join(value.split()) for value in values if "\n" in value]
 
 
 def is_content(text: str, content: list[str]) -> bool:
@@ -233,21 +243,155 @@ def test_every_public_page_shows_no_english_in_french(client, site, logged_in):
         english = client.get(path, headers={"accept-language": "en"}, follow=True)
         french = client.get(path, headers={"accept-language": "fr"}, follow=True)
         assert english.status_code in (200, 404), path
-        left = sorted(
-            text
-            for text in visible_text(english.content.decode())
-            & visible_text(french.content.decode())
-            if text not in allowed and not is_content(text, content)
-        )
-        left += sorted(
-            text
-            for text in visible_text(french.content.decode())
-            if text not in allowed
-            and not is_content(text, content)
-            and ENGLISH.search(without_content(text, content))
-        )
-        if left:
+        if left := untranslated_texts(english, french, allowed, content):
             untranslated[path] = left
     assert untranslated == {}, "\n".join(
         sorted({text for texts in untranslated.values() for text in texts})
     )
+
+
+def untranslated_texts(english, french, allowed: set[str], content: list[str]) -> list[str]:
+    """The texts of ``french`` left English: found the same in ``english``, or with English
+    words glued to French, unless allowed or conference content."""
+    left = sorted(
+        text
+        for text in visible_text(english.content.decode()) & visible_text(french.content.decode())
+        if text not in allowed and text.strip(" ›") not in allowed and not is_content(text, content)
+    )
+    left += sorted(
+        text
+        for text in visible_text(french.content.decode())
+        if text not in allowed
+        and not is_content(text, content)
+        and ENGLISH.search(without_content(text, content))
+    )
+    return left
+
+
+# --- The admin, as organizers read it ---------------------------------------------------------
+
+OUR_APPS = {"conference", "schedule", "speakers"}
+
+
+@pytest.fixture
+def organizer_site(site, django_user_model):
+    """The public site's data, an organizer, and one row of each of our admin's models."""
+    organizer = django_user_model.objects.create_superuser("organizer", "o@example.org", "pw")
+    conference = Conference.objects.get(slug="pytorch-eu-2026")
+    session = conference.sessions.public().order_by("starts_at", "pk").first()
+    endpoint = WebhookEndpoint.objects.create(
+        conference=conference, url="https://hooks.example.org/", events=["session.changed"]
+    )
+    WebhookDelivery.objects.create(endpoint=endpoint, event="session.changed", body="{}")
+    ApiToken.objects.create(user=organizer, name="Display board", scope=ApiToken.Scope.READ)
+    Attachment.objects.create(session=session, title="Slides", url="https://example.org/s.pdf")
+    Feedback.objects.create(session=session, user=site[0], rating=4, comment="Clear and short.")
+    release_schedule(conference, version="v1", comment="", user=organizer)
+    return organizer, conference
+
+
+def admin_paths(conference, organizer) -> list[str]:
+    """The admin index, and the list, add form and a change form of each of our models (read
+    from the admin's registry, so a model registered later is walked too), and our own pages."""
+    request = RequestFactory().get("/admin/")
+    request.user = organizer
+    paths = [reverse("admin:index")]
+    for model, model_admin in admin.site._registry.items():
+        opts = model._meta
+        if opts.app_label not in OUR_APPS:
+            continue
+        name = f"admin:{opts.app_label}_{opts.model_name}"
+        paths.append(reverse(f"{name}_changelist"))
+        if model_admin.has_add_permission(request):
+            paths.append(reverse(f"{name}_add"))
+        first = model._default_manager.order_by("pk").first()
+        if first is not None:
+            paths.append(reverse(f"{name}_change", args=[first.pk]))
+    uninvited = Speaker.objects.filter(conference=conference, user=None).order_by("pk").first()
+    return [
+        *paths,
+        reverse("admin:schedule_session_import", args=[conference.pk]),
+        reverse("admin:schedule_session_release", args=[conference.pk]),
+        reverse("admin:schedule_feedback_summary"),
+        reverse("admin:speakers_speaker_invite", args=[uninvited.pk]),
+    ]
+
+
+# Django's admin writes these untranslated: the search icon's and the boolean icons' alt texts.
+DJANGO_UNTRANSLATED = {"Search", "True", "False", "None"}
+
+
+def admin_allowed() -> set[str]:
+    """What the admin shows the same in French beyond our msgids (also capitalised, as the
+    admin shows names): the session kinds' and audience levels' English labels (docs/i18n.md),
+    language and zone names, the product's name, the names of other apps' models in the menu,
+    and code: the embed snippet (its frame titled in the conference's language) and the query
+    parameters its help names."""
+    same = same_in_french()
+    allowed = same | {capfirst(text) for text in same} | DJANGO_UNTRANSLATED
+    allowed |= zone_names() | {"English", "Français", "confsched", "?theme=dark", "grid/"}
+    allowed |= {str(label) for label in Session.Kind.labels + Session.AudienceLevel.labels}
+    allowed |= {" ".join(embed_snippet(c).split()) for c in Conference.objects.all()}
+    for model in admin.site._registry:
+        if model._meta.app_label not in OUR_APPS:
+            allowed |= {str(model._meta.app_config.verbose_name)}
+            allowed |= {capfirst(model._meta.verbose_name_plural)}
+    return allowed
+
+
+def test_every_admin_page_of_ours_shows_no_english_in_french(client, organizer_site):
+    organizer, conference = organizer_site
+    client.force_login(organizer)
+    content = content_strings()
+    allowed = admin_allowed()
+    untranslated = {}
+    for path in admin_paths(conference, organizer):
+        english = client.get(path, headers={"accept-language": "en"})
+        french = client.get(path, headers={"accept-language": "fr"})
+        assert (english.status_code, french.status_code) == (200, 200), path
+        if left := untranslated_texts(english, french, allowed, content):
+            untranslated[path] = left
+    assert untranslated == {}, "\n".join(
+        f"{path}: {text}" for path, texts in untranslated.items() for text in texts
+    )
+
+
+def test_a_double_booking_refused_in_the_admin_is_explained_in_french(client, organizer_site):
+    organizer, conference = organizer_site
+    client.force_login(organizer)
+    booked, moved = (
+        conference.sessions.public()
+        .filter(room__isnull=False)
+        .exclude(kind=Session.Kind.BREAK)
+        .order_by("starts_at", "pk")[:2]
+    )
+    url = reverse("admin:schedule_session_change", args=[moved.pk])
+    taken = reverse("admin:schedule_session_change", args=[booked.pk])
+    responses = {}
+    for language in ("en", "fr"):
+        headers = {"accept-language": language}
+        data = opened_change_form_in(client, url, headers)
+        slot = opened_change_form_in(client, taken, headers)
+        for name in ("room", "starts_at_0", "starts_at_1", "ends_at_0", "ends_at_1", "duration"):
+            data[name] = slot[name]
+        responses[language] = client.post(url, data, headers=headers)
+    french = responses["fr"]
+    assert french.status_code == 200
+    with translation.override("fr"):
+        when = booked.local_time_range
+    assert french.context["adminform"].form.errors["room"] == [
+        f"{booked.room} accueille déjà « {booked} » à ce moment-là ({when})."
+    ]
+    allowed, content = admin_allowed(), content_strings()
+    assert untranslated_texts(responses["en"], french, allowed, content) == []
+
+
+def opened_change_form_in(client, url: str, headers: dict) -> dict:
+    """What the change form at ``url`` posts back unchanged, opened in a language."""
+    parser = FormValues()
+    parser.feed(client.get(url, headers=headers).content.decode())
+    return {
+        name: value
+        for name, value in parser.data.items()
+        if name != "csrfmiddlewaretoken" and "__prefix__" not in name
+    }

@@ -1,9 +1,16 @@
 import datetime
 
 import pytest
+from django.utils import translation
 
-from sessions.planner import build_planner_day
-from tests.builders import make_conference, make_room, make_session, paris
+from sessions.planner import build_planner_day, moment_text, placement_text
+from tests.builders import (
+    make_conference,
+    make_room,
+    make_session,
+    make_unscheduled_session,
+    paris,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +105,15 @@ def test_with_a_later_day_change_the_nights_sessions_are_drawn_on_the_evenings_d
     assert day.labels[-1].text == "01:45"
     drawn = sessions[0]
     assert drawn.planner_row + drawn.planner_span - 1 == day.rows  # 01:30 to 02:00, at the end
+
+
+def test_where_and_when_a_session_went_are_said_in_the_organizers_language():
+    conference = make_conference()
+    placed = make_session(
+        conference, room=make_room(conference, name="Central Room"), starts_at=paris(8, 10, 30)
+    )
+    waiting = make_unscheduled_session(conference)
+    with translation.override("fr"):
+        assert placement_text(placed) == "Central Room, mercredi 8 avril 2026 10 h 30–11 h 00 CEST"
+        assert placement_text(waiting) == "la liste des sessions sans horaire"
+        assert moment_text(paris(7, 23, 41), conference) == "le mardi 7 avril à 23 h 41 CEST"

@@ -1,6 +1,7 @@
 import datetime
 
 import pytest
+from django.utils import translation
 
 from sessions.models import SavedSession, Session, SessionSpeaker
 from sessions.warnings import schedule_warnings, warning_list
@@ -100,6 +101,23 @@ def test_a_session_saved_by_more_attendees_than_its_room_seats(conference, djang
     unknown = talk(conference, "Unknown", paris(8, 10), room=make_room(conference))
     saved_by(unknown, 3, django_user_model)
     assert warnings_of(conference) == {crowded.pk: ["3 saved, Central Room seats 2"]}
+
+
+def test_warnings_speak_the_active_language(conference, ada):
+    Availability.objects.create(speaker=ada, starts_at=paris(8, 10), ends_at=paris(8, 12))
+    master = make_room(conference, name="Master Stage")
+    junior = make_room(conference, name="Junior Stage")
+    talk(conference, "Tensors", paris(8, 11, 30), room=master, speakers=[ada])
+    late = talk(conference, "Late", paris(8, 12), room=junior, speakers=[ada])
+    with translation.override("fr"):
+        warnings = warnings_of(conference)
+    assert warnings == {
+        late.pk: [
+            "Ada Lovelace n’est pas disponible à ce moment-là (disponible mer 10 h 00–12 h 00 CEST)",
+            "Ada Lovelace enchaîne « Tensors » en Master Stage (fin à 12 h 00) et cette session "
+            "en Junior Stage",
+        ]
+    }
 
 
 # --- Changing rooms --------------------------------------------------------------------------
