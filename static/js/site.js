@@ -40,22 +40,24 @@
   }
 
   // A Copy button beside a text field (data-copy: the field's id; data-copy-status: where to say
-  // it worked). It stays hidden where the clipboard cannot be written (no API, or a page not
-  // served over HTTPS): the field's text can still be selected and copied by hand.
+  // it worked, in the words its data-copied and data-not-copied give in the page's language). It
+  // stays hidden where the clipboard cannot be written (no API, or a page not served over
+  // HTTPS): the field's text can still be selected and copied by hand.
   function enhanceCopyButton(button) {
     var field = document.getElementById(button.dataset.copy);
     var status = document.getElementById(button.dataset.copyStatus);
     if (!field || !status || !navigator.clipboard || !window.isSecureContext) return;
+    if (!status.dataset.copied || !status.dataset.notCopied) return;
     button.hidden = false;
     button.addEventListener("click", function () {
       navigator.clipboard.writeText(field.value).then(
         function () {
-          status.textContent = "Copied.";
+          status.textContent = status.dataset.copied;
         },
         function () {
           field.focus();
           field.select();
-          status.textContent = "Could not copy: the address is selected, copy it with your keyboard.";
+          status.textContent = status.dataset.notCopied;
         }
       );
     });

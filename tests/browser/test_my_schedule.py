@@ -2,7 +2,7 @@ from playwright.sync_api import expect
 
 from conference.models import Conference
 from sessions.models import CalendarFeed
-from tests.browser.conftest import new_context
+from tests.browser.conftest import close_page, new_context, page_of
 
 LIVE_MIGRATION = "Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
 BEYOND_JSON_RPC = (
@@ -118,3 +118,22 @@ def test_without_javascript_saving_comes_back_to_the_card_with_a_confirmation(
     expect(card.get_by_role("status")).to_have_text("Saved to your schedule.")
     expect(saved_button(page, BEYOND_JSON_RPC)).to_be_in_viewport()
     context.close()
+
+
+def test_the_copy_button_says_it_copied_in_the_visitors_language(
+    browser, live_server, demo_conference, django_user_model
+):
+    password = "a long passphrase 42"
+    attendee = django_user_model.objects.create_user("attendee", password=password)
+    CalendarFeed.issue(attendee, Conference.objects.get(slug="pytorch-eu-2026"))
+    page = page_of(browser, live_server, service_workers="block", locale="fr-FR")
+    try:
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        page.goto(page.base_url + "/pytorch-eu-2026/my-schedule/")
+        page.get_by_label("Nom d’utilisateur").fill("attendee")
+        page.get_by_label("Mot de passe").fill(password)
+        page.get_by_role("button", name="Se connecter").click()
+        page.get_by_role("button", name="Copier").click()
+        expect(page.locator("#feed-url-status")).to_have_text("Copié.")
+    finally:
+        close_page(page)
