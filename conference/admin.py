@@ -5,8 +5,7 @@ from axes.models import AccessAttempt
 from django import forms
 from django.conf import settings
 from django.contrib import admin
-from django.contrib.admin.widgets import AutocompleteSelect, RelatedFieldWidgetWrapper
-from django.core.exceptions import ValidationError
+from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
 from django.db.models import Count
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -16,8 +15,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from conference.admin_widgets import KeyCheckingAutocompleteSelect
 from conference.forms import AdminLoginForm, named_with_conference
-from conference.models import ApiToken, Conference, Room, Track, WebhookDelivery, WebhookEndpoint
+from conference.models import Conference, Room, Track
 from conference.offline import forgets_the_visitor
 from conference.versioned_forms import VersionedModelForm
 from conference.versioning import EditConflictError
@@ -36,36 +36,6 @@ admin.site.logout = forgets_the_visitor(admin.site.logout)
 # Failed logins, where organizers see who is locked and delete a row to unlock an account. Only
 # this of axes' admin pages (settings.AXES_ENABLE_ADMIN is off): its access logs stay empty here.
 admin.site.register(AccessAttempt, AccessAttemptAdmin)
-
-
-class KeyCheckingAutocompleteSelect(AutocompleteSelect):
-    """Django's autocomplete widget, minus a 500. After a form error it looks the submitted value
-    up to show it again, and a value that cannot be a key ("abc" for a number, or a number beyond
-    the column) made that query fail. Such a value is simply not shown; the form says why."""
-
-    def optgroups(self, name, value, attr=None):
-        return super().optgroups(name, [item for item in value if self.could_be_key(item)], attr)
-
-    def could_be_key(self, item) -> bool:
-        remote = self.field.remote_field
-        key = remote.model._meta.get_field(remote.field_name)
-        try:
-            key.run_validators(key.to_python(item))
-        except ValidationError:
-            return False
-        return True
-
-
-class AutocompleteAdminMixin:
-    """For a ModelAdmin or inline with ``autocomplete_fields``: they use the widget above."""
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name in self.get_autocomplete_fields(request):
-            kwargs.setdefault(
-                "widget",
-                KeyCheckingAutocompleteSelect(db_field, self.admin_site, using=kwargs.get("using")),
-            )
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 # --- Choices of one conference ------------------------------------------------------------
@@ -429,99 +399,5 @@ class TrackAdmin(ConferencePartAdmin):
 # --- Webhook endpoints, their delivery log, API tokens ----------------------------------------
 
 
-class WebhookEndpointForm(forms.ModelForm):
-    events = forms.MultipleChoiceField(
-        choices=WebhookEndpoint.Event.choices,
-        widget=forms.CheckboxSelectMultiple,
-        help_text=gettext_lazy("What the endpoint is told of."),
-    )
-
-    class Meta:
-        model = WebhookEndpoint
-        fields = ["conference", "url", "events", "secret", "is_active"]
-
-
-@admin.register(WebhookEndpoint)
-class WebhookEndpointAdmin(admin.ModelAdmin):
-    form = WebhookEndpointForm
-    list_display = ["url", "conference", "event_list", "is_active", "delivery_log"]
-    list_filter = ["is_active", "conference"]
-    list_select_related = ["conference"]
-    search_fields = ["url"]
-    readonly_fields = ["delivery_log", "created_at"]
-
-    @admin.display(description=gettext_lazy("events"))
-    def event_list(self, endpoint):
-        labels = dict(WebhookEndpoint.Event.choices)
-        return ", ".join(str(labels.get(event, event)) for event in endpoint.events)
-
-    @admin.display(description=gettext_lazy("deliveries"))
-    def delivery_log(self, endpoint):
-        if endpoint.pk is None:
-            return "—"
-        url = reverse("admin:conference_webhookdelivery_changelist")
-        return format_html(
-            '<a href="{}?{}">{}</a>',
-            url,
-            urlencode({"endpoint__id__exact": endpoint.pk}),
-            _("Delivery log"),
-        )
-
-
-@admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(admin.ModelAdmin):
-    """The delivery log: read only; the worker writes it."""
-
-    list_display = [
-        "created_at",
-        "event",
-        "endpoint",
-        "status",
-        "response_code",
-        "attempts",
-        "next_try_at",
-        "last_error_excerpt",
-    ]
-    list_filter = ["status", "event", "endpoint"]
-    list_select_related = ["endpoint"]
-    date_hierarchy = "created_at"
-    fields = [
-        "endpoint",
-        "event",
-        "status",
-        "response_code",
-        "attempts",
-        "created_at",
-        "last_try_at",
-        "next_try_at",
-        "last_error",
-        "body",
-    ]
-
-    @admin.display(description=gettext_lazy("last error"))
-    def last_error_excerpt(self, delivery):
-        return delivery.last_error[:80]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-
-class ApiTokenForm(forms.ModelForm):
-    class Meta:
-        model = ApiToken
-        fields = ["user", "name", "scope", "conferences", "expires_at"]
-
-
-@admin.register(ApiToken)
-class ApiTokenAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
-    form = ApiTokenForm
-    list_display = ["__str__", "user", "scope", "expires_at", "created_at"]
-    list_filter = ["scope"]
-    list_select_related = ["user"]
-    search_fields = ["name", "user__username"]
-    autocomplete_fields = ["user"]
-    filter_horizontal = ["conferences"]
-    readonly_fields = ["key", "created_at"]
+# The admin of what outside clients hold: webhook endpoints, their deliveries, API tokens.
+from conference import api_admin  # noqa: E402, F401

@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from conference.admin import (
-    AutocompleteAdminMixin,
     ConferenceAutocompleteSelect,
     ConferencePartListFilter,
     ConferenceTimeZoneAdminMixin,
@@ -20,6 +19,7 @@ from conference.admin import (
     conference_of_form,
     open_popups_on,
 )
+from conference.admin_widgets import AutocompleteAdminMixin
 from conference.models import Conference
 from sessions.dashboard import with_conference_dashboard
 from sessions.forms import SessionAdminForm

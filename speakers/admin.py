@@ -8,12 +8,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from conference.admin import (
-    AutocompleteAdminMixin,
     ConferenceTimeZoneAdminMixin,
     VersionedAdmin,
     conference_of_form,
     forwarded_conference,
 )
+from conference.admin_widgets import AutocompleteAdminMixin
 from conference.limits import Limit
 from conference.timezones import time_zone_note
 from speakers.forms import InvitationForm

@@ -127,3 +127,15 @@ def test_a_cycle_is_named_module_by_module():
 
     assert find_cycle(graph) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b": 1}, "b": {}}) is None
+
+
+def test_no_module_of_conference_is_over_500_lines():
+    """The conference app holds what the other two share (the page layer, accounts, the API's
+    frame): kept in small modules, each about one thing, so a newcomer finds a behaviour in one
+    hop. A module that grows past this is split by what it is about."""
+    lengths = {
+        str(path.relative_to(ROOT)): len(path.read_text().splitlines())
+        for path in (ROOT / "conference").rglob("*.py")
+        if "migrations" not in path.parts
+    }
+    assert {path: length for path, length in lengths.items() if length > 500} == {}

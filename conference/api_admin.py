@@ -1,0 +1,112 @@
+"""The admin of what outside clients hold (conference/api_models.py): webhook endpoints and
+their delivery log, API tokens with their scope. Registered by conference/admin.py, which
+imports it."""
+
+from django import forms
+from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from conference.admin_widgets import AutocompleteAdminMixin
+from conference.api_models import ApiToken, WebhookDelivery, WebhookEndpoint
+
+
+class WebhookEndpointForm(forms.ModelForm):
+    events = forms.MultipleChoiceField(
+        choices=WebhookEndpoint.Event.choices,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=gettext_lazy("What the endpoint is told of."),
+    )
+
+    class Meta:
+        model = WebhookEndpoint
+        fields = ["conference", "url", "events", "secret", "is_active"]
+
+
+@admin.register(WebhookEndpoint)
+class WebhookEndpointAdmin(admin.ModelAdmin):
+    form = WebhookEndpointForm
+    list_display = ["url", "conference", "event_list", "is_active", "delivery_log"]
+    list_filter = ["is_active", "conference"]
+    list_select_related = ["conference"]
+    search_fields = ["url"]
+    readonly_fields = ["delivery_log", "created_at"]
+
+    @admin.display(description=gettext_lazy("events"))
+    def event_list(self, endpoint):
+        labels = dict(WebhookEndpoint.Event.choices)
+        return ", ".join(str(labels.get(event, event)) for event in endpoint.events)
+
+    @admin.display(description=gettext_lazy("deliveries"))
+    def delivery_log(self, endpoint):
+        if endpoint.pk is None:
+            return "—"
+        url = reverse("admin:conference_webhookdelivery_changelist")
+        return format_html(
+            '<a href="{}?{}">{}</a>',
+            url,
+            urlencode({"endpoint__id__exact": endpoint.pk}),
+            _("Delivery log"),
+        )
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(admin.ModelAdmin):
+    """The delivery log: read only; the worker writes it."""
+
+    list_display = [
+        "created_at",
+        "event",
+        "endpoint",
+        "status",
+        "response_code",
+        "attempts",
+        "next_try_at",
+        "last_error_excerpt",
+    ]
+    list_filter = ["status", "event", "endpoint"]
+    list_select_related = ["endpoint"]
+    date_hierarchy = "created_at"
+    fields = [
+        "endpoint",
+        "event",
+        "status",
+        "response_code",
+        "attempts",
+        "created_at",
+        "last_try_at",
+        "next_try_at",
+        "last_error",
+        "body",
+    ]
+
+    @admin.display(description=gettext_lazy("last error"))
+    def last_error_excerpt(self, delivery):
+        return delivery.last_error[:80]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class ApiTokenForm(forms.ModelForm):
+    class Meta:
+        model = ApiToken
+        fields = ["user", "name", "scope", "conferences", "expires_at"]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
+    form = ApiTokenForm
+    list_display = ["__str__", "user", "scope", "expires_at", "created_at"]
+    list_filter = ["scope"]
+    list_select_related = ["user"]
+    search_fields = ["name", "user__username"]
+    autocomplete_fields = ["user"]
+    filter_horizontal = ["conferences"]
+    readonly_fields = ["key", "created_at"]
