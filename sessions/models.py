@@ -1095,12 +1095,14 @@ class Session(KeepsFormerSlugs, Versioned):
     @property
     def save_toggle(self) -> dict:
         """What its Save button (sessions/includes/save_toggle.html) needs: plain values, as the
-        page cache keeps them for each card's button."""
+        page cache keeps them for each card's button. ``label``, the words after “Save” that
+        name the session for screen readers, is translated here rather than in the template:
+        Jinja2's gettext wraps each call in three more, a twelfth of a 1,000-card schedule."""
         return {
             "url": reverse_slugs(
                 "sessions:session-save", conference_slug=self.conference.slug, slug=self.slug
             ),
-            "title": self.title,
+            "label": gettext("“%(title)s” to my schedule") % {"title": self.title},
             "session_id": self.pk,
             "card_id": self.card_id,
             "can_save": self.is_published,

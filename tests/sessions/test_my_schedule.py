@@ -126,6 +126,27 @@ def test_the_swapped_button_keeps_its_id_so_htmx_keeps_the_focus_on_it(
     assert shows_save_button(swapped.content.decode(), "Talk", saved=action == "save")
 
 
+def test_the_save_buttons_hidden_words_name_the_session_in_the_pages_language(
+    attendee_client, conference
+):
+    session = make_session(conference, title="Tensors <b>&</b> you")
+    schedule = reverse("sessions:schedule", kwargs={"conference_slug": "pycon"})
+    french = {"Accept-Language": "fr"}
+    hidden = '<span class="visually-hidden"> {}</span>'
+    escaped = "Tensors &lt;b&gt;&amp;&lt;/b&gt; you"
+
+    english_page = attendee_client.get(schedule).content.decode()
+    french_page = attendee_client.get(schedule, headers=french).content.decode()
+    swapped = attendee_client.post(
+        save_url(session), {"action": "save"}, headers={"HX-Request": "true", **french}
+    ).content.decode()
+
+    assert hidden.format(f"“{escaped}” to my schedule") in english_page
+    assert hidden.format(f"« {escaped} » dans mon programme") in french_page
+    assert hidden.format(f"« {escaped} » dans mon programme") in swapped
+    assert "<b>&</b>" not in english_page + french_page + swapped
+
+
 def test_every_save_button_submits_the_pages_one_form_with_the_csrf_field(
     attendee_client, conference
 ):
