@@ -46,7 +46,7 @@ def extract(template: Path, domain: str = "django") -> None:
     keywords = [argument for keyword in KEYWORDS for argument in ("-k", keyword)]
     babel(
         "extract", "-F", str(ROOT / DOMAINS[domain]), *keywords, "--no-location", "--sort-output",
-        "--omit-header", "-o", str(template), str(ROOT),
+        "--omit-header", "--add-comments", "Translators:", "-o", str(template), str(ROOT),
     )  # fmt: skip
 
 

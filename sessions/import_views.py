@@ -11,6 +11,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import View
 
@@ -90,6 +91,7 @@ class ImportView(ImportMixin, View):
             data=upload.read(),
             hold_conflicts=form.cleaned_data["hold_conflicts"],
             created_by=request.user,
+            language=translation.get_language(),
         )
         start_check(schedule_import)
         return redirect(detail_url(schedule_import))
@@ -162,13 +164,13 @@ def detail_url(schedule_import: ScheduleImport) -> str:
 def preview_of(schedule_import: ScheduleImport) -> dict:
     """The report's lines by what they do, as the page lists them."""
     report = schedule_import.report or {}
-    changes = report.get("changes", [])
+    sections = report.get("sections", {})
     counts = report.get("counts", {})
     return {
         "summary": report.get("summary", []),
-        "created": [line for line in changes if line.startswith("create ")],
-        "updated": [line for line in changes if line.startswith("update ")],
-        "kept": [line for line in changes if line.startswith("keep ")],
+        "created": sections.get("created", []),
+        "updated": sections.get("updated", []),
+        "kept": sections.get("kept", []),
         "held": report.get("held", []),
         "overrides": report.get("overrides", []),
         "unchanged": sum(counts.get("unchanged", {}).values()),

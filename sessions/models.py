@@ -1908,6 +1908,11 @@ class ScheduleImport(models.Model):
     finished_at = models.DateTimeField(
         null=True, blank=True, verbose_name=gettext_lazy("finished at")
     )
+    # The uploader's language: both steps write the report and problems in it, in the request
+    # or in the task worker, whoever confirms.
+    language = models.CharField(
+        max_length=10, default=settings.LANGUAGE_CODE, verbose_name=gettext_lazy("language")
+    )
 
     class Meta:
         verbose_name = gettext_lazy("schedule import")

@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 from typing import IO
 
+from django.utils.translation import gettext as _
+
 from conference.models import Conference
 from sessions.importers.frab_json import parse_json
 from sessions.importers.frab_xml import parse_xml
@@ -53,11 +55,19 @@ def import_schedule(
     file_zone = records.conference.time_zone
     if file_zone and file_zone != conference.time_zone and not convert_time_zone:
         raise ScheduleImportError(
-            f"The file's time zone is {file_zone} (time_zone_name) but {conference} is in "
-            f"{conference.time_zone}, so every session would show at another hour than the "
-            f"file's. Import it into a conference in {file_zone}, or convert: each session "
-            f"keeps its moment and is shown in {conference.time_zone} "
-            "(import_schedule --convert-time-zone)."
+            # Translators: file_zone and conference_zone are time zone names (Europe/Berlin).
+            _(
+                "The file's time zone is %(file_zone)s (time_zone_name) but %(conference)s is in "
+                "%(conference_zone)s, so every session would show at another hour than the "
+                "file's. Import it into a conference in %(file_zone)s, or convert: each session "
+                "keeps its moment and is shown in %(conference_zone)s "
+                "(import_schedule --convert-time-zone)."
+            )
+            % {
+                "file_zone": file_zone,
+                "conference": conference,
+                "conference_zone": conference.time_zone,
+            }
         )
     if records.problems:
         raise ScheduleImportError(records.problems)
@@ -71,14 +81,13 @@ def import_schedule(
 
 
 def read_input(path_or_file: str | os.PathLike | IO) -> tuple[bytes, str]:
-    too_big = (
-        f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB; "
-        "a schedule is far smaller, so it is refused."
-    )
+    too_big = _(
+        "The file is larger than %(megabytes)s MB; a schedule is far smaller, so it is refused."
+    ) % {"megabytes": MAX_IMPORT_BYTES // (1024 * 1024)}
     if isinstance(path_or_file, str | os.PathLike):
         path = Path(path_or_file)
         if not path.is_file():
-            raise ScheduleImportError(f"No such file: {path}")
+            raise ScheduleImportError(_("No such file: %(path)s") % {"path": path})
         if path.stat().st_size > MAX_IMPORT_BYTES:
             raise ScheduleImportError(too_big)
         return path.read_bytes(), path.name
@@ -93,7 +102,7 @@ def read_input(path_or_file: str | os.PathLike | IO) -> tuple[bytes, str]:
 def parse_schedule(data: bytes, name: str, conference: Conference) -> ScheduleRecords:
     """Records from any format we read: frab XML or JSON, Sessionize JSON, or a CSV table."""
     if not data.strip():
-        raise ScheduleImportError("The file is empty.")
+        raise ScheduleImportError(_("The file is empty."))
     first = first_character(data)
     if name.lower().endswith(".csv"):
         return parse_csv(data, conference)
@@ -107,8 +116,10 @@ def parse_schedule(data: bytes, name: str, conference: Conference) -> ScheduleRe
     if b"title" in data.split(b"\n", 1)[0].lower():  # a CSV table saved without .csv
         return parse_csv(data, conference)
     raise ScheduleImportError(
-        "The file is neither schedule.xml nor JSON (frab or Sessionize): it starts with neither "
-        "“<” nor “{”; nor is it a CSV table, whose first row names a “title” column."
+        _(
+            "The file is neither schedule.xml nor JSON (frab or Sessionize): it starts with "
+            "neither “<” nor “{”; nor is it a CSV table, whose first row names a “title” column."
+        )
     )
 
 

@@ -10,6 +10,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from conference.models import Conference, Room
 from sessions.frab import (
     CONFERENCE_META_FIELDS,
@@ -51,12 +54,13 @@ from sessions.importers.records import (
 from sessions.models import Session
 
 _MISSING = object()
-_JSON_TYPES = {
-    str: "a string",
-    int: "an integer",
-    list: "a list",
-    dict: "an object",
-    bool: "true or false",
+# One whole sentence per type, as French agrees its words with the type's noun.
+_WRONG_TYPE = {
+    str: gettext_lazy("%(where)s: %(key)s: expected a string, got %(value)s."),
+    int: gettext_lazy("%(where)s: %(key)s: expected an integer, got %(value)s."),
+    list: gettext_lazy("%(where)s: %(key)s: expected a list, got %(value)s."),
+    dict: gettext_lazy("%(where)s: %(key)s: expected an object, got %(value)s."),
+    bool: gettext_lazy("%(where)s: %(key)s: expected true or false, got %(value)s."),
 }
 
 
@@ -64,11 +68,11 @@ def json_value(record: dict, key: str, kind: type, where: str, *, required: bool
     value = record.get(key, _MISSING)
     if value is _MISSING or value is None:
         if required:
-            raise RecordError(f"{where}: {key}: missing.")
+            raise RecordError(_("%(where)s: %(key)s: missing.") % {"where": where, "key": key})
         return None
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise RecordError(
-            f"{where}: {key}: expected {_JSON_TYPES[kind]}, got {json.dumps(value)[:40]}."
+            _WRONG_TYPE[kind] % {"where": where, "key": key, "value": json.dumps(value)[:40]}
         )
     return value
 
@@ -158,16 +162,20 @@ def load_json(data: bytes) -> object:
         raise not_utf8(data, error) from None
     except json.JSONDecodeError as error:
         raise ScheduleImportError(
-            f"The file is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})."
+            # Translators: reason is Python's JSON parser's message, in English (“Expecting value”).
+            _("The file is not valid JSON: %(reason)s (line %(line)s, column %(column)s).")
+            % {"reason": error.msg, "line": error.lineno, "column": error.colno}
         ) from None
     except RecursionError:
-        raise ScheduleImportError("The file is not valid JSON: it is nested too deeply.") from None
+        raise ScheduleImportError(
+            _("The file is not valid JSON: it is nested too deeply.")
+        ) from None
 
 
 def json_sections(document: object) -> JsonSections:
     if not isinstance(document, dict):
-        raise RecordError("The file: expected an object with a “schedule” key.")
-    schedule = json_value(document, "schedule", dict, "The file")
+        raise RecordError(_("The file: expected an object with a “schedule” key."))
+    schedule = json_value(document, "schedule", dict, _("The file"))
     conference = json_value(schedule, "conference", dict, "schedule")
     where = "schedule.conference"
     return JsonSections(
@@ -231,9 +239,9 @@ def json_rooms(room_list: list, records: ScheduleRecords) -> tuple[set[str], set
         where = f"schedule.conference.rooms[{index}]"
         try:
             if not isinstance(room, dict):
-                raise RecordError(f"{where}: expected an object.")
+                raise RecordError(_("%(where)s: expected an object.") % {"where": where})
             name = json_value(room, "name", str, where).strip()
-            where = f"Room “{shown(name)}” ({where})"
+            where = _("Room “%(name)s” (%(location)s)") % {"name": shown(name), "location": where}
             declared.add(name)
             if room.get("guid") == VENUE_ROOM_GUID:
                 venue.add(name)
@@ -282,14 +290,16 @@ def json_tracks(track_list: list, records: ScheduleRecords) -> None:
         where = f"schedule.conference.tracks[{index}]"
         try:
             if not isinstance(track, dict):
-                raise RecordError(f"{where}: expected an object.")
+                raise RecordError(_("%(where)s: expected an object.") % {"where": where})
             name = json_value(track, "name", str, where).strip()
             slug = json_value(track, "slug", str, where, required=False) or ""
             colour = json_value(track, "color", str, where, required=False) or ""
             description = json_value(track, "description", str, where, required=False)
-            records.tracks[name] = TrackRecord(
-                name, slug, colour, f"Track “{shown(name)}” ({where})", description
-            )
+            track_where = _("Track “%(name)s” (%(location)s)") % {
+                "name": shown(name),
+                "location": where,
+            }
+            records.tracks[name] = TrackRecord(name, slug, colour, track_where, description)
         except RecordError as problem:
             records.problems.append(str(problem))
 
@@ -316,7 +326,7 @@ def json_days(days: list, context: JsonContext, records: ScheduleRecords) -> lis
 def json_day(day: object, where: str, zone: datetime.tzinfo) -> tuple[dict, DayWindow | None]:
     """A day's rooms (room name to events) and its window, if it gives one."""
     if not isinstance(day, dict):
-        raise RecordError(f"{where}: expected an object.")
+        raise RecordError(_("%(where)s: expected an object.") % {"where": where})
     rooms = json_value(day, "rooms", dict, where)
     window = [
         json_value(day, name, str, where, required=False) for name in ("day_start", "day_end")
@@ -341,11 +351,12 @@ def json_room_events(
     """The events one day lists under one room; a room no section declared is recorded here."""
     if context.declared_rooms and room_name not in context.declared_rooms:
         records.problems.append(
-            f"{where}: room: “{shown(room_name)}” is not in schedule.conference.rooms."
+            _("%(where)s: room: “%(room)s” is not in schedule.conference.rooms.")
+            % {"where": where, "room": shown(room_name)}
         )
         return
     if not isinstance(events, list):
-        records.problems.append(f"{where}: expected a list of events.")
+        records.problems.append(_("%(where)s: expected a list of events.") % {"where": where})
         return
     is_venue = room_name in context.venue_rooms
     if not is_venue and room_name not in records.rooms:
@@ -367,7 +378,9 @@ def json_event(
     event: object, location: str, room_name: str, is_venue: bool, context: JsonContext
 ) -> EventRecord:
     if not isinstance(event, dict):
-        raise RecordError(f"Event ({location}): expected an object.")
+        raise RecordError(
+            _("%(where)s: expected an object.") % {"where": event_where("", "", location)}
+        )
     raw_title = event.get("title")
     guid = event.get("guid")
     where = event_where(
@@ -382,12 +395,13 @@ def json_event(
     guid = json_value(event, "guid", str, where).strip()
     title, cancelled = split_title(json_value(event, "title", str, where).strip())
     if not title:
-        raise RecordError(f"{where}: title: missing.")
+        raise RecordError(_("%(where)s: %(key)s: missing.") % {"where": where, "key": "title"})
     room = optional("room")
     if room is not None and room.strip() != room_name:
         raise RecordError(
-            f"{where}: room: “{shown(room)}” is not the room it is listed under "
-            f"(“{shown(room_name)}”)."
+            # Translators: listed is the room the file lists the event under.
+            _("%(where)s: room: “%(room)s” is not the room it is listed under (“%(listed)s”).")
+            % {"where": where, "room": shown(room), "listed": shown(room_name)}
         )
     starts_at, ends_at = json_times(event, where, context.zone)
     base_url = context.base_url
@@ -414,12 +428,12 @@ def json_event(
         do_not_record=bool(optional("do_not_record", bool)),
         extra=extra,
         links=with_video_download(
-            json_links(optional("links", list) or [], f"{where}: links", base_url),
+            json_links(optional("links", list) or [], in_field(where, "links"), base_url),
             optional("video_download_url") or "",
             base_url,
         ),
         attachments=json_links(
-            optional("attachments", list) or [], f"{where}: attachments", base_url
+            optional("attachments", list) or [], in_field(where, "attachments"), base_url
         ),
     )
 
@@ -447,12 +461,18 @@ def json_extra(event: dict, where: str, base_url: str) -> dict[str, str]:
     return extra
 
 
+def in_field(where: str, key: str) -> str:
+    """The place of ``key`` in the record at ``where``, as problems name it (“…: links”)."""
+    # Translators: where names a record and its place in the file; field is a key of it.
+    return _("%(where)s: %(field)s") % {"where": where, "field": key}
+
+
 def json_links(items: list, where: str, base_url: str) -> list[LinkRecord]:
     links = []
     for index, item in enumerate(items):
         item_where = f"{where}[{index}]"
         if not isinstance(item, dict):
-            raise RecordError(f"{item_where}: expected an object.")
+            raise RecordError(_("%(where)s: expected an object.") % {"where": item_where})
         url = json_value(item, "url", str, item_where)
         links.append(
             LinkRecord(
@@ -466,12 +486,12 @@ def json_links(items: list, where: str, base_url: str) -> list[LinkRecord]:
 
 def json_person(person: object, where: str, base_url: str) -> PersonRecord:
     if not isinstance(person, dict):
-        raise RecordError(f"{where}: expected an object.")
+        raise RecordError(_("%(where)s: expected an object.") % {"where": where})
     name = json_value(person, "name", str, where, required=False)
     if name is None:
         name = json_value(person, "public_name", str, where, required=False)
     if not (name or "").strip():
-        raise RecordError(f"{where}: name: missing.")
+        raise RecordError(_("%(where)s: %(key)s: missing.") % {"where": where, "key": "name"})
     name = name.strip()
     guid = json_value(person, "guid", str, where, required=False) or ""
     person_id = person.get("id")
@@ -490,7 +510,7 @@ def json_person(person: object, where: str, base_url: str) -> PersonRecord:
         appears_in_parallel=json_value(person, "appears_in_parallel", bool, where, required=False),
         links=json_links(
             json_value(person, "links", list, where, required=False) or [],
-            f"{where}: links",
+            in_field(where, "links"),
             base_url,
         ),
     )

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 from xml.parsers import expat
 
+from django.utils.translation import gettext as _
+
 from conference.models import Conference
 from sessions.frab import (
     GENERATOR,
@@ -48,7 +50,7 @@ from sessions.importers.records import (
 
 def read_xml(data: bytes) -> tuple[ET.Element, dict[ET.Element, int]]:
     """The element tree and each element's line; DTDs and entities are refused before parsing."""
-    refusal = (
+    refusal = _(
         "The file declares a DOCTYPE or ENTITY. Schedules never need one, and entity "
         "expansion can exhaust the server, so such files are refused."
     )
@@ -73,8 +75,13 @@ def read_xml(data: bytes) -> tuple[ET.Element, dict[ET.Element, int]]:
         parser.Parse(data, True)
     except expat.ExpatError as error:
         raise ScheduleImportError(
-            f"The file is not well-formed XML: {expat.ErrorString(error.code)} "
-            f"(line {error.lineno}, column {error.offset + 1})."
+            # Translators: error is the XML parser's own English description (mismatched tag).
+            _("The file is not well-formed XML: %(error)s (line %(line)s, column %(column)s).")
+            % {
+                "error": expat.ErrorString(error.code),
+                "line": error.lineno,
+                "column": error.offset + 1,
+            }
         ) from None
     return builder.close(), lines
 
@@ -95,7 +102,9 @@ class XmlContext:
 def parse_xml(data: bytes, conference: Conference) -> ScheduleRecords:
     root, lines = read_xml(data)
     if root.tag != "schedule":
-        raise ScheduleImportError(f"The XML root element is <{root.tag}>, not <schedule>.")
+        raise ScheduleImportError(
+            _("The XML root element is <%(tag)s>, not <schedule>.") % {"tag": root.tag}
+        )
     records = ScheduleRecords()
     context = xml_conference(root, lines, conference, records.conference)
     xml_tracks(root, lines, records)
@@ -109,7 +118,9 @@ def xml_conference(
 ) -> XmlContext:
     """The conference's time zone, colour, logo and day change; and what its events are read with."""
     element = root.find("conference")
-    where = f"<conference> (line {lines[element]})" if element is not None else ""
+    where = (
+        _("<conference> (line %(line)s)") % {"line": lines[element]} if element is not None else ""
+    )
     acronym = (root.findtext("conference/acronym") or "").strip()
     base_url = (root.findtext("conference/base_url") or "").strip()
     generator = root.find("generator")
@@ -129,7 +140,7 @@ def xml_tracks(root: ET.Element, lines: dict[ET.Element, int], records: Schedule
     for track in root.iterfind("conference/track"):
         name = (track.get("name") or "").strip()
         if name:
-            where = f"Track “{name}” (line {lines[track]})"
+            where = _("Track “%(name)s” (line %(line)s)") % {"name": name, "line": lines[track]}
             records.tracks[name] = TrackRecord(
                 name, track.get("slug", ""), track.get("color", ""), where
             )
@@ -155,7 +166,7 @@ def xml_days(root: ET.Element, context: XmlContext, records: ScheduleRecords) ->
 def xml_day_window(day: ET.Element, context: XmlContext) -> DayWindow | None:
     if not (day.get("start") and day.get("end")):
         return None
-    where = f"<day> (line {context.lines[day]})"
+    where = _("<day> (line %(line)s)") % {"line": context.lines[day]}
     start, end = (
         parse_moment(day.get(name), context.zone, where, name).astimezone(context.zone)
         for name in ("start", "end")
@@ -172,11 +183,15 @@ def xml_room_events(
     """The events one day lists in one room; the room is recorded on first sight."""
     room_name = (room.get("name") or "").strip()
     if not room_name:
-        records.problems.append(f"Room (line {context.lines[room]}): name: missing.")
+        where = _("Room (line %(line)s)") % {"line": context.lines[room]}
+        records.problems.append(missing(where, "name"))
         return
     is_venue = room.get("guid") == VENUE_ROOM_GUID
     if not is_venue and room_name not in records.rooms:
-        where = f"Room “{room_name}” (line {context.lines[room]})"
+        where = _("Room “%(name)s” (line %(line)s)") % {
+            "name": room_name,
+            "line": context.lines[room],
+        }
         try:
             records.rooms[room_name] = RoomRecord(
                 room_name, where=where, guid=(room.get("guid") or "").strip()
@@ -199,17 +214,19 @@ def xml_event(
 
     guid = (event.get("guid") or "").strip()
     title, cancelled = split_title(text("title").strip())
-    where = event_where(title, guid, f"line {context.lines[event]}")
+    where = event_where(title, guid, _("line %(line)s") % {"line": context.lines[event]})
     if not guid:
-        raise RecordError(f"{where}: guid: missing.")
+        raise RecordError(missing(where, "guid"))
     if not title:
-        raise RecordError(f"{where}: title: missing.")
+        raise RecordError(missing(where, "title"))
     if not text("date"):
-        raise RecordError(f"{where}: date: missing.")
+        raise RecordError(missing(where, "date"))
     starts_at = parse_moment(text("date"), context.zone, where, "date")
     if event.find("room") is not None and text("room").strip() != room_name:
         raise RecordError(
-            f"{where}: room: “{text('room')}” is not the room it is listed under (“{room_name}”)."
+            # Translators: value is the event's <room>; room the <room> element it is inside.
+            _("%(where)s: room: “%(value)s” is not the room it is listed under (“%(room)s”).")
+            % {"where": where, "value": text("room"), "room": room_name}
         )
     persons = xml_persons(event, where)
     extra = xml_extra(event, context.base_url)
@@ -248,9 +265,11 @@ def xml_persons(event: ET.Element, where: str) -> list[PersonRecord]:
     persons = []
     for person in event.iterfind("persons/person"):
         name = (person.text or "").strip()
-        person_where = f"Person “{name}” of {where}" if name else f"A person of {where}"
         if not name:
-            raise RecordError(f"{person_where}: name: missing.")
+            # Translators: where names the event (Event “Opening” (guid …, line 12)).
+            raise RecordError(missing(_("A person of %(where)s") % {"where": where}, "name"))
+        # Translators: name is the person's (a speaker's); where names the event.
+        person_where = _("Person “%(name)s” of %(where)s") % {"name": name, "where": where}
         persons.append(
             PersonRecord(
                 person_guid(person.get("guid", ""), person.get("id"), name),
@@ -295,4 +314,14 @@ def xml_boolean(value: str | None, where: str, name: str) -> bool:
         return False
     if value in ("true", "1"):
         return True
-    raise RecordError(f"{where}: {name}: “{value[:40]}” is not true or false.")
+    raise RecordError(
+        # Translators: key is the file's element (recording/optout).
+        _("%(where)s: %(key)s: “%(value)s” is not true or false.")
+        % {"where": where, "key": name, "value": value[:40]}
+    )
+
+
+def missing(where: str, key: str) -> str:
+    """The problem of a record without something every one must have: its ``key`` in the file."""
+    # Translators: where names the record (Room (line 12)); key is the file's (guid, title…).
+    return _("%(where)s: %(key)s: missing.") % {"where": where, "key": key}

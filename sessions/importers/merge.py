@@ -12,6 +12,9 @@ import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from conference.models import Room, Track
 from speakers.models import Speaker
 
@@ -34,12 +37,45 @@ class FieldDecision:
     def describe(self, kind: str, label: str, zone: zoneinfo.ZoneInfo) -> str:
         """`update session “T”: room Central Room → Junior Stage (changed in the file)`."""
         current, from_file = shown_value(self.current, zone), shown_value(self.from_file, zone)
-        if self.applied:
-            return f"update {kind} “{label}”: {self.name} {current} → {from_file} ({self.reason})"
-        return (
-            f"keep {kind} “{label}”: {self.name} {current} "
-            f"({self.reason}; the file still says {from_file})"
-        )
+        line = UPDATE_LINES[kind] if self.applied else KEEP_LINES[kind]
+        return str(line) % {
+            "title": label,
+            "name": label,
+            "field": self.name,
+            "current": current,
+            "from_file": from_file,
+            "reason": self.reason,
+        }
+
+
+# A decision's line, one whole sentence per kind (French words take gender: “la session”,
+# “l’intervenant”). Only sessions and speakers are merged field by field.
+UPDATE_LINES = {
+    # Translators: field is the field's name (room, starts…), current its value here, from_file
+    # the file's; reason why the file's value applies (“changed in the file”).
+    "session": gettext_lazy(
+        "update session “%(title)s”: %(field)s %(current)s → %(from_file)s (%(reason)s)"
+    ),
+    # Translators: name is the speaker's; field the field's name, current its value here,
+    # from_file the file's; reason why the file's value applies (“changed in the file”).
+    "speaker": gettext_lazy(
+        "update speaker “%(name)s”: %(field)s %(current)s → %(from_file)s (%(reason)s)"
+    ),
+}
+KEEP_LINES = {
+    # Translators: field is the field's name (room, starts…), current its value here, kept;
+    # reason why (“edited here after the last import”); from_file the file's value.
+    "session": gettext_lazy(
+        "keep session “%(title)s”: %(field)s %(current)s "
+        "(%(reason)s; the file still says %(from_file)s)"
+    ),
+    # Translators: name is the speaker's; field the field's name, current its value here, kept;
+    # reason why (“edited here after the last import”); from_file the file's value.
+    "speaker": gettext_lazy(
+        "keep speaker “%(name)s”: %(field)s %(current)s "
+        "(%(reason)s; the file still says %(from_file)s)"
+    ),
+}
 
 
 def decide(
@@ -61,14 +97,14 @@ def decide(
         last = (last_import or {}).get(field, _NOT_RECORDED)
         overrides_edit = False
         if last is _NOT_RECORDED:
-            applied, reason = True, "no earlier import recorded"
+            applied, reason = True, _("no earlier import recorded")
         elif remembered(file_value) == last:
-            applied, reason = False, "edited here after the last import"
+            applied, reason = False, _("edited here after the last import")
         elif remembered(value) == last:
-            applied, reason = True, "changed in the file"
+            applied, reason = True, _("changed in the file")
         else:
             applied, overrides_edit = True, True
-            reason = "changed in the file, overriding an edit made here after the last import"
+            reason = _("changed in the file, overriding an edit made here after the last import")
         decisions.append(
             FieldDecision(field, names[field], value, file_value, applied, reason, overrides_edit)
         )
@@ -93,7 +129,7 @@ def remembered_values(from_file: dict[str, Any]) -> dict[str, Any]:
 def shown_value(value: Any, zone: zoneinfo.ZoneInfo) -> str:
     """A field's value in one line of the report: times in the conference's zone, text shortened."""
     if value is None or value == "" or value == []:
-        return "(none)"
+        return _("(none)")
     if isinstance(value, datetime.datetime):
         return f"{value.astimezone(zone):%Y-%m-%d %H:%M}"
     if isinstance(value, list):

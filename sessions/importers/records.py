@@ -13,6 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from conference.models import Conference
 from conference.timezones import read_wall_clock
 from sessions.frab import FILE_KEYS, parse_duration
@@ -26,8 +29,12 @@ class ScheduleImportError(ValueError):
         if len(self.problems) == 1:
             message = self.problems[0]
         else:
+            count = len(self.problems)
+            heading = ngettext("%(count)s problem:", "%(count)s problems:", count) % {
+                "count": count
+            }
             listed = "\n".join(f"- {problem}" for problem in self.problems)
-            message = f"{len(self.problems)} problems:\n{listed}"
+            message = f"{heading}\n{listed}"
         super().__init__(message)
 
 
@@ -43,12 +50,20 @@ def refuse_unstorable(where: str, **texts: str | None) -> None:
             continue
         if "\x00" in text:
             raise RecordError(
-                f"{where}: {name}: contains a NUL character (U+0000), which no text here may hold."
+                _(
+                    "%(where)s: %(field)s: contains a NUL character (U+0000), which no text here "
+                    "may hold."
+                )
+                % {"where": where, "field": name}
             )
         if surrogate := LONE_SURROGATE.search(text):
             raise RecordError(
-                f"{where}: {name}: contains a lone surrogate (U+{ord(surrogate[0]):04X}), half of "
-                "a UTF-16 pair and no character, which no text here may hold."
+                # Translators: code is the surrogate's hexadecimal code point, such as D800.
+                _(
+                    "%(where)s: %(field)s: contains a lone surrogate (U+%(code)s), half of a "
+                    "UTF-16 pair and no character, which no text here may hold."
+                )
+                % {"where": where, "field": name, "code": f"{ord(surrogate[0]):04X}"}
             )
 
 
@@ -62,10 +77,12 @@ def not_utf8(data: bytes, error: UnicodeDecodeError, advice: str = "") -> Schedu
     line = before.count(b"\n") + 1
     column = error.start - (before.rfind(b"\n") + 1) + 1
     byte = data[error.start : error.start + 1].hex()
-    return ScheduleImportError(
-        f"The file is not UTF-8 text: line {line}, column {column} holds the byte 0x{byte}, "
-        f"which UTF-8 does not allow there.{advice}"
-    )
+    # Translators: byte is two hexadecimal digits, such as e9.
+    message = _(
+        "The file is not UTF-8 text: line %(line)s, column %(column)s holds the byte "
+        "0x%(byte)s, which UTF-8 does not allow there."
+    ) % {"line": line, "column": column, "byte": byte}
+    return ScheduleImportError(message + advice)
 
 
 def shown(text: str) -> str:
@@ -189,7 +206,7 @@ class RoomRecord:
 
     def __post_init__(self):
         refuse_unstorable(
-            self.where or f"Room “{shown(self.name)}”",
+            self.where or _("Room “%(name)s”") % {"name": shown(self.name)},
             name=self.name,
             slug=self.slug,
             guid=self.guid,
@@ -221,7 +238,7 @@ class TrackRecord:
     description: str | None = None  # None: the file does not say (only our schedule.json does)
 
     def __post_init__(self):
-        where = self.where or f"Track “{shown(self.name)}”"
+        where = self.where or _("Track “%(name)s”") % {"name": shown(self.name)}
         refuse_unstorable(
             where, name=self.name, slug=self.slug, color=self.colour, description=self.description
         )
@@ -240,7 +257,11 @@ class ScheduleRecords:
     def add_event(self, event: EventRecord, seen: dict[str, EventRecord]) -> None:
         if event.guid in seen:
             other = seen[event.guid]
-            raise RecordError(f"{event.where}: guid: also used by {other.where}.")
+            raise RecordError(
+                # Translators: where and other_where each name an event and its place in the file.
+                _("%(where)s: guid: also used by %(other_where)s.")
+                % {"where": event.where, "other_where": other.where}
+            )
         seen[event.guid] = event
         self.events.append(event)
         if event.track and event.track not in self.tracks:
@@ -255,20 +276,27 @@ def parse_moment(value: str, zone: datetime.tzinfo, where: str, name: str) -> da
         moment = datetime.datetime.fromisoformat(value.strip())
     except ValueError:
         raise RecordError(
-            f"{where}: {name}: “{shown(value)}” is not a date and time like "
-            "2026-04-08T10:35:00+02:00."
+            _(
+                "%(where)s: %(field)s: “%(value)s” is not a date and time like "
+                "2026-04-08T10:35:00+02:00."
+            )
+            % {"where": where, "field": name, "value": shown(value)}
         ) from None
     try:
         if moment.tzinfo is None:
             # The formats require an offset; a file without one (Sessionize's) means its zone's
             # (or the conference's) local time: ``zone``, see file_zone().
             return instant_on_clocks(
-                moment, zone, f"{where}: {name}", lambda reading: f"“{reading.isoformat()}”"
+                moment,
+                zone,
+                _("%(where)s: %(field)s") % {"where": where, "field": name},
+                lambda reading: f"“{reading.isoformat()}”",
             )
         moment.astimezone(datetime.UTC)  # how it is stored: 9999-12-31T23:00-02:00 is not
     except OverflowError:
         raise RecordError(
-            f"{where}: {name}: “{shown(value)}” lies outside the years 1 to 9999 in UTC."
+            _("%(where)s: %(field)s: “%(value)s” lies outside the years 1 to 9999 in UTC.")
+            % {"where": where, "field": name, "value": shown(value)}
         ) from None
     return moment
 
@@ -285,18 +313,24 @@ def instant_on_clocks(
     reading = read_wall_clock(local, zone)
     if len(reading.instants) == 1:
         return reading.instants[0]
-    problem = f"{where}: {reading.refusal(local, zone)}"
-    if reading.instants:
-        first, second = (spell(instant.astimezone(zone)) for instant in reading.instants)
-        problem += f" Write {first} for the first or {second} for the second."
-    raise RecordError(problem)
+    refusal = reading.refusal(local, zone)
+    if not reading.instants:
+        raise RecordError(_("%(where)s: %(problem)s") % {"where": where, "problem": refusal})
+    first, second = (spell(instant.astimezone(zone)) for instant in reading.instants)
+    raise RecordError(
+        # Translators: problem says the time happens twice; first and second are that time with
+        # each of its two offsets, such as “2026-10-25T02:30:00+02:00” and “…+01:00”.
+        _("%(where)s: %(problem)s Write %(first)s for the first or %(second)s for the second.")
+        % {"where": where, "problem": refusal, "first": first, "second": second}
+    )
 
 
 def read_duration(value: str, where: str) -> datetime.timedelta:
     duration = parse_duration(value)
     if duration is None:
         raise RecordError(
-            f"{where}: duration: “{shown(value)}” is not a duration like 00:30 or 1:30."
+            _("%(where)s: duration: “%(value)s” is not a duration like 00:30 or 1:30.")
+            % {"where": where, "value": shown(value)}
         )
     return duration
 
@@ -310,7 +344,10 @@ def end_after(
         ends_at.astimezone(datetime.UTC)
     except OverflowError:
         raise RecordError(
-            f"{where}: duration: {starts_at.isoformat()} plus {duration} ends after the year 9999."
+            # Translators: start is a date and time such as 9999-12-31T10:00:00+00:00; duration
+            # is a length of time such as 2:00:00.
+            _("%(where)s: duration: %(start)s plus %(duration)s ends after the year 9999.")
+            % {"where": where, "start": starts_at.isoformat(), "duration": duration}
         ) from None
     return ends_at
 
@@ -323,14 +360,22 @@ def read_capacity(value: object, where: str) -> int | None:
         value = int(value)  # 120.0; 1e999 is infinite and stays a float, refused below
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise RecordError(
-            f"{where}: capacity: {json.dumps(value)[:40]} is not a number of seats like 120."
+            _("%(where)s: capacity: %(value)s is not a number of seats like 120.")
+            % {"where": where, "value": json.dumps(value)[:40]}
         )
     return value
 
 
 def event_where(title: str, guid: str, location: str) -> str:
-    label = f"Event “{shown(title)}”" if title else "Event"
-    return f"{label} (guid {shown(guid)}, {location})" if guid else f"{label} ({location})"
+    values = {"title": shown(title), "guid": shown(guid), "location": location}
+    if title and guid:
+        # Translators: location is where the event is in the file: “line 12” or a JSON path.
+        return _("Event “%(title)s” (guid %(guid)s, %(location)s)") % values
+    if title:
+        return _("Event “%(title)s” (%(location)s)") % values
+    if guid:
+        return _("Event (guid %(guid)s, %(location)s)") % values
+    return _("Event (%(location)s)") % values
 
 
 def file_zone(name: str, conference: Conference, where: str) -> datetime.tzinfo:
@@ -340,8 +385,11 @@ def file_zone(name: str, conference: Conference, where: str) -> datetime.tzinfo:
         return conference.tz
     if name not in zoneinfo.available_timezones():
         raise ScheduleImportError(
-            f"{where}: time_zone_name: “{shown(name)[:60]}” is not an IANA time zone name "
-            "such as Europe/Berlin."
+            _(
+                "%(where)s: time_zone_name: “%(value)s” is not an IANA time zone name such as "
+                "Europe/Berlin."
+            )
+            % {"where": where, "value": shown(name)[:60]}
         )
     return zoneinfo.ZoneInfo(name)
 
@@ -352,7 +400,8 @@ def read_clock(value: str, where: str, name: str) -> datetime.time:
         return datetime.time.fromisoformat(value.strip())
     except ValueError:
         raise ScheduleImportError(
-            f"{where}: {name}: “{shown(value)[:40]}” is not a time of day like 04:00."
+            _("%(where)s: %(field)s: “%(value)s” is not a time of day like 04:00.")
+            % {"where": where, "field": name, "value": shown(value)[:40]}
         ) from None
 
 

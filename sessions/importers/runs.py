@@ -9,7 +9,8 @@ task, is sessions/importers/tasks.py, which imports this module.
 import io
 import logging
 
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from sessions.importers import ScheduleImportError, import_schedule, parse_schedule
 from sessions.models import ScheduleImport
@@ -22,9 +23,10 @@ logger = logging.getLogger(__name__)
 def begin_check(schedule_import: ScheduleImport) -> bool:
     """Count the file's sessions and mark it checking; False if we cannot read it (refused)."""
     try:
-        records = parse_schedule(
-            bytes(schedule_import.data), schedule_import.file_name, schedule_import.conference
-        )
+        with translation.override(schedule_import.language):
+            records = parse_schedule(
+                bytes(schedule_import.data), schedule_import.file_name, schedule_import.conference
+            )
     except ScheduleImportError as error:
         finish(schedule_import, ScheduleImport.Status.REFUSED, problems=error.problems)
         return False
@@ -58,10 +60,16 @@ def claim_import(schedule_import: ScheduleImport, user) -> bool:
 
 
 def run_step(import_id: int) -> None:
-    """Run the step a ScheduleImport waits for: its check or its import."""
+    """Run the step a ScheduleImport waits for, its check or its import, in its uploader's
+    language: the problems and report it stores are read in it."""
     schedule_import = ScheduleImport.objects.select_related("conference").get(pk=import_id)
     if not schedule_import.is_running:
         return  # already done: a task delivered twice does no harm
+    with translation.override(schedule_import.language):
+        run_import(schedule_import)
+
+
+def run_import(schedule_import: ScheduleImport) -> None:
     checking = schedule_import.status == ScheduleImport.Status.CHECKING
     upload = io.BytesIO(bytes(schedule_import.data))
     upload.name = schedule_import.file_name
@@ -77,11 +85,11 @@ def run_step(import_id: int) -> None:
         finish(schedule_import, status, problems=error.problems)
         return
     except Exception:  # a bug must not leave the page waiting for ever
-        logger.exception("Schedule import %s stopped", import_id)
+        logger.exception("Schedule import %s stopped", schedule_import.pk)
         finish(
             schedule_import,
             ScheduleImport.Status.FAILED,
-            problems=["An unexpected error stopped this step; nothing was written."],
+            problems=[_("An unexpected error stopped this step; nothing was written.")],
         )
         return
     status = ScheduleImport.Status.CHECKED if checking else ScheduleImport.Status.IMPORTED

@@ -10,6 +10,7 @@ import uuid
 from typing import Any
 
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from conference.models import Conference
 from sessions.frab import session_kind
@@ -55,11 +56,12 @@ def is_sessionize(document: object) -> bool:
 
 def parse_sessionize(document: dict, conference: Conference) -> ScheduleRecords:
     records = ScheduleRecords(file_keys=dict(SESSIONIZE_KEYS))
+    where = _("The file")
     try:
-        sessions = json_value(document, "sessions", list, "The file")
-        speaker_list = json_value(document, "speakers", list, "The file", required=False) or []
-        category_list = json_value(document, "categories", list, "The file", required=False) or []
-        room_list = json_value(document, "rooms", list, "The file", required=False) or []
+        sessions = json_value(document, "sessions", list, where)
+        speaker_list = json_value(document, "speakers", list, where, required=False) or []
+        category_list = json_value(document, "categories", list, where, required=False) or []
+        room_list = json_value(document, "rooms", list, where, required=False) or []
     except RecordError as problem:
         raise ScheduleImportError(str(problem)) from None
     rooms = read_rooms(room_list, records)
@@ -77,6 +79,12 @@ def parse_sessionize(document: dict, conference: Conference) -> ScheduleRecords:
     return records
 
 
+def not_an_object(where: str) -> str:
+    # Translators: an entry of the file's JSON lists (a session, speaker, room…) is not an
+    # object ({…}).
+    return _("%(where)s: expected an object.") % {"where": where}
+
+
 def item_id(value: object) -> str:
     """Sessionize ids are numbers for rooms and items, strings elsewhere: compare as text."""
     return str(value) if isinstance(value, int | str) and not isinstance(value, bool) else ""
@@ -88,11 +96,17 @@ def read_rooms(room_list: list, records: ScheduleRecords) -> dict[str, str]:
         where = f"rooms[{index}]"
         try:
             if not isinstance(room, dict):
-                raise RecordError(f"{where}: expected an object.")
+                raise RecordError(not_an_object(where))
             name = json_value(room, "name", str, where).strip()
             rooms[item_id(room.get("id"))] = name
             records.rooms.setdefault(
-                name, RoomRecord(name, where=f"Room “{shown(name)}” ({where})")
+                name,
+                RoomRecord(
+                    name,
+                    # Translators: location is the room's place in the file (rooms[0]).
+                    where=_("Room “%(name)s” (%(location)s)")
+                    % {"name": shown(name), "location": where},
+                ),
             )
         except RecordError as problem:
             records.problems.append(str(problem))
@@ -105,7 +119,7 @@ def read_speakers(speaker_list: list, records: ScheduleRecords) -> dict[str, Per
         where = f"speakers[{index}]"
         try:
             if not isinstance(speaker, dict):
-                raise RecordError(f"{where}: expected an object.")
+                raise RecordError(not_an_object(where))
             speaker_id = json_value(speaker, "id", str, where).strip()
             refuse_unstorable(where, id=speaker_id)  # before a GUID is made of it
             name = (json_value(speaker, "fullName", str, where, required=False) or "").strip()
@@ -114,8 +128,12 @@ def read_speakers(speaker_list: list, records: ScheduleRecords) -> dict[str, Per
                 last = json_value(speaker, "lastName", str, where, required=False) or ""
                 name = f"{first.strip()} {last.strip()}".strip()
             if not name:
-                raise RecordError(f"{where}: fullName: missing.")
-            where = f"Speaker “{shown(name)}” ({where})"
+                raise RecordError(_("%(where)s: fullName: missing.") % {"where": where})
+            # Translators: location is the speaker's place in the file (speakers[0]).
+            where = _("Speaker “%(name)s” (%(location)s)") % {
+                "name": shown(name),
+                "location": where,
+            }
             bio = json_value(speaker, "bio", str, where, required=False)
             speakers[speaker_id] = PersonRecord(
                 sessionize_guid("speaker", speaker_id),
@@ -138,7 +156,7 @@ def speaker_links(speaker: dict, where: str) -> list[LinkRecord]:
     for index, link in enumerate(json_value(speaker, "links", list, where, required=False) or []):
         link_where = f"{where}, links[{index}]"
         if not isinstance(link, dict):
-            raise RecordError(f"{link_where}: expected an object.")
+            raise RecordError(not_an_object(link_where))
         url = json_value(link, "url", str, link_where).strip()
         title = json_value(link, "title", str, link_where, required=False) or ""
         kind = json_value(link, "linkType", str, link_where, required=False) or ""
@@ -153,7 +171,7 @@ def read_categories(category_list: list, records: ScheduleRecords) -> dict[str, 
         where = f"categories[{index}]"
         try:
             if not isinstance(category, dict):
-                raise RecordError(f"{where}: expected an object.")
+                raise RecordError(not_an_object(where))
             title = json_value(category, "title", str, where).strip().casefold()
             role = next(
                 (
@@ -170,13 +188,17 @@ def read_categories(category_list: list, records: ScheduleRecords) -> dict[str, 
             for item_index, item in enumerate(json_value(category, "items", list, where)):
                 item_where = f"{where}.items[{item_index}]"
                 if not isinstance(item, dict):
-                    raise RecordError(f"{item_where}: expected an object.")
+                    raise RecordError(not_an_object(item_where))
                 name = json_value(item, "name", str, item_where).strip()
                 if role:
                     items[item_id(item.get("id"))] = (role, name)
                 if role == "track" and name not in records.tracks:
                     records.tracks[name] = TrackRecord(
-                        name, where=f"Track “{shown(name)}” ({item_where})"
+                        name,
+                        # Translators: location is the track's place in the file
+                        # (categories[0].items[2]).
+                        where=_("Track “%(name)s” (%(location)s)")
+                        % {"name": shown(name), "location": item_where},
                     )
         except RecordError as problem:
             records.problems.append(str(problem))
@@ -199,22 +221,31 @@ def sessionize_event(
     speakers: dict[str, PersonRecord],
     items: dict[str, tuple[str, str]],
 ) -> EventRecord:
+    # Translators: location is the session's place in the file (sessions[0]).
+    where = _("Session (%(location)s)") % {"location": location}
     if not isinstance(session, dict):
-        raise RecordError(f"Session ({location}): expected an object.")
+        raise RecordError(not_an_object(where))
     raw_title = session.get("title")
     title = raw_title.strip() if isinstance(raw_title, str) else ""
-    where = f"Session “{shown(title)}” ({location})" if title else f"Session ({location})"
+    if title:
+        # Translators: location is the session's place in the file (sessions[0]).
+        where = _("Session “%(title)s” (%(location)s)") % {
+            "title": shown(title),
+            "location": location,
+        }
     session_id = item_id(session.get("id")).strip()
     if not session_id:
-        raise RecordError(f"{where}: id: missing.")
+        raise RecordError(_("%(where)s: id: missing.") % {"where": where})
     refuse_unstorable(where, id=session_id)  # before a GUID is made of it
     json_value(session, "title", str, where, required=False)  # names a title of another type
     if not title:
-        raise RecordError(f"{where}: title: missing.")
+        raise RecordError(_("%(where)s: title: missing.") % {"where": where})
     starts = json_value(session, "startsAt", str, where, required=False)
     ends = json_value(session, "endsAt", str, where, required=False)
     if bool(starts) != bool(ends):
-        raise RecordError(f"{where}: {'endsAt' if starts else 'startsAt'}: missing.")
+        if starts:
+            raise RecordError(_("%(where)s: endsAt: missing.") % {"where": where})
+        raise RecordError(_("%(where)s: startsAt: missing.") % {"where": where})
     # Sessionize writes local times without an offset: the conference's zone.
     starts_at = parse_moment(starts, conference.tz, where, "startsAt") if starts else None
     ends_at = parse_moment(ends, conference.tz, where, "endsAt") if ends else None
@@ -224,13 +255,21 @@ def sessionize_event(
     if room_id is not None and starts_at is not None and not session.get("isPlenumSession"):
         room = rooms.get(item_id(room_id))
         if room is None:
-            raise RecordError(f"{where}: roomId: {json.dumps(room_id)[:40]} is not in rooms.")
+            raise RecordError(
+                # Translators: value is the session's roomId as the file writes it; rooms is
+                # the file's list of rooms.
+                _("%(where)s: roomId: %(value)s is not in rooms.")
+                % {"where": where, "value": json.dumps(room_id)[:40]}
+            )
     persons = []
     for speaker_id in json_value(session, "speakers", list, where, required=False) or []:
         person = speakers.get(item_id(speaker_id))
         if person is None:
             raise RecordError(
-                f"{where}: speakers: {json.dumps(speaker_id)[:60]} is not in speakers."
+                # Translators: value is a speaker id of the session's speakers as the file
+                # writes it; the second speakers is the file's list of speakers.
+                _("%(where)s: speakers: %(value)s is not in speakers.")
+                % {"where": where, "value": json.dumps(speaker_id)[:60]}
             )
         persons.append(person)
     kind = Session.Kind.BREAK if session.get("isServiceSession") else Session.Kind.TALK

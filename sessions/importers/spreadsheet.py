@@ -11,6 +11,7 @@ import re
 import uuid
 
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from conference.models import Conference
 from conference.timezones import clock_text, read_wall_clock
@@ -81,16 +82,17 @@ panel-future,The future of compilers,panel,Compilers,,,,,45,Grace Hopper; Edsger
 
 
 def choices_text(choices) -> str:
-    return ", ".join(value for value, _ in choices)
+    return ", ".join(value for value, _label in choices)
 
 
 def parse_csv(data: bytes, conference: Conference) -> ScheduleRecords:
     try:
         text = data.decode("utf-8-sig")  # Excel's “CSV UTF-8” starts with a byte-order mark
     except UnicodeDecodeError as error:
-        raise not_utf8(data, error, " Save it from your spreadsheet as “CSV UTF-8”.") from None
+        advice = " " + _("Save it from your spreadsheet as “CSV UTF-8”.")
+        raise not_utf8(data, error, advice) from None
     if "\x00" in text:
-        raise ScheduleImportError("The file holds NUL characters: it is not a CSV table.")
+        raise ScheduleImportError(_("The file holds NUL characters: it is not a CSV table."))
     try:
         dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
         delimiter = dialect.delimiter
@@ -113,9 +115,12 @@ def parse_csv(data: bytes, conference: Conference) -> ScheduleRecords:
             except RecordError as problem:
                 records.problems.append(str(problem))
     except csv.Error as error:
-        raise ScheduleImportError(f"Row {reader.line_num}: not a CSV row ({error}).") from None
+        raise ScheduleImportError(
+            # Translators: error is Python's csv module's own English explanation.
+            _("Row %(row)s: not a CSV row (%(error)s).") % {"row": reader.line_num, "error": error}
+        ) from None
     if not records.events and not records.problems:
-        raise ScheduleImportError("Row 2: the table has no sessions below its header.")
+        raise ScheduleImportError(_("Row 2: the table has no sessions below its header."))
     return records
 
 
@@ -126,15 +131,26 @@ def read_header(header: list[str]) -> list[str]:
         name = COLUMN_ALIASES.get(name, name)
         if name not in COLUMNS:
             raise ScheduleImportError(
-                f"Row 1, column {index}: “{shown(cell.strip())[:40]}” is not a column of the "
-                f"template ({', '.join(COLUMNS)})."
+                # Translators: column is the column's number (1 for the first), value the header
+                # cell, names the template's column names (id, title…), which stay English.
+                _(
+                    "Row 1, column %(column)s: “%(value)s” is not a column of the template "
+                    "(%(names)s)."
+                )
+                % {"column": index, "value": shown(cell.strip())[:40], "names": ", ".join(COLUMNS)}
             )
         if name in columns:
-            raise ScheduleImportError(f"Row 1, column {index}: “{name}” appears twice.")
+            raise ScheduleImportError(
+                # Translators: column is the column's number (1 for the first), name its header.
+                _("Row 1, column %(column)s: “%(name)s” appears twice.")
+                % {"column": index, "name": name}
+            )
         columns.append(name)
     if "title" not in columns:
         raise ScheduleImportError(
-            f"Row 1: the header has no “title” column (the columns: {', '.join(COLUMNS)})."
+            # Translators: “title” and the names (id, title…) are the template's column names.
+            _("Row 1: the header has no “title” column (the columns: %(names)s).")
+            % {"names": ", ".join(COLUMNS)}
         )
     return columns
 
@@ -142,12 +158,18 @@ def read_header(header: list[str]) -> list[str]:
 def row_values(row: list[str], columns: list[str], number: int) -> dict[str, str]:
     if len(row) > len(columns) and any(cell.strip() for cell in row[len(columns) :]):
         raise RecordError(
-            f"Row {number}: it has {len(row)} cells but the header names {len(columns)} columns."
+            # Translators: cells is always 2 or more; columns may be 1.
+            _("Row %(row)s: it has %(cells)s cells but the header names %(columns)s columns.")
+            % {"row": number, "cells": len(row), "columns": len(columns)}
         )
     values = dict.fromkeys(COLUMNS, "")
     for name, cell in zip(columns, row, strict=False):
         if "\x00" in cell:
-            raise RecordError(f"Row {number}, column {name}: contains a NUL character.")
+            raise RecordError(
+                # Translators: column is a column's name from the header (title, room…).
+                _("Row %(row)s, column %(column)s: contains a NUL character.")
+                % {"row": number, "column": name}
+            )
         values[name] = cell.strip()
     return values
 
@@ -156,9 +178,11 @@ def csv_event(
     values: dict[str, str], number: int, conference: Conference, records: ScheduleRecords
 ) -> EventRecord:
     title, cancelled = split_title(values["title"])
-    where = f"Row {number} (“{shown(title)[:60]}”)" if title else f"Row {number}"
+    where = _("Row %(row)s") % {"row": number}
     if not title:
-        raise RecordError(f"{where}, column title: missing.")
+        raise RecordError(_("%(where)s, column title: missing.") % {"where": where})
+    # Translators: where a problem is: the spreadsheet's row and the session's title.
+    where = _("Row %(row)s (“%(title)s”)") % {"row": number, "title": shown(title)[:60]}
     kind = read_choice(values["kind"], Session.Kind, Session.Kind.TALK, where, "kind")
     level = read_choice(values["level"], Session.AudienceLevel, None, where, "level")
     status = read_choice(values["status"], Session.Status, None, where, "status")
@@ -169,21 +193,29 @@ def csv_event(
     if starts_at is None:
         if room:
             raise RecordError(
-                f"{where}, column room: a session without a date and start waits unscheduled "
-                "and has no room yet; give it a date and start, or leave the room empty."
+                _(
+                    "%(where)s, column room: a session without a date and start waits "
+                    "unscheduled and has no room yet; give it a date and start, or leave the "
+                    "room empty."
+                )
+                % {"where": where}
             )
         if status not in (None, Session.Status.DRAFT):
             raise RecordError(
-                f"{where}, column status: a session without a date and start can only be a draft."
+                _(
+                    "%(where)s, column status: a session without a date and start can only be "
+                    "a draft."
+                )
+                % {"where": where}
             )
         status = Session.Status.DRAFT
     elif status is None:
         status = Session.Status.PUBLISHED
     if room and room not in records.rooms:
-        records.rooms[room] = RoomRecord(room, where=f"{where}, column room")
+        records.rooms[room] = RoomRecord(room, where=column_where(where, "room"))
     if values["track"] and values["track"] not in records.tracks:
         records.tracks[values["track"]] = TrackRecord(
-            values["track"], where=f"{where}, column track"
+            values["track"], where=column_where(where, "track")
         )
     persons = [
         PersonRecord(
@@ -191,7 +223,9 @@ def csv_event(
             str(uuid.uuid5(uuid.NAMESPACE_URL, f"urn:confsched:csv-speaker:{name.casefold()}")),
             name,
             None,
-            f"{where}, column speakers (“{shown(name)[:60]}”)",
+            # Translators: name is a speaker's name as the speakers column gives it.
+            _("%(where)s, column speakers (“%(name)s”)")
+            % {"where": where, "name": shown(name)[:60]},
             match_name=True,
         )
         for name in dict.fromkeys(part.strip() for part in values["speakers"].split(";"))
@@ -225,8 +259,15 @@ def read_choice(value: str, choices, default, where: str, column: str):
         if wanted in (choice.value, slugify(choice.label)):
             return choice.value
     raise RecordError(
-        f"{where}, column {column}: “{shown(value)[:40]}” is not one of "
-        f"{choices_text(choices.choices)}."
+        # Translators: column is the column's name (kind, level, status); choices the values it
+        # accepts, which stay English.
+        _("%(where)s, column %(column)s: “%(value)s” is not one of %(choices)s.")
+        % {
+            "where": where,
+            "column": column,
+            "value": shown(value)[:40],
+            "choices": choices_text(choices.choices),
+        }
     )
 
 
@@ -237,12 +278,23 @@ def read_slot(
     minutes = read_minutes(values["duration"], where) if values["duration"] else None
     if not values["date"] and not values["start"]:
         if values["end"]:
-            raise RecordError(f"{where}, column end: give the date and start too, or no end.")
+            raise RecordError(
+                _("%(where)s, column end: give the date and start too, or no end.")
+                % {"where": where}
+            )
         return None, None, minutes
     if not values["date"]:
-        raise RecordError(f"{where}, column date: missing (the start is {values['start']}).")
+        raise RecordError(
+            # Translators: start is the start column's value (10:35).
+            _("%(where)s, column date: missing (the start is %(start)s).")
+            % {"where": where, "start": values["start"]}
+        )
     if not values["start"]:
-        raise RecordError(f"{where}, column start: missing (the date is {values['date']}).")
+        raise RecordError(
+            # Translators: date is the date column's value (2026-04-08).
+            _("%(where)s, column start: missing (the date is %(date)s).")
+            % {"where": where, "date": values["date"]}
+        )
     day = read_date(values["date"], where)
     starts_at = local_moment(day, values["start"], conference, where, "start")
     if values["end"]:
@@ -252,13 +304,26 @@ def read_slot(
             ends_at = local_moment(next_day, values["end"], conference, where, "end")
         if minutes is not None and ends_at - starts_at != datetime.timedelta(minutes=minutes):
             raise RecordError(
-                f"{where}, column duration: {minutes} minutes, but {values['start']} to "
-                f"{values['end']} is {(ends_at - starts_at) // datetime.timedelta(minutes=1)}."
+                # Translators: minutes is the duration column's number; start and end the start
+                # and end columns' times; length the minutes between them.
+                _(
+                    "%(where)s, column duration: %(minutes)s minutes, but %(start)s to %(end)s "
+                    "is %(length)s."
+                )
+                % {
+                    "where": where,
+                    "minutes": minutes,
+                    "start": values["start"],
+                    "end": values["end"],
+                    "length": (ends_at - starts_at) // datetime.timedelta(minutes=1),
+                }
             )
     elif minutes is not None:
         ends_at = starts_at + datetime.timedelta(minutes=minutes)
     else:
-        raise RecordError(f"{where}, column end: missing; give an end or a duration.")
+        raise RecordError(
+            _("%(where)s, column end: missing; give an end or a duration.") % {"where": where}
+        )
     return starts_at, ends_at, minutes
 
 
@@ -267,7 +332,8 @@ def read_date(value: str, where: str) -> datetime.date:
         return datetime.date.fromisoformat(value)
     except ValueError:
         raise RecordError(
-            f"{where}, column date: “{shown(value)[:40]}” is not a date like 2026-04-08."
+            _("%(where)s, column date: “%(value)s” is not a date like 2026-04-08.")
+            % {"where": where, "value": shown(value)[:40]}
         ) from None
 
 
@@ -277,7 +343,11 @@ def read_time(value: str, where: str, column: str) -> tuple[datetime.time, str]:
     match = _TIME_ON_CLOCKS.fullmatch(value)
     if match and int(match[1]) < 24 and int(match[2]) < 60:
         return datetime.time(int(match[1]), int(match[2])), match[3] or ""
-    raise RecordError(f"{where}, column {column}: “{shown(value)[:40]}” is not a time like 10:35.")
+    raise RecordError(
+        # Translators: column is the column's name: start or end.
+        _("%(where)s, column %(column)s: “%(value)s” is not a time like 10:35.")
+        % {"where": where, "column": column, "value": shown(value)[:40]}
+    )
 
 
 def read_minutes(value: str, where: str) -> int:
@@ -290,8 +360,11 @@ def read_minutes(value: str, where: str) -> int:
         minutes = 0
     if minutes <= 0:
         raise RecordError(
-            f"{where}, column duration: “{shown(value)[:40]}” is not a number of minutes like 30 "
-            "or a length like 1:30."
+            _(
+                "%(where)s, column duration: “%(value)s” is not a number of minutes like 30 or a "
+                "length like 1:30."
+            )
+            % {"where": where, "value": shown(value)[:40]}
         )
     return minutes
 
@@ -304,7 +377,7 @@ def local_moment(
     (“02:30 CEST” or “02:30 CET”), as the admin's choice between the two does."""
     time, clocks = read_time(value, where, column)
     local, zone = datetime.datetime.combine(day, time), conference.tz
-    cell = f"{where}, column {column}"
+    cell = column_where(where, column)
     instants = read_wall_clock(local, zone).instants
     if clocks and instants:
         readings = {clock_reading(instant.astimezone(zone)): instant for instant in instants}
@@ -316,10 +389,37 @@ def local_moment(
         if len(named) == 1:
             return named[0]
         raise RecordError(
-            f"{cell}: “{shown(value)[:40]}” is not how the clocks of {zone} read on "
-            f"{day.isoformat()}: {' or '.join(f'“{reading}”' for reading in readings)}."
+            # Translators: cell is where the problem is (row and column); zone a time zone's
+            # name (Europe/Paris); day a date (2026-10-25); readings the quoted times the clocks
+            # show that night (“02:30 CEST” or “02:30 CET”).
+            _(
+                "%(cell)s: “%(value)s” is not how the clocks of %(zone)s read on %(day)s: "
+                "%(readings)s."
+            )
+            % {
+                "cell": cell,
+                "value": shown(value)[:40],
+                "zone": zone,
+                "day": day.isoformat(),
+                "readings": either([f"“{reading}”" for reading in readings]),
+            }
         )
     return instant_on_clocks(local, zone, cell, lambda moment: f"“{clock_reading(moment)}”")
+
+
+def column_where(where: str, column: str) -> str:
+    """A cell, for a problem to name: “Row 12 (“Opening”), column room”."""
+    # Translators: where is a row (Row 12 (“Opening”)); column a column's name (room, start…).
+    return _("%(where)s, column %(column)s") % {"where": where, "column": column}
+
+
+def either(texts: list[str]) -> str:
+    """“a” or “b”: the texts as alternatives."""
+    joined = texts[0]
+    for text in texts[1:]:
+        # Translators: two alternatives, such as two readings of a clock.
+        joined = _("%(first)s or %(second)s") % {"first": joined, "second": text}
+    return joined
 
 
 def clock_reading(moment: datetime.datetime) -> str:

@@ -18,6 +18,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import connection, models, transaction
 from django.db.models import Q
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from conference.models import Conference, Room, Track, validate_hex_colour
 from sessions.frab import FILE_KEYS, export_guid, room_guid
@@ -46,6 +48,51 @@ from speakers.models import Speaker, SpeakerLink
 KINDS = ("room", "track", "speaker", "session")
 # What merge() handles beside a session's own fields: its speakers, links and URL attachments.
 RELATED = ("speakers", "links", "attachments")
+# What the report calls them.
+RELATED_NAMES = {
+    "speakers": gettext_lazy("speakers"),
+    "links": pgettext_lazy("a session's links, in an import's report", "links"),
+    "attachments": gettext_lazy("attachments"),
+}
+
+# The report's lines, one whole sentence per kind (French words take gender: “la salle”,
+# “l’intervenant”). Sessions and speakers list their changes field by field (merge.py).
+CREATE_LINES = {
+    "room": gettext_lazy("create room “%(name)s”"),
+    "track": gettext_lazy("create track “%(name)s”"),
+    "speaker": gettext_lazy("create speaker “%(name)s”"),
+    "session": gettext_lazy("create session “%(title)s”"),
+}
+UPDATE_LINES = {
+    # Translators: fields lists the room's fields that change (name, capacity…).
+    "room": gettext_lazy("update room “%(name)s”: %(fields)s"),
+    # Translators: fields lists the track's fields that change (name, colour…).
+    "track": gettext_lazy("update track “%(name)s”: %(fields)s"),
+}
+# A room's or track's fields as update lines list them (in English, the model's own names).
+FIELD_NAMES = {
+    "name": pgettext_lazy("a room's or track's field", "name"),
+    "capacity": pgettext_lazy("a room's or track's field", "capacity"),
+    "guid": pgettext_lazy("a room's or track's field", "guid"),
+    "description": pgettext_lazy("a room's or track's field", "description"),
+    "kind": pgettext_lazy("a room's or track's field", "kind"),
+    "colour": pgettext_lazy("a room's or track's field", "colour"),
+}
+# Each kind's counts: created, updated and unchanged.
+SUMMARY_LINES = {
+    "room": gettext_lazy(
+        "rooms: %(created)s created, %(updated)s updated, %(unchanged)s unchanged"
+    ),
+    "track": gettext_lazy(
+        "tracks: %(created)s created, %(updated)s updated, %(unchanged)s unchanged"
+    ),
+    "speaker": gettext_lazy(
+        "speakers: %(created)s created, %(updated)s updated, %(unchanged)s unchanged"
+    ),
+    "session": gettext_lazy(
+        "sessions: %(created)s created, %(updated)s updated, %(unchanged)s unchanged"
+    ),
+}
 
 
 @dataclass
@@ -64,6 +111,8 @@ class ImportReport:
     overrides: list[str] = field(default_factory=list)
     # Sessions left unscheduled for review (hold_conflicts), each with why.
     held: list[str] = field(default_factory=list)
+    # The lines of ``changes`` by what they do (note()): "created", "updated" or "kept".
+    sections: dict[str, list[str]] = field(default_factory=dict)
 
     def record(
         self,
@@ -76,37 +125,56 @@ class ImportReport:
         """Count one object; list what changes, by field name or, with ``decisions``, field by field."""
         getattr(self, outcome)[kind] += 1
         if outcome == "created":
-            self.changes.append(f"create {kind} “{label}”")
+            self.note("created", str(CREATE_LINES[kind]) % {"name": label, "title": label})
         elif outcome == "updated" and fields:
-            self.changes.append(f"update {kind} “{label}”: {', '.join(fields)}")
+            names = ", ".join(str(FIELD_NAMES.get(name, name)) for name in fields)
+            self.note("updated", str(UPDATE_LINES[kind]) % {"name": label, "fields": names})
         for decision in decisions:
             line = decision.describe(kind, label, self.zone)
-            self.changes.append(line)
+            self.note("updated" if decision.applied else "kept", line)
             if not decision.applied:
                 self.kept[kind] += 1
             elif decision.overrides_edit:
                 self.overridden[kind] += 1
                 self.overrides.append(line)
 
+    def note(self, section: str, line: str) -> None:
+        """List a change in ``changes`` and, for the import page, in its section: created,
+        updated or kept (the lines are in the uploader's language, so their words cannot say)."""
+        self.changes.append(line)
+        self.sections.setdefault(section, []).append(line)
+
     def summary(self) -> list[str]:
         lines = []
         for kind in KINDS:
-            line = (
-                f"{kind}s: {self.created[kind]} created, {self.updated[kind]} updated, "
-                f"{self.unchanged[kind]} unchanged"
-            )
+            parts = [
+                str(SUMMARY_LINES[kind])
+                % {
+                    "created": self.created[kind],
+                    "updated": self.updated[kind],
+                    "unchanged": self.unchanged[kind],
+                }
+            ]
             if self.kept[kind] or self.overridden[kind]:
-                line += (
-                    f"; fields edited here: {self.kept[kind]} kept, "
-                    f"{self.overridden[kind]} overridden by the file"
+                parts.append(
+                    _("fields edited here: %(kept)s kept, %(overridden)s overridden by the file")
+                    % {"kept": self.kept[kind], "overridden": self.overridden[kind]}
                 )
             if kind == "session" and self.held:
-                line += f"; {len(self.held)} held for review (unscheduled, in the planner)"
-            lines.append(line)
+                parts.append(
+                    _("%(count)s held for review (unscheduled, in the planner)")
+                    % {"count": len(self.held)}
+                )
+            # Translators: between the parts of a line of an import's summary (“rooms: 2
+            # created, …; fields edited here: …”).
+            lines.append(pgettext("separator in an import's summary", "; ").join(parts))
         return lines
 
     def hold(self, label: str, reason: str) -> None:
-        self.held.append(f"hold session “{label}”: {reason}")
+        # Translators: reason is why the session cannot be placed (its room is taken then…).
+        self.held.append(
+            _("hold session “%(title)s”: %(reason)s") % {"title": label, "reason": reason}
+        )
 
     def as_json(self) -> dict[str, Any]:
         """What an import page shows of it, for ScheduleImport.report: plain JSON."""
@@ -118,6 +186,7 @@ class ImportReport:
                 for outcome in ("created", "updated", "unchanged", "kept", "overridden")
             },
             "changes": self.changes,
+            "sections": self.sections,
             "overrides": self.overrides,
             "held": self.held,
         }
@@ -189,15 +258,27 @@ def refresh_planner_statistics() -> None:
 def validation_problems(
     where: str, error: ValidationError, file_keys: dict[str, str] = FILE_KEYS
 ) -> list[str]:
+    # Translators: where names the record (Room “Hall”, an event and its line); message is
+    # the reason it is refused.
+    about_record = _("%(where)s: %(message)s")
+    # Translators: where names the record; key is the file's (title, start…); message is the
+    # reason it is refused.
+    about_field = _("%(where)s: %(key)s: %(message)s")
     if not hasattr(error, "error_dict"):
-        return [f"{where}: {message}" for message in error.messages]
+        return [about_record % {"where": where, "message": message} for message in error.messages]
     return [
-        f"{where}: {message}"
+        about_record % {"where": where, "message": message}
         if name == NON_FIELD_ERRORS
-        else f"{where}: {file_keys.get(name, name)}: {message}"
+        else about_field % {"where": where, "key": file_keys.get(name, name), "message": message}
         for name, messages in error.message_dict.items()
         for message in messages
     ]
+
+
+def in_record(where: str, key: str) -> str:
+    """Where a problem is: a part of a record, by the file's key (``links[0]``)."""
+    # Translators: where names a record (an event and its line); key is the file's (links[0]).
+    return _("%(where)s: %(key)s") % {"where": where, "key": key}
 
 
 def unique_slug(base: str, fallback: str, taken: set[str], max_length: int) -> str:
@@ -343,7 +424,9 @@ class ScheduleWriter:
         )
         if fields and self.save(conference, "schedule.conference", "updated"):
             names = ", ".join(field_label(Conference, name) for name in fields)
-            self.report.changes.append(f"update conference “{conference}”: {names}")
+            # Translators: fields lists the conference's fields that change (colour, logo URL…).
+            line = _("update conference “%(conference)s”: %(fields)s")
+            self.report.note("updated", line % {"conference": conference, "fields": names})
 
     def write_rooms(self) -> None:
         existing = list(self.conference.rooms.all())
@@ -373,7 +456,7 @@ class ScheduleWriter:
                 values["kind"] = record.kind
             fields = apply_changes(room, values)
             result = outcome(room, fields)
-            if self.save(room, f"Room “{record.name}”", result):
+            if self.save(room, _("Room “%(name)s”") % {"name": record.name}, result):
                 self.locked.add((Room, room.pk))
                 self.rooms[record.name] = room
                 self.report.record("room", result, record.name, fields)
@@ -399,7 +482,7 @@ class ScheduleWriter:
                 values["description"] = record.description.strip()
             fields = apply_changes(track, values)
             result = outcome(track, fields)
-            if self.save(track, f"Track “{record.name}”", result):
+            if self.save(track, _("Track “%(name)s”") % {"name": record.name}, result):
                 self.tracks[record.name] = track
                 self.report.record("track", result, record.name, fields)
 
@@ -455,7 +538,8 @@ class ScheduleWriter:
                 title=(link.title or urlsplit(link.url).hostname or "Link")[:100],
                 position=position,
             )
-            if not self.save(row, f"{person.where}: links[{position}]", "created"):
+            where = in_record(person.where, f"links[{position}]")
+            if not self.save(row, where, "created"):
                 return False
         return True
 
@@ -574,8 +658,8 @@ class ScheduleWriter:
             counters[name] += 1
             if not row.title and isinstance(row, Attachment):
                 row.title = row.url.rsplit("/", 1)[-1][:200] or "Attachment"
-            index = row.position
-            if not self.save(row, f"{event.where}: {name}[{index}]", "created"):
+            where = in_record(event.where, f"{name}[{row.position}]")
+            if not self.save(row, where, "created"):
                 return False
         return True
 
@@ -635,7 +719,7 @@ class ScheduleWriter:
         error = self.try_save(session, "created" if session.pk is None else "updated")
         if error is None:
             self.being_replaced.discard(session.pk)
-            error, _ = self.try_link(session, speakers or [], linked)
+            error = self.try_link(session, speakers or [], linked)[0]
         if error is not None:
             self.problems.extend(validation_problems(event.where, error, self.records.file_keys))
             return None
@@ -755,7 +839,7 @@ def apply_changes(instance: models.Model, values: dict[str, Any]) -> list[str]:
 def field_label(model: type[models.Model], name: str) -> str:
     """What the report calls a field: its verbose name (“starts”), or “speakers”, “links”."""
     if name in RELATED:
-        return name
+        return str(RELATED_NAMES[name])
     return str(model._meta.get_field(name).verbose_name)
 
 

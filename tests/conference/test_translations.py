@@ -395,3 +395,64 @@ def opened_change_form_in(client, url: str, headers: dict) -> dict:
         for name, value in parser.data.items()
         if name != "csrfmiddlewaretoken" and "__prefix__" not in name
     }
+
+
+# --- The schedule import's report, written in its uploader's language --------------------------
+
+IMPORT_HEADER = "id,title,room,date,start,duration,speakers\n"
+IMPORTED = "tensors,Tensors,Hall,2026-04-08,10:00,30,Grace Hopper\ngraphs,Graphs,Hall,2026-04-08,11:00,30,\n"
+# The same sessions, one moved; one new, and one clashing with it (held, or refusing the file).
+REIMPORTED = (
+    "tensors,Tensors,Hall,2026-04-08,10:30,30,Grace Hopper\n"
+    "graphs,Graphs,Hall,2026-04-08,11:00,30,\n"
+    "kernels,Kernels,Hall,2026-04-08,12:00,30,Ada Lovelace\n"
+    "clash,Clash,Hall,2026-04-08,12:10,30,\n"
+)
+
+
+def uploaded(client, conference, name: str, text: str, language: str, **data):
+    """The import page's upload, checked, as an organizer reading ``language`` sees it."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    headers = {"accept-language": language}
+    url = reverse("admin:schedule_session_import", args=[conference.pk])
+    file = SimpleUploadedFile(name, text.encode())
+    return client.post(url, {"file": file, **data}, headers=headers, follow=True)
+
+
+def report_lines(response) -> list[str]:
+    """The lines of an import page's report: its summary, sections and problems."""
+    lists = re.findall(r'<ul class="import-[^"]*">(.*?)</ul>', response.content.decode(), re.S)
+    return [line for items in lists for line in re.findall(r"<li>(.*?)</li>", items, re.S)]
+
+
+def test_a_schedule_import_is_reported_in_the_language_of_its_uploader(client, organizer_site):
+    organizer, _ = organizer_site
+    client.force_login(organizer)
+    conference = make_conference(name="Import Test")
+    first = uploaded(client, conference, "sessions.csv", IMPORT_HEADER + IMPORTED, "en")
+    client.post(first.redirect_chain[-1][0])  # confirmed
+    edited = Session.objects.get(conference=conference, guid="tensors")
+    edited.title = "Tensors, edited here"  # kept: the file still says “Tensors”
+    edited.save()
+    files = {
+        "preview": ("sessions.csv", IMPORT_HEADER + REIMPORTED, {"hold_conflicts": "on"}),
+        "problems": ("sessions.csv", IMPORT_HEADER + REIMPORTED, {}),
+        "unreadable": ("schedule.json", '{"schedule": {"conference": 3}}', {}),
+    }
+    allowed = admin_allowed()
+    content = content_strings() + [name for name, _, _ in files.values()]  # as uploaded
+    untranslated = {}
+    for case, (name, text, data) in files.items():
+        english = uploaded(client, conference, name, text, "en", **data)
+        french = uploaded(client, conference, name, text, "fr", **data)
+        # Read by an organizer in English, the report stays in its uploader's French.
+        in_english = client.get(french.redirect_chain[-1][0], headers={"accept-language": "en"})
+        assert report_lines(in_english) == report_lines(french) != []
+        if left := untranslated_texts(english, french, allowed, content):
+            untranslated[case] = left
+    assert untranslated == {}, "\n".join(
+        f"{case}: {text}" for case, texts in untranslated.items() for text in texts
+    )
+    languages = set(conference.schedule_imports.values_list("language", flat=True))
+    assert languages == {"en", "fr"}

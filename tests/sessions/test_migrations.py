@@ -57,3 +57,36 @@ def test_a_published_conference_without_releases_gets_its_schedule_as_baseline()
     assert (baseline.conference.slug, baseline.version) == ("on", "v1")
     [entry] = baseline.snapshot.values()
     assert (entry["title"], entry["starts_at"]) == ("Graphs", "2026-04-08T08:00:00+00:00")
+
+
+def test_an_import_stored_before_languages_keeps_its_report_sections():
+    conference_now = ("conference", "0015_translatable_names")
+    apps = migrate([("schedule", "0023_translatable_names"), conference_now])
+    Conference = apps.get_model("conference", "Conference")
+    ScheduleImport = apps.get_model("schedule", "ScheduleImport")
+    conference = Conference.objects.create(
+        name="On",
+        slug="on",
+        starts_on=datetime.date(2026, 4, 7),
+        ends_on=datetime.date(2026, 4, 8),
+        time_zone="Europe/Paris",
+    )
+    changes = [
+        "create room “Hall”",
+        "update session “Graphs”: starts 2026-04-08 10:00 → 2026-04-08 10:30 (changed in the file)",
+        "keep session “Tensors”: title Tensors, edited (edited here after the last import; "
+        "the file still says Tensors)",
+    ]
+    ScheduleImport.objects.create(
+        conference=conference, file_name="s.csv", data=b"", report={"changes": changes}
+    )
+
+    apps = migrate([("schedule", "0024_import_language"), conference_now])
+
+    schedule_import = apps.get_model("schedule", "ScheduleImport").objects.get()
+    assert schedule_import.language == "en"
+    assert schedule_import.report["sections"] == {
+        "created": changes[:1],
+        "updated": changes[1:2],
+        "kept": changes[2:],
+    }
