@@ -5,20 +5,33 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from sessions.models import Session
+from tests.browser.conftest import close_page, page_of
 
 SHOTS = "/tmp/shots-import"  # docs/images/import-preview.png is the desktop one
 JSON_RPC = "Beyond JSON-RPC"  # the demo's talk in Junior Stage, 10:35–11:00 on 8 April
 
 
+def logged_in(page, username="organizer", log_in="Log in", log_out="Log out"):
+    get_user_model().objects.create_superuser(username, f"{username}@example.org", "plan-it-2026")
+    page.goto(page.base_url + "/admin/login/")
+    page.locator("#id_username").fill(username)
+    page.locator("#id_password").fill("plan-it-2026")
+    page.get_by_role("button", name=log_in).click()
+    expect(page.get_by_role("button", name=log_out)).to_be_visible()
+    return page
+
+
 @pytest.fixture
 def organizer(page):
-    get_user_model().objects.create_superuser("organizer", "organizer@example.org", "plan-it-2026")
-    page.goto(page.base_url + "/admin/login/")
-    page.get_by_label("Username").fill("organizer")
-    page.get_by_label("Password").fill("plan-it-2026")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
-    return page
+    return logged_in(page)
+
+
+@pytest.fixture
+def french_organizer(browser, live_server, demo_conference):
+    """An organizer whose browser asks for French."""
+    page = page_of(browser, live_server, service_workers="block", locale="fr-FR")
+    yield logged_in(page, "organisatrice", log_in="Se connecter", log_out="Se déconnecter")
+    close_page(page)
 
 
 def csv_retitling(session: Session) -> bytes:
@@ -74,3 +87,25 @@ def test_organizer_uploads_a_csv_sees_the_changes_and_confirms(organizer):
         None,
         ["Grace Hopper"],
     )
+
+
+def test_a_french_organizer_reads_the_check_of_a_csv_in_french(french_organizer):
+    page = french_organizer
+    json_rpc = Session.objects.select_related("room", "track").get(title__startswith=JSON_RPC)
+    page.goto(page.base_url + "/admin/schedule/session/")
+    page.get_by_role("link", name="Importer", exact=True).click()
+
+    page.get_by_label("Fichier").set_input_files(
+        {"name": "sessions.csv", "mimeType": "text/csv", "buffer": csv_retitling(json_rpc)}
+    )
+    page.get_by_role("button", name="Vérifier le fichier").click()
+
+    created = page.locator("#import-created")
+    expect(created).to_contain_text("créer la session « Sparse tensors in practice »")
+    expect(created).to_contain_text("créer l’intervenant « Grace Hopper »")
+    expect(page.locator("#import-updated li")).to_contain_text(
+        "mettre à jour la session « JSON-RPC at scale » : titre"
+    )
+    for name, size in (("desktop", (1366, 900)), ("phone", (390, 844))):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.screenshot(path=f"{SHOTS}/import-preview-fr-{name}.png", full_page=True)
