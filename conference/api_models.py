@@ -80,6 +80,14 @@ class WebhookEndpoint(models.Model):
             validate_public_url(self.url, field="url")
 
 
+class WebhookDeliveryQuerySet(models.QuerySet):
+    def past_the_log(self):
+        """Deliveries done with (delivered or failed) longer ago than the delivery log keeps
+        (settings.WEBHOOK_DELIVERY_LOG): one row per event and endpoint would grow for ever."""
+        cutoff = timezone.now() - settings.WEBHOOK_DELIVERY_LOG
+        return self.exclude(status=WebhookDelivery.Status.PENDING).filter(created_at__lt=cutoff)
+
+
 class WebhookDelivery(models.Model):
     """One event for one endpoint: its body, and how its tries went."""
 
@@ -117,6 +125,8 @@ class WebhookDelivery(models.Model):
     next_try_at = models.DateTimeField(
         null=True, blank=True, verbose_name=gettext_lazy("next try at")
     )
+
+    objects = WebhookDeliveryQuerySet.as_manager()
 
     class Meta:
         verbose_name = gettext_lazy("webhook delivery")

@@ -353,6 +353,9 @@ WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = env_bool(
     "DJANGO_WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", default=False
 )
 
+# How long the admin's webhook delivery log keeps a delivery once delivered or failed.
+WEBHOOK_DELIVERY_LOG = timedelta(days=env_int("DJANGO_WEBHOOK_DELIVERY_LOG_DAYS", 30))
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

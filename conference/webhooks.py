@@ -200,6 +200,8 @@ def try_delivery(delivery: WebhookDelivery) -> None:
     else:
         delivery.next_try_at = now + RETRY_DELAYS[delivery.attempts - 1]
     delivery.save()
+    if delivery.status != WebhookDelivery.Status.PENDING:
+        WebhookDelivery.objects.past_the_log().delete()
     if delivery.next_try_at is not None and send_webhook.get_backend().supports_defer:
         retry_at = delivery.next_try_at
         transaction.on_commit(lambda: send_webhook.using(run_after=retry_at).enqueue(delivery.pk))

@@ -135,6 +135,30 @@ def test_a_failed_delivery_is_tried_again_later_with_backoff(
     assert len(receiver.requests) == 2
 
 
+def test_the_delivery_log_forgets_finished_deliveries_after_a_month(receiver, dummy_tasks, clock):
+    now = datetime.datetime(2026, 4, 1, 12, 0, tzinfo=datetime.UTC)
+    endpoint = make_endpoint(make_conference(), receiver.url, events=[Event.SPEAKER_CHANGED])
+    log = {}
+    for name, status, days_ago in [
+        ("delivered long ago", "delivered", 31),
+        ("failed long ago", "failed", 31),
+        ("still pending", "pending", 31),
+        ("delivered this month", "delivered", 29),
+        ("new", "pending", 0),
+    ]:
+        created_at = now - datetime.timedelta(days=days_ago)
+        log[name] = WebhookDelivery.objects.create(
+            endpoint=endpoint, event="speaker.changed", body="{}", status=status,
+            created_at=created_at, next_try_at=created_at if status == "pending" else None,
+        )  # fmt: skip
+    clock(now)
+
+    assert send_webhook.call(log["new"].pk) == "delivered"
+
+    kept = set(WebhookDelivery.objects.values_list("pk", flat=True))
+    assert kept == {log[name].pk for name in ("still pending", "delivered this month", "new")}
+
+
 def test_backoff_grows_and_gives_up_after_the_last_try(receiver, dummy_tasks, clock):
     receiver.status = 503
     now = datetime.datetime(2026, 4, 1, 12, 0, tzinfo=datetime.UTC)
