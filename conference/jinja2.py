@@ -26,7 +26,7 @@ from markupsafe import Markup
 from conference.markup import render_markdown
 from conference.pages.holes import hole_data
 from conference.routing import reverse_slugs
-from conference.timezones import local_clock, time_range, time_zone_options
+from conference.timezones import local_clock, short_date, time_range, time_zone_options
 
 # What reverse_slugs() can format without quoting: Django's slug converter's characters.
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
@@ -129,6 +129,11 @@ def local_date(value, format_string: str | None = None) -> str:
     return date(timezone.template_localtime(value), format_string)
 
 
+def short_day(value: datetime.datetime) -> str:
+    """“Wed 8 Apr”, “mer. 8 avr.”: the day of ``value`` in the active zone, year left out."""
+    return short_date(timezone.template_localtime(value), weekday=True, year=False)
+
+
 def markdown(text: str) -> Markup:
     # Safe: nh3 has removed everything outside the allow-list.
     return Markup(render_markdown(text))
@@ -169,6 +174,7 @@ def environment(**options) -> Environment:
         other_day=other_day,
         clock_zone=clock_zone,
         date=local_date,
+        short_day=short_day,
         markdown=markdown,
         pluralize=pluralize,
         time_range=time_range,

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from django.utils import dateformat, timezone
 from django.utils.formats import date_format, get_format
-from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext
 
 COOKIE_NAME = "tz"
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
@@ -37,6 +37,19 @@ def clock_writer(language: str) -> Callable[[datetime.datetime], str]:
     if time_format == "G \\h i":
         return lambda moment: f"{moment.hour} h {moment.minute:02d}"
     return lambda moment: dateformat.time_format(moment, time_format)
+
+
+def short_date(value: datetime.date, *, weekday: bool = False, year: bool = True) -> str:
+    """“Wed 8 Apr 2026” in English, “mer. 8 avr. 2026” in French: the format is translated,
+    since no format setting names a short date and Django's “M” capitalises the month (“Avr”),
+    which French never does."""
+    if weekday and year:
+        text = pgettext("date format: weekday day month year", "D j M Y")
+    elif weekday:
+        text = pgettext("date format: weekday day month", "D j M")
+    else:
+        text = pgettext("date format: day month year", "j M Y")
+    return date_format(value, text)
 
 
 class TimeRange(NamedTuple):

@@ -17,8 +17,9 @@ from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models, router, transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.text import capfirst
+
+from conference.timezones import short_date
 
 
 class EditConflictError(ValidationError):
@@ -235,7 +236,7 @@ class Versioned(models.Model):
     def local_time(self, value: datetime.datetime) -> str:
         """“Wed 8 Apr 2026 10:35 CEST”, in the conference's zone."""
         local = timezone.localtime(value, self.conference.tz)
-        return f"{date_format(local, 'D j M Y')} {local:%H:%M} {local.tzname()}"
+        return f"{short_date(local, weekday=True)} {local:%H:%M} {local.tzname()}"
 
     def field_label(self, name: str) -> str:
         try:

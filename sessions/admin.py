@@ -5,7 +5,6 @@ from django.contrib.admin import helpers
 from django.db.models import Count, F
 from django.template.response import TemplateResponse
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -21,6 +20,7 @@ from conference.admin import (
 )
 from conference.admin_widgets import AutocompleteAdminMixin
 from conference.models import Conference
+from conference.timezones import short_date
 from sessions.dashboard import with_conference_dashboard
 from sessions.forms import SessionAdminForm
 from sessions.import_views import import_urls
@@ -111,7 +111,7 @@ class ConferenceDayFilter(admin.SimpleListFilter):
         conference = self.conference(request)
         if conference is None:
             return []
-        return [(day.isoformat(), date_format(day, "D j M Y")) for day in conference.days]
+        return [(day.isoformat(), short_date(day, weekday=True)) for day in conference.days]
 
     def queryset(self, request, queryset):
         try:
@@ -332,7 +332,7 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
     def day(self, session):
         if session.is_unscheduled:
             return _("Unscheduled")
-        day = date_format(session.conference_day, "D j M Y")
+        day = short_date(session.conference_day, weekday=True)
         # Listed with the evening before, it still says that its clock time is the next morning.
         if session.local_starts_at.date() != session.conference_day:
             return _("%(day)s, after midnight") % {"day": day}
@@ -548,7 +548,7 @@ class ReleaseAdmin(ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
     def released(self, release):
         """In the conference's zone, as its sessions' times are shown."""
         local = timezone.localtime(release.released_at, release.conference.tz)
-        return f"{date_format(local, 'D j M Y H:i')} {local.tzname()}"
+        return f"{short_date(local, weekday=True)} {local:%H:%M} {local.tzname()}"
 
     @admin.display(description=gettext_lazy("announced changes"))
     def announced(self, release):

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.http import urlencode
 
 from conference.models import Conference
+from conference.timezones import short_date
 from sessions.models import Release, Session
 from sessions.releases import preview_release
 from sessions.warnings import schedule_warnings
@@ -45,7 +45,7 @@ class ConferenceSummary:
         if self.last_release is None:
             return ""
         local = timezone.localtime(self.last_release.released_at, self.conference.tz)
-        return f"{date_format(local, 'D j M Y H:i')} {local.tzname()}"
+        return f"{short_date(local, weekday=True)} {local:%H:%M} {local.tzname()}"
 
 
 def session_list_url(conference: Conference, **filters: str) -> str:

@@ -1,12 +1,14 @@
 """Which language a visitor reads (conference/languages.py), how it is kept apart in the page
 cache, the switcher, and dates and times as each language writes them (docs/i18n.md)."""
 
+import re
+
 import pytest
 from django.conf import settings
 from django.urls import reverse
 
 from conference.pages.copies import forget_pages
-from tests.builders import make_conference, make_session, paris
+from tests.builders import make_conference, make_session, make_speaker, paris
 
 pytestmark = pytest.mark.django_db
 
@@ -112,6 +114,28 @@ def test_a_session_page_writes_its_date_and_time_in_french(client, conference):
     response = client.get("/pycon/sessions/talk/", headers={"accept-language": "fr"})
     assert "mercredi 8 avril 2026, 10 h 35</time>–<time" in response.content.decode()
     assert "11 h 00 CEST" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "day"), [("en", "Wed 8 Apr, 10:35"), ("fr", "mer. 8 avr., 10 h 35")]
+)
+def test_a_speakers_sessions_name_their_day_as_the_language_abbreviates_it(
+    client, conference, language, day
+):
+    speaker = make_speaker(conference, name="Ada Lovelace")
+    conference.sessions.get().speakers.add(speaker)
+    response = client.get(speaker.get_absolute_url(), headers={"accept-language": language})
+    assert f'<span class="time">{day}</time>' in strip_tags_but_time(response)
+
+
+def strip_tags_but_time(response) -> str:
+    """The page without its <time> openings, so a card's time reads as text."""
+    return re.sub(r"<time [^>]*>", "", response.content.decode())
+
+
+def test_the_admin_dashboard_abbreviates_months_as_french_does(admin_client, conference):
+    html = admin_client.get("/admin/", headers={"accept-language": "fr"}).content.decode()
+    assert "· 7 avr. 2026–8 avr. 2026</span>" in html
 
 
 def test_the_planner_speaks_the_organizers_language(admin_client, conference):
