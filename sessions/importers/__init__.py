@@ -23,9 +23,10 @@ from conference.models import Conference
 from sessions.importers.frab_json import parse_json
 from sessions.importers.frab_xml import parse_xml
 from sessions.importers.records import ScheduleImportError, ScheduleRecords
+from sessions.importers.report import ImportReport
 from sessions.importers.sessionize import is_sessionize, parse_sessionize
 from sessions.importers.spreadsheet import parse_csv
-from sessions.importers.writer import ImportReport, write_schedule
+from sessions.importers.writer import write_schedule
 
 __all__ = ["MAX_IMPORT_BYTES", "ImportReport", "ScheduleImportError", "import_schedule"]
 

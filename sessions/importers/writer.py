@@ -7,10 +7,8 @@ one transaction and rolls everything back if there is any.
 """
 
 import datetime
-import zoneinfo
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,7 +17,7 @@ from django.db import connection, models, transaction
 from django.db.models import Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from conference.models import Conference, Room, Track, validate_hex_colour
 from sessions.frab import FILE_KEYS, export_guid, room_guid
@@ -30,6 +28,7 @@ from sessions.importers.records import (
     ScheduleImportError,
     ScheduleRecords,
 )
+from sessions.importers.report import ImportReport
 from sessions.models import (
     Attachment,
     ImportedValues,
@@ -45,7 +44,6 @@ from sessions.models import (
 from sessions.sync import touched_at_end
 from speakers.models import Speaker, SpeakerLink
 
-KINDS = ("room", "track", "speaker", "session")
 # What merge() handles beside a session's own fields: its speakers, links and URL attachments.
 RELATED = ("speakers", "links", "attachments")
 # What the report calls them.
@@ -54,142 +52,6 @@ RELATED_NAMES = {
     "links": pgettext_lazy("a session's links, in an import's report", "links"),
     "attachments": gettext_lazy("attachments"),
 }
-
-# The report's lines, one whole sentence per kind (French words take gender: “la salle”,
-# “l’intervenant”). Sessions and speakers list their changes field by field (merge.py).
-CREATE_LINES = {
-    "room": gettext_lazy("create room “%(name)s”"),
-    "track": gettext_lazy("create track “%(name)s”"),
-    "speaker": gettext_lazy("create speaker “%(name)s”"),
-    "session": gettext_lazy("create session “%(title)s”"),
-}
-UPDATE_LINES = {
-    # Translators: fields lists the room's fields that change (name, capacity…).
-    "room": gettext_lazy("update room “%(name)s”: %(fields)s"),
-    # Translators: fields lists the track's fields that change (name, colour…).
-    "track": gettext_lazy("update track “%(name)s”: %(fields)s"),
-}
-# A room's or track's fields as update lines list them (in English, the model's own names).
-FIELD_NAMES = {
-    "name": pgettext_lazy("a room's or track's field", "name"),
-    "capacity": pgettext_lazy("a room's or track's field", "capacity"),
-    "guid": pgettext_lazy("a room's or track's field", "guid"),
-    "description": pgettext_lazy("a room's or track's field", "description"),
-    "kind": pgettext_lazy("a room's or track's field", "kind"),
-    "colour": pgettext_lazy("a room's or track's field", "colour"),
-}
-# Each kind's counts: created, updated and unchanged.
-SUMMARY_LINES = {
-    "room": gettext_lazy(
-        "rooms: %(created)s created, %(updated)s updated, %(unchanged)s unchanged"
-    ),
-    "track": gettext_lazy(
-        "tracks: %(created)s created, %(updated)s updated, %(unchanged)s unchanged"
-    ),
-    "speaker": gettext_lazy(
-        "speakers: %(created)s created, %(updated)s updated, %(unchanged)s unchanged"
-    ),
-    "session": gettext_lazy(
-        "sessions: %(created)s created, %(updated)s updated, %(unchanged)s unchanged"
-    ),
-}
-
-
-@dataclass
-class ImportReport:
-    dry_run: bool = False
-    # The conference's zone, in which changes show times.
-    zone: zoneinfo.ZoneInfo = datetime.UTC
-    created: Counter = field(default_factory=Counter)
-    updated: Counter = field(default_factory=Counter)
-    unchanged: Counter = field(default_factory=Counter)
-    # Fields edited here since the last import: kept, or overridden by a change in the file.
-    kept: Counter = field(default_factory=Counter)
-    overridden: Counter = field(default_factory=Counter)
-    changes: list[str] = field(default_factory=list)
-    # The changes that overrode an edit made here: the command prints them even when not asked.
-    overrides: list[str] = field(default_factory=list)
-    # Sessions left unscheduled for review (hold_conflicts), each with why.
-    held: list[str] = field(default_factory=list)
-    # The lines of ``changes`` by what they do (note()): "created", "updated" or "kept".
-    sections: dict[str, list[str]] = field(default_factory=dict)
-
-    def record(
-        self,
-        kind: str,
-        outcome: str,
-        label: str,
-        fields: Sequence[str] = (),
-        decisions: Sequence[FieldDecision] = (),
-    ) -> None:
-        """Count one object; list what changes, by field name or, with ``decisions``, field by field."""
-        getattr(self, outcome)[kind] += 1
-        if outcome == "created":
-            self.note("created", str(CREATE_LINES[kind]) % {"name": label, "title": label})
-        elif outcome == "updated" and fields:
-            names = ", ".join(str(FIELD_NAMES.get(name, name)) for name in fields)
-            self.note("updated", str(UPDATE_LINES[kind]) % {"name": label, "fields": names})
-        for decision in decisions:
-            line = decision.describe(kind, label, self.zone)
-            self.note("updated" if decision.applied else "kept", line)
-            if not decision.applied:
-                self.kept[kind] += 1
-            elif decision.overrides_edit:
-                self.overridden[kind] += 1
-                self.overrides.append(line)
-
-    def note(self, section: str, line: str) -> None:
-        """List a change in ``changes`` and, for the import page, in its section: created,
-        updated or kept (the lines are in the uploader's language, so their words cannot say)."""
-        self.changes.append(line)
-        self.sections.setdefault(section, []).append(line)
-
-    def summary(self) -> list[str]:
-        lines = []
-        for kind in KINDS:
-            parts = [
-                str(SUMMARY_LINES[kind])
-                % {
-                    "created": self.created[kind],
-                    "updated": self.updated[kind],
-                    "unchanged": self.unchanged[kind],
-                }
-            ]
-            if self.kept[kind] or self.overridden[kind]:
-                parts.append(
-                    _("fields edited here: %(kept)s kept, %(overridden)s overridden by the file")
-                    % {"kept": self.kept[kind], "overridden": self.overridden[kind]}
-                )
-            if kind == "session" and self.held:
-                parts.append(
-                    _("%(count)s held for review (unscheduled, in the planner)")
-                    % {"count": len(self.held)}
-                )
-            # Translators: between the parts of a line of an import's summary (“rooms: 2
-            # created, …; fields edited here: …”).
-            lines.append(pgettext("separator in an import's summary", "; ").join(parts))
-        return lines
-
-    def hold(self, label: str, reason: str) -> None:
-        # Translators: reason is why the session cannot be placed (its room is taken then…).
-        self.held.append(
-            _("hold session “%(title)s”: %(reason)s") % {"title": label, "reason": reason}
-        )
-
-    def as_json(self) -> dict[str, Any]:
-        """What an import page shows of it, for ScheduleImport.report: plain JSON."""
-        return {
-            "dry_run": self.dry_run,
-            "summary": self.summary(),
-            "counts": {
-                outcome: dict(getattr(self, outcome))
-                for outcome in ("created", "updated", "unchanged", "kept", "overridden")
-            },
-            "changes": self.changes,
-            "sections": self.sections,
-            "overrides": self.overrides,
-            "held": self.held,
-        }
 
 
 def write_schedule(
@@ -459,7 +321,8 @@ class ScheduleWriter:
             if self.save(room, _("Room “%(name)s”") % {"name": record.name}, result):
                 self.locked.add((Room, room.pk))
                 self.rooms[record.name] = room
-                self.report.record("room", result, record.name, fields)
+                labels = [field_label(Room, name) for name in fields]
+                self.report.record("room", result, record.name, labels)
 
     def write_tracks(self) -> None:
         existing = list(self.conference.tracks.all())
@@ -484,7 +347,8 @@ class ScheduleWriter:
             result = outcome(track, fields)
             if self.save(track, _("Track “%(name)s”") % {"name": record.name}, result):
                 self.tracks[record.name] = track
-                self.report.record("track", result, record.name, fields)
+                labels = [field_label(Track, name) for name in fields]
+                self.report.record("track", result, record.name, labels)
 
     def write_speakers(self) -> None:
         existing = list(self.conference.speakers.all())

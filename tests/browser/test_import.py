@@ -47,16 +47,22 @@ def csv_retitling(session: Session) -> bytes:
     ).encode()
 
 
-def test_organizer_uploads_a_csv_sees_the_changes_and_confirms(organizer):
-    page = organizer
+def check_retitling_csv(page, import_link: str, file_label: str, check_button: str) -> Session:
+    """From the session list, upload ``csv_retitling`` of the JSON-RPC talk and check it, with
+    the admin's words in the organizer's language; the talk."""
     json_rpc = Session.objects.select_related("room", "track").get(title__startswith=JSON_RPC)
     page.goto(page.base_url + "/admin/schedule/session/")
-    page.get_by_role("link", name="Import", exact=True).click()
-
-    page.get_by_label("File").set_input_files(
+    page.get_by_role("link", name=import_link, exact=True).click()
+    page.get_by_label(file_label).set_input_files(
         {"name": "sessions.csv", "mimeType": "text/csv", "buffer": csv_retitling(json_rpc)}
     )
-    page.get_by_role("button", name="Check the file").click()
+    page.get_by_role("button", name=check_button).click()
+    return json_rpc
+
+
+def test_organizer_uploads_a_csv_sees_the_changes_and_confirms(organizer):
+    page = organizer
+    json_rpc = check_retitling_csv(page, "Import", "File", "Check the file")
 
     expect(page.get_by_text("Nothing has been written yet.")).to_be_visible()
     created = page.locator("#import-created")
@@ -91,14 +97,7 @@ def test_organizer_uploads_a_csv_sees_the_changes_and_confirms(organizer):
 
 def test_a_french_organizer_reads_the_check_of_a_csv_in_french(french_organizer):
     page = french_organizer
-    json_rpc = Session.objects.select_related("room", "track").get(title__startswith=JSON_RPC)
-    page.goto(page.base_url + "/admin/schedule/session/")
-    page.get_by_role("link", name="Importer", exact=True).click()
-
-    page.get_by_label("Fichier").set_input_files(
-        {"name": "sessions.csv", "mimeType": "text/csv", "buffer": csv_retitling(json_rpc)}
-    )
-    page.get_by_role("button", name="Vérifier le fichier").click()
+    check_retitling_csv(page, "Importer", "Fichier", "Vérifier le fichier")
 
     created = page.locator("#import-created")
     expect(created).to_contain_text("créer la session « Sparse tensors in practice »")

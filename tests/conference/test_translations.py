@@ -19,6 +19,7 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.db import models
 from django.test import RequestFactory
@@ -412,8 +413,6 @@ REIMPORTED = (
 
 def uploaded(client, conference, name: str, text: str, language: str, **data):
     """The import page's upload, checked, as an organizer reading ``language`` sees it."""
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
     headers = {"accept-language": language}
     url = reverse("admin:schedule_session_import", args=[conference.pk])
     file = SimpleUploadedFile(name, text.encode())
