@@ -30,10 +30,23 @@ CHROMIUM_ARGS = [
 ]
 
 
-def new_context(browser, **options):
-    """A browser context whose pages wait up to TIMEOUT_MS for each action and navigation."""
+# Every context a test opened, closed by ``server_idle_before_the_data_goes``.
+open_contexts = []
+
+
+def new_context(browser, *, module_wide=False, **options):
+    """A browser context whose pages wait up to TIMEOUT_MS for each action and navigation.
+
+    It is closed after the test that opened it, unless ``module_wide`` (then the fixture that
+    opened it closes it). The service worker is blocked unless a test asks for it
+    (``service_workers="allow"``): once a page loads, the worker fetches the whole conference
+    to keep it offline, requests that a test about something else neither needs nor waits for.
+    """
+    options.setdefault("service_workers", "block")
     context = browser.new_context(**options)
     context.set_default_timeout(TIMEOUT_MS)
+    if not module_wide:
+        open_contexts.append(context)
     return context
 
 
@@ -89,9 +102,23 @@ def requests_in_flight() -> list[threading.Thread]:
 
 
 def close_page(page) -> None:
-    """Close the page's browser and wait until the server has answered what it had asked: an
-    answer still reading the database while the test's data is emptied fails that test."""
+    """Close the page's browser and wait until the server has answered what it had asked."""
     page.context.close()
+    for thread in requests_in_flight():
+        thread.join(TIMEOUT_MS / 1000)
+
+
+@pytest.fixture(autouse=True)
+def server_idle_before_the_data_goes():
+    """After each test, close every browser context it opened and wait for the live server's
+    answers: an answer still reading the database while the test's data is emptied deadlocks
+    PostgreSQL's TRUNCATE. pytest-django sets ``transactional_db`` up before any fixture of
+    ours (its autouse ``_live_server_helper``), so this runs before the data goes."""
+    yield
+    if not open_contexts:
+        return  # nothing asked; a module-wide context keeps its connections open on purpose
+    while open_contexts:
+        open_contexts.pop().close()
     for thread in requests_in_flight():
         thread.join(TIMEOUT_MS / 1000)
 
@@ -107,9 +134,7 @@ def page_of(browser, live_server, **options):
 
 @pytest.fixture
 def page(browser, live_server, demo_conference):
-    """A tab without the service worker: once a page loads, the worker fetches the whole
-    conference to keep it offline, and those requests would still reach the server while the
-    test's database is emptied (test_offline.py has its own ``page`` with the worker)."""
-    page = page_of(browser, live_server, service_workers="block")
+    """A tab without the service worker (test_offline.py has its own ``page`` with it)."""
+    page = page_of(browser, live_server)
     yield page
     close_page(page)

@@ -148,11 +148,10 @@ def tabs(browser, site, axe_source):
             account, scheme, screen = mode
             context = new_context(
                 browser,
+                module_wide=True,
                 viewport=SCREENS[screen],
                 color_scheme=scheme,
                 timezone_id="Europe/Paris",
-                # Each check loads a page once; the worker's copies would only cost time here.
-                service_workers="block",
             )
             page = context.new_page()
             if account == "logged in":

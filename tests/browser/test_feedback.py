@@ -47,7 +47,10 @@ def test_attendee_rates_a_session_the_organizer_and_the_speaker_read_it(
     session_url = f"{live_server.url}/pycon/sessions/scheduling-gpus-fairly/"
     # With the offline worker, as attendees have it: the form's log-in prompt is there for it.
     context = new_context(
-        browser, viewport={"width": 1366, "height": 900}, timezone_id="Europe/Paris"
+        browser,
+        viewport={"width": 1366, "height": 900},
+        timezone_id="Europe/Paris",
+        service_workers="allow",
     )
     page = context.new_page()
     page.goto(session_url)

@@ -29,7 +29,7 @@ def organizer(page):
 @pytest.fixture
 def french_organizer(browser, live_server, demo_conference):
     """An organizer whose browser asks for French."""
-    page = page_of(browser, live_server, service_workers="block", locale="fr-FR")
+    page = page_of(browser, live_server, locale="fr-FR")
     yield logged_in(page, "organisatrice", log_in="Se connecter", log_out="Se déconnecter")
     close_page(page)
 

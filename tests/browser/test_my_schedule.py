@@ -126,7 +126,7 @@ def test_the_copy_button_says_it_copied_in_the_visitors_language(
     password = "a long passphrase 42"
     attendee = django_user_model.objects.create_user("attendee", password=password)
     CalendarFeed.issue(attendee, Conference.objects.get(slug="pytorch-eu-2026"))
-    page = page_of(browser, live_server, service_workers="block", locale="fr-FR")
+    page = page_of(browser, live_server, locale="fr-FR")
     try:
         page.context.grant_permissions(["clipboard-read", "clipboard-write"])
         page.goto(page.base_url + "/pytorch-eu-2026/my-schedule/")

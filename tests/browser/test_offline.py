@@ -19,7 +19,7 @@ OFFLINE_NOTICE = re.compile(r"^Offline: showing the schedule as of \d\d:\d\d, wh
 @pytest.fixture
 def page(browser, live_server, demo_conference):
     """A tab with the service worker, whose offline copies these tests are about."""
-    page = page_of(browser, live_server)
+    page = page_of(browser, live_server, service_workers="allow")
     yield page
     close_page(page)
 

@@ -27,13 +27,10 @@ def speaker(demo_conference, settings, tmp_path):
 
 @pytest.fixture
 def speaker_page(browser, live_server, speaker):
-    # No service worker: it would fetch the conference's pages for offline use after each page
-    # loads, requests the live server may still be answering when the test's database goes.
     context = new_context(
         browser,
         viewport={"width": 1366, "height": 900},
         timezone_id="Europe/Paris",
-        service_workers="block",
     )
     page = context.new_page()
     page.base_url = live_server.url

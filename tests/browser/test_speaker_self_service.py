@@ -75,7 +75,6 @@ def test_an_invited_speaker_signs_up_from_the_mail_and_edits_their_public_profil
         browser,
         viewport={"width": 1366, "height": 900},
         timezone_id="Europe/Paris",
-        service_workers="block",
     )
     page = context.new_page()
     try:
