@@ -1,6 +1,6 @@
 """A/B: the exports' model objects built without ``Model.__init__``, or by Django's ``from_db``.
 
-sessions/exports.py builds the sessions, speakers and attachments of an export from value rows
+sessions/exports/fragments.py builds the sessions, speakers and attachments of an export from value rows
 (``model_object``). Variant ``from_db``: ``model.from_db(db, columns, row)``, the plain Django
 way, with the relations set in ``_state.fields_cache``, as ``model_object`` does. Variant
 ``__new__``: ``model.__new__`` with the row put into ``__dict__`` (no ``__init__``, no signals),
@@ -47,7 +47,7 @@ from bench.run import drop_server_database, fresh_database
 
 EXPORTS = ("schedule.ics", "schedule.xml", "schedule.json")
 VARIANTS = ("__new__", "from_db")
-# The function of sessions/exports.py that both variants stand in for.
+# The function of sessions/exports/fragments.py that both variants stand in for.
 FUNCTION = "model_object"
 REQUESTS = 2
 
@@ -98,7 +98,7 @@ def command_line() -> str:
 
 
 def with_new(model: type, columns: list[str], row, **relations) -> object:
-    """The former ``bare_object`` of sessions/exports.py: no ``Model.__init__``, no signals."""
+    """The former ``bare_object`` of sessions/exports/fragments.py: no ``Model.__init__``, no signals."""
     from django.db import router
     from django.db.models.base import ModelState
 
@@ -137,7 +137,7 @@ def measure(size: int, rounds: int, output: Path) -> None:
     from django.test import Client
     from django.test.utils import override_settings
 
-    import sessions.exports
+    import sessions.exports.fragments
     from bench.generator import generate_conference
     from bench.in_process import PLAIN_STATIC, database_info
     from conference.pages.copies import forget_pages
@@ -160,12 +160,12 @@ def measure(size: int, rounds: int, output: Path) -> None:
         return seconds, hashlib.sha256(re.sub(rb"(?m)^DTSTAMP:.*$", b"", body)).hexdigest()
 
     def use(builder) -> None:
-        setattr(sessions.exports, FUNCTION, builder)
+        setattr(sessions.exports.fragments, FUNCTION, builder)
 
     samples = {(name, variant): [] for name in EXPORTS for variant in VARIANTS}
     digests = {(name, variant): set() for name in EXPORTS for variant in VARIANTS}
     objects = {}
-    original = getattr(sessions.exports, FUNCTION)
+    original = getattr(sessions.exports.fragments, FUNCTION)
     with override_settings(STORAGES={**settings.STORAGES, "staticfiles": PLAIN_STATIC}):
         try:
             for name in EXPORTS:

@@ -132,7 +132,7 @@ def measure(size: int, profile: bool, output: Path) -> None:
 
     from bench.generator import generate_conference
     from conference.models import Conference
-    from sessions.exports import build_frab_data
+    from sessions.exports.frab_schedule import build_frab_data
     from sessions.importers import import_schedule
 
     call_command("migrate", verbosity=0)

@@ -218,7 +218,7 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 5_000},
         }
 
-# Each session's part of an export is cached (sessions/exports.py), so that after an edit an export
+# Each session's part of an export is cached (sessions/exports/fragments.py), so that after an edit an export
 # renders only the sessions the edit touched. The local-memory cache is each worker's own: there
 # the three exports of a 10,000-session conference kept 80 MiB in every worker (2.5 kB a session and
 # form), so past this many sessions an export is rendered whole instead (about a second at 10,000).

@@ -1,6 +1,6 @@
 """The frab/c3voc schedule format (schedule.xml, schedule.json): what writing and reading share.
 
-``sessions/exports.py`` writes the format and ``sessions/importers/`` reads it back; the names,
+``sessions/exports/`` writes the format and ``sessions/importers/`` reads it back; the names,
 GUIDs and conventions both sides must agree on are defined here once. The keys of an event or
 person appear where one is built (exports.frab_event, frab_person) and read (importers.frab_json,
 frab_xml); FILE_KEYS maps our model fields to them.

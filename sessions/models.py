@@ -313,7 +313,7 @@ class SessionQuerySet(ChangeTrackedQuerySet):
         )
 
     def for_export(self):
-        """What the exports write of a session (sessions/exports.py): ``for_listing()`` less the
+        """What the exports write of a session (sessions/exports/): ``for_listing()`` less the
         columns none of them shows.
 
         Speed: SQLite hands datetimes over as text, parsed one by one; leaving out the sessions'

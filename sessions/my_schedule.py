@@ -16,7 +16,7 @@ from django.views.generic import TemplateView
 
 from conference.pages.views import visitor_messages
 from conference.views import ConferenceMixin, ConferencePageMixin, safe_next
-from sessions.exports import build_calendar
+from sessions.exports.ical import build_calendar
 from sessions.models import CalendarFeed, SavedSession, Session
 from sessions.personal import card_messages
 from sessions.timetable import group_by_day_and_slot, happening_now_and_next, mark_clashes

@@ -21,15 +21,9 @@ from conference.views import (
     DropsEmptyParametersMixin,
     FollowsFormerSlugsMixin,
 )
-from sessions.exports import (
-    build_calendar,
-    cached_frab_events,
-    calendar_chunks,
-    calendar_events,
-    calendar_links,
-    frab_json_chunks,
-    frab_xml_chunks,
-)
+from sessions.exports.frab_schedule import frab_json_chunks, frab_xml_chunks
+from sessions.exports.fragments import cached_frab_events, calendar_events
+from sessions.exports.ical import build_calendar, calendar_chunks, calendar_links
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session, SessionQuerySet
 from sessions.personal import SaveTogglesMixin
@@ -253,7 +247,7 @@ class ExportMixin(ConferencePageMixin):
     extension = ""
 
     def public_sessions(self):
-        """In schedule order; each export chooses what it loads of them (sessions/exports.py)."""
+        """In schedule order; each export chooses what it loads of them (sessions/exports/)."""
         return self.conference.sessions.public().in_schedule_order()
 
     def base_url(self) -> str:

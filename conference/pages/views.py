@@ -37,7 +37,7 @@ from conference.pages.versions import (
 )
 
 # A streamed body larger than this is not kept whole (a 10,000-session export): its sessions'
-# parts are cached (sessions/exports.py), and joining them again costs less than holding it.
+# parts are cached (sessions/exports/fragments.py), and joining them again costs less than holding it.
 WHOLE_BODY_LIMIT = 8 * 1024 * 1024
 # Response headers a kept page keeps.
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")

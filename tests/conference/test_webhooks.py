@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from conference.api_models import WebhookDelivery, WebhookEndpoint
 from conference.webhooks import send_due_webhooks, send_webhook
-from sessions.exports import build_frab_data
+from sessions.exports.frab_schedule import build_frab_data
 from sessions.importers import import_schedule
 from sessions.models import Session
 from sessions.releases import release_schedule

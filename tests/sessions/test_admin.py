@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from sessions.exports import build_frab_data
+from sessions.exports.frab_schedule import build_frab_data
 from sessions.importers import import_schedule
 from sessions.models import SavedSession, Session
 from tests.admin_forms import opened_change_form

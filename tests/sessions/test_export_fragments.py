@@ -1,6 +1,6 @@
 """Each session's part of an export is cached under a key of everything it shows
-(sessions/exports.py): an edit of any of those shows in the next export, and an export built
-from cached parts is the one built from scratch."""
+(sessions/exports/fragments.py): an edit of any of those shows in the next export, and an
+export built from cached parts is the one built from scratch."""
 
 import json
 import re
@@ -13,7 +13,8 @@ from django.urls import reverse
 from lxml import etree
 
 from conference.models import Conference
-from sessions import exports
+from sessions.exports import fragments
+from sessions.exports.frab_schedule import build_frab_data
 from sessions.models import Attachment, SessionLink
 from speakers.models import SpeakerLink
 from tests.builders import make_conference, make_room, make_session, make_speaker, make_track, paris
@@ -212,7 +213,7 @@ def test_past_the_fragment_limit_an_export_is_written_whole_and_its_parts_not_ke
 def test_the_json_export_is_build_frab_data_written_out(client, talk):
     conference = Conference.objects.get(pk=talk.conference_id)
     listing = list(conference.sessions.public().for_export().in_schedule_order())
-    data = exports.build_frab_data(conference, listing, base_url=settings.SITE_URL)
+    data = build_frab_data(conference, listing, base_url=settings.SITE_URL)
 
     assert json.loads(export(client, "schedule-json")) == data
 
@@ -220,13 +221,13 @@ def test_the_json_export_is_build_frab_data_written_out(client, talk):
 def test_after_an_edit_only_the_edited_session_is_written_again(client, talk, monkeypatch):
     export(client, "schedule-ics")
     written = []
-    calendar_event = exports.calendar_event
+    calendar_event = fragments.calendar_event
 
     def counting(conference, session, *args):
         written.append(session.title)
         return calendar_event(conference, session, *args)
 
-    monkeypatch.setattr(exports, "calendar_event", counting)
+    monkeypatch.setattr(fragments, "calendar_event", counting)
     session = reload(talk)
     session.title = "Graphs, revised"
     session.save()

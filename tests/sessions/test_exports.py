@@ -13,7 +13,8 @@ from django.core.management import call_command
 from lxml import etree
 
 from conference.models import Conference
-from sessions.exports import build_calendar, build_frab_data, build_frab_xml
+from sessions.exports.frab_schedule import build_frab_data, build_frab_xml
+from sessions.exports.ical import build_calendar
 from sessions.frab import VENUE_ROOM_GUID, export_guid, room_guid
 from sessions.models import Attachment, Session
 from speakers.models import SpeakerLink

@@ -14,7 +14,7 @@ from django.urls import reverse
 from lxml import etree
 
 from conference.models import Conference
-from sessions.exports import build_frab_data, build_frab_xml
+from sessions.exports.frab_schedule import build_frab_data, build_frab_xml
 from sessions.frab import frab_acronym
 from sessions.importers import ScheduleImportError, import_schedule
 from sessions.models import Attachment, Session, SessionLink

@@ -14,7 +14,7 @@ import pytest
 from lxml import etree
 
 from conference.models import Room, Track
-from sessions.exports import build_frab_data, build_frab_xml
+from sessions.exports.frab_schedule import build_frab_data, build_frab_xml
 from sessions.importers import import_schedule
 from sessions.models import Attachment, Session, SessionLink, SessionSpeaker
 from speakers.models import Speaker

@@ -12,7 +12,7 @@ from django.db.models.signals import post_save
 from django.test.utils import CaptureQueriesContext
 
 from conference.models import Conference, Room, Track
-from sessions.exports import build_frab_data, build_frab_xml
+from sessions.exports.frab_schedule import build_frab_data, build_frab_xml
 from sessions.importers import MAX_IMPORT_BYTES, ScheduleImportError, import_schedule
 from sessions.models import Attachment, Session, SessionSpeaker
 from speakers.models import Speaker

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from conference.models import Conference, Room
-from sessions.exports import build_frab_data, build_frab_xml
+from sessions.exports.frab_schedule import build_frab_data, build_frab_xml
 from sessions.importers import import_schedule
 from sessions.models import Attachment, Session, SessionLink
 from speakers.models import Speaker, SpeakerLink
