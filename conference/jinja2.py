@@ -62,8 +62,8 @@ def querystring(query: QueryDict, **changes) -> str:
 # The context of the page being rendered, where personal() looks. The macros that call it (the
 # session card, the Save button) are imported without the page's context: imported with it, each
 # page would get its own copy of them holding that context, which holds them, a reference cycle
-# that kept every row the page showed (12,000 objects for 1,000 sessions) alive until the garbage
-# collector's next full pass over the whole process, every few pages.
+# that kept every row the page showed alive until the garbage collector's next full pass over
+# the whole process.
 page_context: ContextVar[Context] = ContextVar("page_context")
 
 

@@ -25,7 +25,7 @@ BULLET_CHARACTER = re.compile(r"^( {0,3})[•◦▪‣](?=[ \t])")
 
 
 def markdown_converter() -> markdown_lib.Markdown:
-    """This thread's converter: building one (parser, extensions) took half of each conversion.
+    """This thread's converter: building one (parser, extensions) costs as much as converting.
 
     nl2br keeps the line breaks that speakers type inside a paragraph, as Sched shows them.
     """

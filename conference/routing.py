@@ -1,8 +1,8 @@
 """reverse() for the hot loops of list pages and exports.
 
-A schedule of 1,000 sessions links every session and speaker, several times over; reverse()
-costs tens of microseconds a call, which added up to a third of the page's time. Routes whose
-arguments are all slugs are reversed once with placeholders and then filled in by formatting.
+A schedule links every session and speaker, several times over, and reverse() resolves the
+route anew for each call. Routes whose arguments are all slugs are reversed once with
+placeholders and then filled in by formatting.
 """
 
 from functools import cache

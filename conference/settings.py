@@ -218,11 +218,11 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 5_000},
         }
 
-# Each session's part of an export is cached (sessions/exports/fragments.py), so that after an edit an export
-# renders only the sessions the edit touched. The local-memory cache is each worker's own: there
-# the three exports of a 10,000-session conference kept 80 MiB in every worker (2.5 kB a session and
-# form), so past this many sessions an export is rendered whole instead (about a second at 10,000).
-# Redis keeps one copy for all workers, with no bound.
+# Each session's part of an export is cached (sessions/exports/fragments.py), so that after an
+# edit an export renders only the sessions the edit touched. The local-memory cache is each
+# worker's own, and the parts take a few kB per session and export in every worker; so past this
+# many sessions an export is rendered whole instead. Redis keeps one copy for all workers, with
+# no bound.
 EXPORT_FRAGMENT_MAX_SESSIONS = (
     None
     if os.environ.get("REDIS_URL")

@@ -316,10 +316,10 @@ class SessionQuerySet(ChangeTrackedQuerySet):
         """What the exports write of a session (sessions/exports/): ``for_listing()`` less the
         columns none of them shows.
 
-        Speed: SQLite hands datetimes over as text, parsed one by one; leaving out the sessions'
-        creation and change times (only the calendar's LAST-MODIFIED shows one) and the
-        speakers' timestamps, emails and flags saves 4,600 of them and as many attributes per
-        1,000 sessions.
+        Columns no export writes stay in the database: SQLite hands datetimes over as text,
+        parsed one by one, and every column loaded is an attribute per row. Only the calendar's
+        LAST-MODIFIED shows a change time, and no export shows the speakers' timestamps,
+        e-mails or flags.
         """
         export_speakers = Speaker.objects.only(
             "conference_id",
@@ -348,8 +348,8 @@ class SessionQuerySet(ChangeTrackedQuerySet):
         """What a calendar's VEVENT shows (exports.calendar_event): ``for_export()`` without
         links, attachments and the speakers' bios, photos and conference.
 
-        Two queries and a third of the model objects fewer than ``for_export()``, for the export
-        that calendars fetch most often.
+        Calendars fetch this export most often: it loads no row it does not write (two queries
+        and their model objects fewer than ``for_export()``).
         """
         calendar_speakers = Speaker.objects.only("conference_id", "name", "role", "company")
         return self.defer(
@@ -368,9 +368,9 @@ class SessionQuerySet(ChangeTrackedQuerySet):
     def for_cards(self):
         """``for_listing()`` narrowed to what a session card shows (sessions/includes/session_card.html).
 
-        Speed: leaving descriptions, speakers' bios and timestamps in the database makes the grid
-        12 % and the schedule list 4.5 % faster at 1,000 sessions. Anything other than a card
-        reads its own loader or ``for_listing()``: a field left out costs a query per session.
+        A schedule loads a card per session, so descriptions, speakers' bios and timestamps,
+        which no card shows, stay in the database. Anything other than a card reads its own
+        loader or ``for_listing()``: a field left out costs a query per session.
         """
         card_speakers = Speaker.objects.only("conference_id", "name", "slug", "company")
         return (
@@ -389,8 +389,8 @@ class SessionQuerySet(ChangeTrackedQuerySet):
     def for_links(self):
         """Only what a link to a session shows: its address and ``display_title``.
 
-        Speed: the speakers page links 10,000 sessions at 10,000; leaving every other column
-        in the database (no datetimes to parse) made it 8 % faster at 1,000.
+        The speakers page links every session of the conference: no other column is loaded,
+        and so no datetime parsed.
         """
         return self.only("conference_id", "slug", "title", "kind")
 
@@ -398,8 +398,9 @@ class SessionQuerySet(ChangeTrackedQuerySet):
         """What a one-line mention of a session shows (a session page's “At the same time”):
         its link and title, times, status and room.
 
-        Speed: a session page at 1,000 sessions lists about 40 this way; as full cards (every
-        column, speakers, Save buttons) they took half of its time.
+        A session page lists every session that overlaps it this way (dozens at a large
+        conference): a full card (every column, speakers, a Save button) would cost each of
+        them as much as the page's own session.
         """
         return self.only(
             "conference_id",
@@ -518,7 +519,7 @@ def ordered_speakers_prefetch(through: str = "", speakers=None) -> Prefetch:
             "session_links__position", "session_links__pk"
         ),
         # A plain list, not a prefetched manager: Django builds a filtered queryset per object
-        # for the latter, which cost a 1,000-session schedule a third of a second.
+        # for the latter, a cost a schedule would pay once per session.
         to_attr="prefetched_speakers",
     )
 

@@ -73,7 +73,7 @@ def cards(sessions: SessionQuerySet) -> list[Session]:
     Loaded on a copy, never on the FilterSet's own queryset: the FilterSet and its filters point
     at each other, a reference cycle only the garbage collector's full pass frees, and nothing
     of the rows may hang on it (not even through a Prefetch, which keeps the first row it filled).
-    Else a 1,000-session schedule left 12,000 objects behind after every answer.
+    Else every row a schedule showed would outlive its answer until that pass.
     """
     return list(sessions.for_cards())
 
@@ -135,7 +135,8 @@ class ScheduleView(SessionListMixin, TemplateView):
     extra_context = {"nav": "schedule", "time_zone_at_top": True}
     query_parameters = (*SessionListMixin.query_parameters, "days")
     navigation_parameters = ("tz", "days")
-    # Above this many sessions a day at a time: 10,000 took 1.3 s to list, one of 3 days 0.4 s.
+    # Above this many sessions a day at a time: the cost of a page grows with the sessions it
+    # lists, and past this many one page of them all is too long to make and to read.
     all_days_up_to = 2000
 
     def sessions_shown(self, filterset) -> list[Session]:

@@ -422,8 +422,8 @@ def frab_xml_chunks(
 ) -> Iterator[bytes]:
     """schedule.xml, from the same data as schedule.json so the two never disagree.
 
-    Written as text with the standard library's XML escaping rather than as an ElementTree:
-    building and serializing 15,000 elements for 1,000 sessions took a fifth of the export.
+    Written as text with the standard library's XML escaping rather than as an ElementTree,
+    which would build and serialize about fifteen elements per session.
     """
     schedule, days = frab_schedule(conference, events, base_url)
     schedule = schedule["schedule"]

@@ -19,7 +19,7 @@ from speakers.models import Speaker
 
 # The calendar is written line by line rather than built from icalendar.Event objects: the
 # library's generic add() and to_ical() (type inference, parameter dictionaries, a per-character
-# fold of any line holding a non-ASCII character) took two thirds of a 1,000-session export.
+# fold of any line holding a non-ASCII character) cost more than all the rest of an export.
 # The VTIMEZONE is still icalendar's, and the tests read every export back with both icalendar
 # and vobject.
 
