@@ -127,7 +127,7 @@ class ConferenceScopedMixin(ApiPolicyMixin):
         return super().filter_queryset(queryset) if self.action == "list" else queryset
 
     # Validation and save in one transaction: clean() then locks the room or speaker it books
-    # (sessions.models.lock_while_saving), so of two clashing writes the second waits and gets the
+    # (sessions.models.bookings.lock_while_saving), so of two clashing writes the second waits and gets the
     # usual 400 naming the clash.
     def create(self, request, *args, **kwargs):
         with transaction.atomic():

@@ -2,7 +2,7 @@
 
 The schedule importer rewrites many sessions in one transaction: two talks that swap slots
 overlap in between. It defers this constraint while it writes, then checks it at once
-(sessions.models.room_bookings_checked_at_end); every other writer keeps the per-row check.
+(sessions.models.bookings.room_bookings_checked_at_end); every other writer keeps the per-row check.
 SQLite has no such constraint, so there the migration does nothing.
 """
 

@@ -1,17 +1,22 @@
 """The schedule app's models (app label ``schedule``), a module per idea:
 
-- ``session``: Session, its ordered speakers (SessionSpeaker), links and attachments, and
-  SessionQuerySet, where the schedule's rules live.
+- ``session``: Session, its ordered speakers (SessionSpeaker), and SessionQuerySet, where the
+  schedule's rules live.
+- ``material``: a session's links and attachments (slides, videos).
 - ``saved``: what attendees keep: saved sessions and calendar feeds.
 - ``release``: releases of the schedule and the mails that announce them.
 - ``schedule_import``: uploaded schedule files and what their last import said.
 - ``removal``: what syncing API clients are told is gone.
+- ``bookings``: the locks and deferred checks that keep rooms and speakers from being
+  double-booked by concurrent writers.
 - ``sessions.feedback``: attendees' ratings, with their rules, in a module of their own.
 
 Everything is imported from here (``from sessions.models import Session``), as Django finds it.
 """
 
 from sessions.feedback import Feedback
+from sessions.models.bookings import locking_all, room_bookings_checked_at_end
+from sessions.models.material import Attachment, SessionLink
 from sessions.models.release import Release, ReleaseMail
 from sessions.models.removal import Removal
 from sessions.models.saved import CalendarFeed, SavedSession
@@ -20,20 +25,16 @@ from sessions.models.session import (
     AUDIENCE_LEVEL_NAMES,
     KIND_NAMES,
     SCHEDULE_ORDER,
-    Attachment,
     FormerSessionSlug,
     Session,
-    SessionLink,
     SessionQuerySet,
     SessionSpeaker,
     StatusChange,
     attachments_prefetch,
     links_prefetch,
-    locking_all,
     new_guid,
     ordered_speakers_prefetch,
     public_session,
-    room_bookings_checked_at_end,
 )
 
 __all__ = [

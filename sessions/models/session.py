@@ -1,36 +1,27 @@
 """A session, its speakers in order, its links and attachments, and how sessions are queried
 (SessionQuerySet): the schedule's own rules, which every writer goes through."""
 
-import contextlib
-import contextvars
 import datetime
 import uuid
-from collections.abc import Collection, Iterator
-from contextlib import contextmanager
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models, transaction
 from django.db.models import Count, Exists, F, Min, OuterRef, Prefetch, Q
-from django.template.defaultfilters import filesizeformat
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.text import slugify
 from django.utils.translation import get_language_info, gettext, gettext_lazy, pgettext_lazy
 
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, Room, Track
 from conference.routing import reverse_slugs
 from conference.timezones import TimeRange, local_clock, time_range
-from conference.uploads import FileKindValidator, RandomName, kind_of_stored_name
 from conference.versioning import ChangeTrackedQuerySet, Versioned
+from sessions.models.bookings import lock_while_saving
+from sessions.models.material import Attachment, SessionLink
 from speakers.models import Speaker
 
-# PostgreSQL's exclusion constraint on room bookings (migrations 0003 and 0008).
-ROOM_BOOKING_CONSTRAINT = "session_room_not_double_booked"
 # How every schedule lists sessions: by start, parallel sessions in room order, then by title.
 SCHEDULE_ORDER = ("starts_at", "room__position", "title")
 
@@ -437,70 +428,6 @@ class StatusChange:
     left_alone: list["Session"] = field(default_factory=list)
     # Would break a rule in the new status, with the reason (a room or speaker taken meanwhile).
     refused: list[tuple["Session", str]] = field(default_factory=list)
-
-
-@contextmanager
-def room_bookings_checked_at_end() -> Iterator[None]:
-    """Let the rows written in this block overlap in a room until it ends, then check them all.
-
-    On PostgreSQL an exclusion constraint (migrations 0003, 0008) refuses each overlapping row as
-    it is written; a writer that moves several sessions at once, like an import swapping two
-    talks' slots, passes through such states. Its rows must each pass full_clean() (which sees
-    the final slots); the constraint checks them once more when the block ends without error.
-    Use inside a transaction; on SQLite, which has no such constraint, this does nothing.
-    """
-    connection = transaction.get_connection()
-    if connection.vendor != "postgresql":
-        yield
-        return
-    with connection.cursor() as cursor:
-        cursor.execute(f"SET CONSTRAINTS {ROOM_BOOKING_CONSTRAINT} DEFERRED")
-    yield
-    # Back to immediate: PostgreSQL checks the deferred rows now (after an error, the
-    # transaction is rolled back instead, which undoes the deferral too).
-    with connection.cursor() as cursor:
-        cursor.execute(f"SET CONSTRAINTS {ROOM_BOOKING_CONSTRAINT} IMMEDIATE")
-
-
-def lock_while_saving(model: type[models.Model], pk: int) -> None:
-    """Serialize bookings of one room or speaker: lock its row until the transaction ends.
-
-    Two organizers saving overlapping sessions at once would otherwise both pass the clash
-    check. Inside a transaction (the admin, the API and the importer all write in one) the second
-    waits here, then sees the first's session and gets the usual clear message. Outside one
-    there is nothing to hold a lock; SQLite, which serializes writers anyway, ignores it.
-    """
-    if (model, pk) in _locked_in_bulk.get():
-        return  # locked already, with all its conference's rooms or speakers (locking_all())
-    if transaction.get_connection().in_atomic_block:
-        list(model.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True))
-
-
-# Rooms and speakers locked at once by locking_all(), which lock_while_saving() need not lock again.
-_locked_in_bulk: contextvars.ContextVar[set | frozenset] = contextvars.ContextVar(
-    "locked_in_bulk", default=frozenset()
-)
-
-
-@contextmanager
-def locking_all(conference: Conference) -> Iterator[set]:
-    """Lock every room and speaker of ``conference`` now, for a writer booking many of them.
-
-    The importer checks hundreds of bookings in one transaction: two queries here instead of
-    one lock per session and speaker. Rooms and speakers it creates meanwhile are new rows of
-    its own transaction, which no one else can book until it commits: it adds them to the set
-    this yields, ``(model, pk)`` pairs. Must run inside a transaction.
-    """
-    locked = {
-        (model, pk)
-        for model, queryset in ((Room, conference.rooms), (Speaker, conference.speakers))
-        for pk in queryset.select_for_update().values_list("pk", flat=True)
-    }
-    token = _locked_in_bulk.set(locked)
-    try:
-        yield locked
-    finally:
-        _locked_in_bulk.reset(token)
 
 
 def ordered_speakers_prefetch(through: str = "", speakers=None) -> Prefetch:
@@ -1260,162 +1187,3 @@ class SessionSpeaker(models.Model):
 
     def check_speaker_is_free(self, field: str) -> None:
         self.session.check_speakers_are_free([self.speaker], field=field)
-
-
-class AttachmentQuerySet(models.QuerySet):
-    def available(self):
-        """Attachments attendees can open: with a file or a URL, not only announced by title."""
-        return self.exclude(file="", url="")
-
-    def removable_by_speakers_of(self, session: "Session"):
-        """Attachments of ``session`` that its speakers may remove: those added by an account
-        linked to one of its speakers (they or a co-speaker), never the organizers' or an
-        import's (``added_by`` empty, or an account that gives none of its sessions)."""
-        return self.filter(
-            session=session,
-            added_by__in=session.speakers.filter(user__isnull=False).values("user"),
-        )
-
-
-class SessionLink(models.Model):
-    """A link about a session: its recording, a blog post, the project it presents."""
-
-    class Kind(models.TextChoices):
-        # The types of links and attachments the c3voc JSON schema names.
-        RELATED = "related", pgettext_lazy("link kind", "Related")
-        SLIDES = "slides", pgettext_lazy("link kind", "Slides")
-        PAPER = "paper", pgettext_lazy("link kind", "Paper")
-        WEB = "web", pgettext_lazy("link kind", "Web")
-        BLOG = "blog", pgettext_lazy("link kind", "Blog")
-        ARTICLE = "article", pgettext_lazy("link kind", "Article")
-        MEDIA = "media", pgettext_lazy("link kind", "Media")
-        ACTIVITYPUB = "activitypub", pgettext_lazy("link kind", "ActivityPub")
-
-    session = models.ForeignKey(
-        Session,
-        on_delete=models.CASCADE,
-        related_name="links",
-        verbose_name=gettext_lazy("session"),
-    )
-    title = models.CharField(max_length=300, blank=True, verbose_name=gettext_lazy("title"))
-    url = models.URLField(gettext_lazy("URL"), max_length=500)
-    # Free text, as schedule.xml allows; exports name it only when it is one of Kind.
-    kind = models.CharField(
-        gettext_lazy("type"),
-        max_length=20,
-        blank=True,
-        help_text=gettext_lazy("For example slides."),
-    )
-    position = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("position"))
-
-    class Meta:
-        verbose_name = gettext_lazy("session link")
-        verbose_name_plural = gettext_lazy("session links")
-        ordering = ["position", "pk"]
-
-    def __str__(self):
-        return self.title or self.url
-
-
-class Attachment(models.Model):
-    """Slides and other material: an uploaded file or a link.
-
-    An attachment may be announced by name before its file arrives; it is then listed without a link.
-    """
-
-    session = models.ForeignKey(
-        Session,
-        on_delete=models.CASCADE,
-        related_name="attachments",
-        verbose_name=gettext_lazy("session"),
-    )
-    title = models.CharField(max_length=200, verbose_name=gettext_lazy("title"))
-    file = models.FileField(
-        upload_to=RandomName("attachments", "file"),
-        blank=True,
-        validators=[FileKindValidator("slides", max_bytes=50 * 1024 * 1024)],
-        help_text=gettext_lazy(
-            "PDF, PowerPoint, OpenDocument presentation or image; 50 MB at most."
-        ),
-        verbose_name=gettext_lazy("file"),
-    )
-    url = models.URLField(gettext_lazy("URL"), blank=True, max_length=500)
-    kind = models.CharField(
-        gettext_lazy("type"),
-        max_length=20,
-        blank=True,
-        help_text=gettext_lazy("For example slides."),
-    )
-    position = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("position"))
-    # Set when a speaker adds it on their materials page; empty for the organizers' and imports'.
-    added_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        editable=False,
-        related_name="+",
-        help_text=gettext_lazy(
-            "The speaker's account that added it; empty when organizers or an import did."
-        ),
-        verbose_name=gettext_lazy("added by"),
-    )
-
-    objects = AttachmentQuerySet.as_manager()
-
-    class Meta:
-        verbose_name = gettext_lazy("attachment")
-        verbose_name_plural = gettext_lazy("attachments")
-        ordering = ["position", "pk"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(file="") | Q(url=""),
-                name="attachment_has_file_or_url_not_both",
-                violation_error_message=gettext_lazy(
-                    "Give an attachment either a file or a URL, not both."
-                ),
-            ),
-        ]
-
-    def __str__(self):
-        return self.title
-
-    @property
-    def is_available(self) -> bool:
-        """Whether it can be opened (AttachmentQuerySet.available(), for one loaded row)."""
-        return bool(self.file or self.url)
-
-    @property
-    def download_stem(self) -> str:
-        """The name a downloaded file gets, before its kind's extension: its title as a slug."""
-        return slugify(self.title) or "attachment"
-
-    @property
-    def what_it_is(self) -> str:
-        """What attendees get, said beside its title: “my-talk.pdf, PDF, 2.3 MB” for a file,
-        “link to docs.example.org” for a URL, or that there is neither yet."""
-        if self.file:
-            kind = kind_of_stored_name(self.file.name)
-            facts = [f"{self.download_stem}.{kind.extension}", kind.name] if kind else []
-            with contextlib.suppress(OSError, ValueError):  # gone from storage: say the rest
-                facts.append(filesizeformat(self.file.size))
-            return ", ".join(facts) or gettext("file")
-        if self.url:
-            host = urlsplit(self.url).hostname or self.url
-            return gettext("link to %(host)s") % {"host": host.removeprefix("www.")}
-        return gettext("announced, no file or link yet")
-
-    @property
-    def href(self) -> str:
-        """Where attendees get it: our download view for a file (right type and name), else the URL."""
-        if self.file:
-            session = self.session
-            return reverse(
-                "sessions:attachment-download",
-                kwargs={
-                    "conference_slug": session.conference.slug,
-                    "slug": session.slug,
-                    "pk": self.pk,
-                },
-            )
-        return self.url
