@@ -1,5 +1,5 @@
-"""A session, its speakers in order, its links and attachments, and how sessions are queried
-(SessionQuerySet): the schedule's own rules, which every writer goes through."""
+"""A session, its speakers in order, and how sessions are queried (SessionQuerySet): the
+schedule's own rules, which every writer goes through."""
 
 import datetime
 import uuid
