@@ -101,11 +101,16 @@ def requests_in_flight() -> list[threading.Thread]:
     ]
 
 
+def wait_for_answers() -> None:
+    """Wait until the live server has answered every request it is still working on."""
+    for thread in requests_in_flight():
+        thread.join(TIMEOUT_MS / 1000)
+
+
 def close_page(page) -> None:
     """Close the page's browser and wait until the server has answered what it had asked."""
     page.context.close()
-    for thread in requests_in_flight():
-        thread.join(TIMEOUT_MS / 1000)
+    wait_for_answers()
 
 
 @pytest.fixture(autouse=True)
@@ -119,8 +124,7 @@ def server_idle_before_the_data_goes():
         return  # nothing asked; a module-wide context keeps its connections open on purpose
     while open_contexts:
         open_contexts.pop().close()
-    for thread in requests_in_flight():
-        thread.join(TIMEOUT_MS / 1000)
+    wait_for_answers()
 
 
 def page_of(browser, live_server, **options):
