@@ -1,7 +1,9 @@
 """The schedule app's models (app label ``schedule``), a module per idea:
 
-- ``session``: Session, its ordered speakers (SessionSpeaker), and SessionQuerySet, where the
-  schedule's rules live.
+- ``session``: Session and its ordered speakers (SessionSpeaker).
+- ``queries``: SessionQuerySet, where the schedule's rules live, and the loaders pages and
+  exports use.
+- ``choices``: the kinds, audience levels and statuses of sessions, and what pages call them.
 - ``material``: a session's links and attachments (slides, videos).
 - ``saved``: what attendees keep: saved sessions and calendar feeds.
 - ``release``: releases of the schedule and the mails that announce them.
@@ -16,26 +18,22 @@ Everything is imported from here (``from sessions.models import Session``), as D
 
 from sessions.feedback import Feedback
 from sessions.models.bookings import locking_all, room_bookings_checked_at_end
+from sessions.models.choices import AUDIENCE_LEVEL_NAMES, KIND_NAMES
 from sessions.models.material import Attachment, SessionLink
+from sessions.models.queries import (
+    SCHEDULE_ORDER,
+    SessionQuerySet,
+    StatusChange,
+    attachments_prefetch,
+    links_prefetch,
+    ordered_speakers_prefetch,
+    public_session,
+)
 from sessions.models.release import Release, ReleaseMail
 from sessions.models.removal import Removal
 from sessions.models.saved import CalendarFeed, SavedSession
 from sessions.models.schedule_import import ImportedValues, ScheduleImport
-from sessions.models.session import (
-    AUDIENCE_LEVEL_NAMES,
-    KIND_NAMES,
-    SCHEDULE_ORDER,
-    FormerSessionSlug,
-    Session,
-    SessionQuerySet,
-    SessionSpeaker,
-    StatusChange,
-    attachments_prefetch,
-    links_prefetch,
-    new_guid,
-    ordered_speakers_prefetch,
-    public_session,
-)
+from sessions.models.session import FormerSessionSlug, Session, SessionSpeaker, new_guid
 
 __all__ = [
     "AUDIENCE_LEVEL_NAMES",

@@ -10,13 +10,13 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 
 from conference.models import Conference, Room
-from sessions.models.session import (
+from sessions.models.queries import (
     SCHEDULE_ORDER,
-    Session,
     attachments_prefetch,
     links_prefetch,
     ordered_speakers_prefetch,
 )
+from sessions.models.session import Session
 
 
 class SavedSessionQuerySet(models.QuerySet):

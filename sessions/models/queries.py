@@ -1,0 +1,452 @@
+"""How sessions are queried (SessionQuerySet, ``Session.objects``): the schedule's own rules
+(what attendees may see, what clashes, status changes) and the loaders each page or export
+uses, with the prefetches they share."""
+
+import datetime
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count, Exists, F, Min, Model, OuterRef, Prefetch, Q
+
+from conference.models import Conference, Room
+from conference.versioning import ChangeTrackedQuerySet
+from sessions.models.choices import Kind, Status
+from sessions.models.material import Attachment, SessionLink
+from speakers.models import Speaker
+
+# How every schedule lists sessions: by start, parallel sessions in room order, then by title.
+SCHEDULE_ORDER = ("starts_at", "room__position", "title")
+
+
+def public_session() -> Q:
+    """The condition of ``SessionQuerySet.public()``, for a query that needs it as a column."""
+    return Q(
+        status__in=[Status.PUBLISHED, Status.CANCELLED],
+        conference__is_published=True,
+        starts_at__isnull=False,  # implied by the constraints; stated for the reader
+    )
+
+
+class SessionQuerySet(ChangeTrackedQuerySet):
+    def get_by_natural_key(self, conference_slug, slug):
+        return self.get(conference__slug=conference_slug, slug=slug)
+
+    def public(self):
+        """Sessions attendees may see: published or cancelled (shown as such), of a published conference."""
+        return self.filter(public_session())
+
+    def visible_to(self, user):
+        """What ``user`` may read: staff preview drafts, everyone else sees public sessions.
+
+        Unscheduled sessions are in no schedule, not even staff's preview: they wait in the
+        admin (and the planner) until they have a time.
+        """
+        return self.placed() if user.is_staff else self.public()
+
+    def placed(self):
+        """Sessions with a time: every one that can appear in a schedule."""
+        return self.filter(starts_at__isnull=False)
+
+    def unscheduled(self):
+        """Accepted sessions not placed yet: no time, no room, and a draft until placed."""
+        return self.filter(starts_at__isnull=True)
+
+    def scheduled(self):
+        """Sessions that take up their room and speakers: every one not cancelled."""
+        return self.exclude(status=Status.CANCELLED)
+
+    def counts_by_conference(self) -> dict[int, dict[str, int]]:
+        """Per conference id, how many sessions have each status, and how many are unscheduled
+        (under ``"unscheduled"``): one query for every conference."""
+        rows = (
+            self.order_by()
+            .values("conference_id", "status")
+            .annotate(
+                count=Count("pk"),
+                unscheduled=Count("pk", filter=Q(starts_at__isnull=True)),
+            )
+        )
+        counts: dict[int, dict[str, int]] = {}
+        for row in rows:
+            by_status = counts.setdefault(row["conference_id"], {"unscheduled": 0})
+            by_status[row["status"]] = row["count"]
+            by_status["unscheduled"] += row["unscheduled"]
+        return counts
+
+    def overlapping(self, starts_at: datetime.datetime, ends_at: datetime.datetime):
+        """Sessions sharing some time with [starts_at, ends_at): back to back is no overlap."""
+        return self.filter(starts_at__lt=ends_at, ends_at__gt=starts_at)
+
+    def running_or_next(self, moment: datetime.datetime):
+        """What a now-and-next screen shows: the sessions running at ``moment`` and, in each room
+        and among those for the whole venue (no room), the first to start after it. Cancelled
+        sessions neither run nor come next.
+
+        Two queries, each reading the sessions once: the first start after ``moment`` per room
+        (one GROUP BY), then the sessions themselves. A subquery per session instead would look
+        through its room's later sessions once for every row.
+        """
+        active = self.scheduled()
+        first_starts = (
+            active.filter(starts_at__gt=moment)
+            .order_by()
+            .values("room")
+            .annotate(first_start=Min("starts_at"))
+            .values_list("room", "first_start")
+        )
+        wanted = Q(starts_at__lte=moment, ends_at__gt=moment)
+        for room_id, first_start in first_starts:
+            wanted |= Q(room=room_id, starts_at=first_start)  # room=None matches no room
+        return active.filter(wanted)
+
+    def for_door_sign(self, room: Room):
+        """What a room's door sign lists: its own sessions and those for the whole venue."""
+        return self.filter(Q(room=room) | Q(room__isnull=True))
+
+    def rest_of_day(self, moment: datetime.datetime, conference: Conference, zone: datetime.tzinfo):
+        """Sessions not over at ``moment``, up to the end of its conference day on ``zone``'s
+        clocks; when none is running or left that day, those of the next day that has some (a
+        door sign read in the evening shows tomorrow's)."""
+        ahead = self.filter(ends_at__gt=moment)
+        first_start = (
+            ahead.scheduled().order_by("starts_at").values_list("starts_at", flat=True).first()
+        )
+        if first_start is None:
+            return ahead.none()  # at most some cancelled ones are left
+        day = conference.day_of(max(moment, first_start), zone)
+        # The next day change on that zone's clocks, whatever the clocks did that day.
+        day_end = datetime.datetime.combine(
+            day + datetime.timedelta(days=1), conference.day_change, tzinfo=zone
+        )
+        return ahead.filter(starts_at__lt=day_end)
+
+    def clashing_in_room(self, room: Room, starts_at, ends_at, ignoring: Collection[int] = ()):
+        """Sessions that would double-book ``room`` between these instants, but those ``ignoring``."""
+        return (
+            self.scheduled()
+            .filter(room=room)
+            .exclude(pk__in=ignoring)
+            .overlapping(starts_at, ends_at)
+            .order_by("starts_at")
+        )
+
+    def clashing_for_speaker(
+        self, speaker: Speaker, starts_at, ends_at, ignoring: Collection[int] = ()
+    ):
+        """Sessions that ``speaker`` already gives between these instants, but those ``ignoring``."""
+        return self.clashing_for_speakers([speaker], starts_at, ends_at, ignoring)
+
+    def clashing_for_speakers(
+        self, speakers: Collection[Speaker], starts_at, ends_at, ignoring: Collection[int] = ()
+    ):
+        """Sessions that any of ``speakers`` already gives between these instants, but those
+        ``ignoring``; each names the clashing speaker's pk as ``clashing_speaker_id``.
+
+        An organisation or host marked as appearing in parallel sessions never clashes.
+        """
+        busy = [speaker.pk for speaker in speakers if not speaker.appears_in_parallel]
+        return (
+            self.scheduled()
+            .filter(session_speakers__speaker__in=busy)
+            .exclude(pk__in=ignoring)
+            .overlapping(starts_at, ends_at)
+            .annotate(clashing_speaker_id=F("session_speakers__speaker"))
+            .order_by("starts_at")
+        )
+
+    def in_schedule_order(self):
+        """Sessions in SCHEDULE_ORDER; the pk settles ties, so pages of a list never overlap."""
+        return self.order_by(*SCHEDULE_ORDER, "pk")
+
+    def on_day(self, conference: Conference, day: datetime.date):
+        """Sessions starting on ``day`` as the conference's clocks count days."""
+        start, end = conference.day_bounds(day)
+        return self.filter(starts_at__gte=start, starts_at__lt=end)
+
+    def start_days(self, conference: Conference) -> list[datetime.date]:
+        """The conference days (``Conference.day_bounds``, so past midnight counts as the evening
+        before when days change later) on which any of these starts: one query, a count per day."""
+        counts = self.aggregate(
+            **{
+                day.isoformat(): Count("pk", filter=Q(starts_at__gte=start, starts_at__lt=end))
+                for day in conference.days
+                for start, end in [conference.day_bounds(day)]
+            }
+        )
+        return [day for day in conference.days if counts[day.isoformat()]]
+
+    def search(self, text: str):
+        """Sessions whose title, description, type, track, or a speaker's name, role or company
+        contains ``text``. The type is matched by the name pages show ("Lightning Talk")."""
+        by_speaker = self.model.speakers.through.objects.filter(session=OuterRef("pk")).filter(
+            Q(speaker__name__icontains=text)
+            | Q(speaker__role__icontains=text)
+            | Q(speaker__company__icontains=text)
+        )
+        kinds = [kind for kind, label in Kind.choices if text.casefold() in label.casefold()]
+        return self.filter(
+            Q(title__icontains=text)
+            | Q(abstract__icontains=text)
+            | Q(description__icontains=text)
+            | Q(kind__in=kinds)
+            | Q(track__name__icontains=text)
+            | Exists(by_speaker)
+        )
+
+    def with_speaker(self, speaker: Speaker):
+        return self.filter(
+            Exists(
+                self.model.speakers.through.objects.filter(session=OuterRef("pk"), speaker=speaker)
+            )
+        )
+
+    # Status transitions: one method each, every status change of sessions in bulk goes through
+    # change_status(). The change form and the API set a status with the session's other fields,
+    # through the same full_clean().
+
+    def publish(self) -> "StatusChange":
+        """Drafts become published. Cancelled sessions stay cancelled: that is reinstate()."""
+        return self.change_status({Status.DRAFT}, Status.PUBLISHED)
+
+    def unpublish(self) -> "StatusChange":
+        """Published sessions go back to draft; cancelled ones stay cancelled."""
+        return self.change_status({Status.PUBLISHED}, Status.DRAFT)
+
+    def cancel(self) -> "StatusChange":
+        """Drafts and published sessions are cancelled and give up their room and speakers."""
+        return self.change_status({Status.DRAFT, Status.PUBLISHED}, Status.CANCELLED)
+
+    def reinstate(self) -> "StatusChange":
+        """Cancelled sessions are published again, each only if its room and speakers are free."""
+        return self.change_status({Status.CANCELLED}, Status.PUBLISHED)
+
+    def change_status(self, acts_on: Collection[str], status: str) -> "StatusChange":
+        """Move the sessions whose status is in ``acts_on`` to ``status``; leave the others alone.
+
+        A session moved out of cancelled takes its room and speakers again and may now clash, so
+        each is validated and saved in turn rather than by one UPDATE: one that would break a
+        rule is refused with the reason, the rest move. Two that clash with each other: the
+        first in schedule order moves, the second is refused.
+        """
+        change = StatusChange()
+        sessions = self.select_related("conference", "room", "track").order_by(
+            *SCHEDULE_ORDER, "pk"
+        )
+        with transaction.atomic():
+            for session in sessions:
+                if session.status not in acts_on:
+                    change.left_alone.append(session)
+                    continue
+                before, session.status = session.status, status
+                try:
+                    session.full_clean()
+                except ValidationError as error:
+                    session.status = before
+                    change.refused.append((session, " ".join(error.messages)))
+                    continue
+                session.save(update_fields=["status", "updated_at"])
+                change.changed.append(session)
+        return change
+
+    def for_listing(self):
+        """Everything a schedule row shows, in a fixed number of queries.
+
+        The conference, rooms and tracks are prefetched, not joined: the sessions share one object
+        each instead of a copy built for every row, a cost that grows with the sessions. Reached
+        through ``conference.sessions``, rows already hold that conference and no query is made.
+        For one session or a handful, ``select_related("room", "track")`` first saves two
+        queries: Django does not prefetch what a join has already loaded.
+        """
+        return self.prefetch_related(
+            "conference",
+            "room",
+            "track",
+            ordered_speakers_prefetch(),
+            attachments_prefetch(),
+            links_prefetch(),
+        )
+
+    def for_page(self):
+        """Everything a session's own page shows (sessions/session_detail.html), for one session.
+
+        For one row a join costs less than a query, so its room, track and its speakers'
+        conference (their links need its slug) are joined; and its links and attachments are
+        only looked for when the row says there are some (most sessions have none): each query
+        saved is a round trip on PostgreSQL.
+        """
+        return (
+            self.select_related("room", "track")
+            .annotate(
+                any_links=Exists(SessionLink.objects.filter(session=OuterRef("pk"))),
+                any_attachments=Exists(Attachment.objects.filter(session=OuterRef("pk"))),
+            )
+            .prefetch_related(
+                ordered_speakers_prefetch(speakers=Speaker.objects.select_related("conference"))
+            )
+        )
+
+    def for_export(self):
+        """What the exports write of a session (sessions/exports/): ``for_listing()`` less the
+        columns none of them shows.
+
+        Columns no export writes stay in the database: SQLite hands datetimes over as text,
+        parsed one by one, and every column loaded is an attribute per row. Only the calendar's
+        LAST-MODIFIED shows a change time, and no export shows the speakers' timestamps,
+        e-mails or flags.
+        """
+        export_speakers = Speaker.objects.only(
+            "conference_id",
+            "guid",
+            "name",
+            "slug",
+            "role",
+            "company",
+            "bio",
+            "photo",
+            "avatar_url",
+            "appears_in_parallel",
+        )
+        return self.defer(
+            "created_at", "updated_at", "sequence", "held_reason", "planned_minutes"
+        ).prefetch_related(
+            "conference",
+            "room",
+            "track",
+            ordered_speakers_prefetch(speakers=export_speakers),
+            attachments_prefetch(),
+            links_prefetch(),
+        )
+
+    def for_ical(self):
+        """What a calendar's VEVENT shows (exports.calendar_event): ``for_export()`` without
+        links, attachments and the speakers' bios, photos and conference.
+
+        Calendars fetch this export most often: it loads no row it does not write (two queries
+        and their model objects fewer than ``for_export()``).
+        """
+        calendar_speakers = Speaker.objects.only("conference_id", "name", "role", "company")
+        return self.defer(
+            "created_at", "held_reason", "source_url", "planned_minutes"
+        ).prefetch_related(
+            "conference",
+            "room",
+            "track",
+            Prefetch(
+                "speakers",
+                queryset=calendar_speakers.order_by("session_links__position", "session_links__pk"),
+                to_attr="prefetched_speakers",
+            ),
+        )
+
+    def for_cards(self):
+        """``for_listing()`` narrowed to what a session card shows (sessions/includes/session_card.html).
+
+        A schedule loads a card per session, so descriptions, speakers' bios and timestamps,
+        which no card shows, stay in the database. Anything other than a card reads its own
+        loader or ``for_listing()``: a field left out costs a query per session.
+        """
+        card_speakers = Speaker.objects.only("conference_id", "name", "slug", "company")
+        return (
+            self.defer("guid", "abstract", "description", "created_at", "updated_at")
+            # A card only says whether slides are attached: no attachment rows, one query less.
+            .annotate(
+                attachments_exist=Exists(
+                    Attachment.objects.available().filter(session=OuterRef("pk"))
+                )
+            )
+            .prefetch_related(
+                "conference", "room", "track", ordered_speakers_prefetch(speakers=card_speakers)
+            )
+        )
+
+    def for_links(self):
+        """Only what a link to a session shows: its address and ``display_title``.
+
+        The speakers page links every session of the conference: no other column is loaded,
+        and so no datetime parsed.
+        """
+        return self.only("conference_id", "slug", "title", "kind")
+
+    def for_compact_list(self):
+        """What a one-line mention of a session shows (a session page's “At the same time”):
+        its link and title, times, status and room.
+
+        A session page lists every session that overlaps it this way (dozens at a large
+        conference): a full card (every column, speakers, a Save button) would cost each of
+        them as much as the page's own session.
+        """
+        return self.only(
+            "conference_id",
+            "slug",
+            "title",
+            "kind",
+            "status",
+            "starts_at",
+            "ends_at",
+            "room",
+            "room__name",
+        ).select_related("room")
+
+    def for_planner(self):
+        """What a block of the planner shows (admin/schedule/session/planner_block.html).
+
+        Title, kind, status, times, room, track and the speakers' names: no descriptions, bios
+        or timestamps, and a fixed number of queries for any number of sessions.
+        """
+        planner_speakers = Speaker.objects.only("conference_id", "name")
+        return self.defer(
+            "guid", "abstract", "description", "created_at", "updated_at"
+        ).prefetch_related(
+            "conference", "room", "track", ordered_speakers_prefetch(speakers=planner_speakers)
+        )
+
+
+@dataclass
+class StatusChange:
+    """What a status transition (SessionQuerySet.publish() and the like) did to its sessions
+    (Session objects; typed as models, since session.py imports this module)."""
+
+    changed: list[Model] = field(default_factory=list)
+    # In a status the transition does not act on, e.g. cancelled ones asked to publish.
+    left_alone: list[Model] = field(default_factory=list)
+    # Would break a rule in the new status, with the reason (a room or speaker taken meanwhile).
+    refused: list[tuple[Model, str]] = field(default_factory=list)
+
+
+def ordered_speakers_prefetch(through: str = "", speakers=None) -> Prefetch:
+    """The session's speakers in billing order, with one query for any number of sessions.
+
+    ``through`` reaches sessions from another model, e.g. "session__" from SavedSession;
+    ``speakers`` narrows the speaker queryset, e.g. to the fields a card shows.
+    """
+    speakers = Speaker.objects.all() if speakers is None else speakers
+    return Prefetch(
+        # Through the many-to-many, not the SessionSpeaker rows: one object per appearance
+        # instead of a link plus its speaker. The ordering reuses the prefetch's own join.
+        f"{through}speakers",
+        # Their conference too (one query, one shared object): their links need its slug.
+        queryset=speakers.prefetch_related("conference").order_by(
+            "session_links__position", "session_links__pk"
+        ),
+        # A plain list, not a prefetched manager: Django builds a filtered queryset per object
+        # for the latter, a cost a schedule would pay once per session.
+        to_attr="prefetched_speakers",
+    )
+
+
+def attachments_prefetch(through: str = "") -> Prefetch:
+    return Prefetch(
+        f"{through}attachments",
+        queryset=Attachment.objects.order_by("position", "pk"),
+        to_attr="prefetched_attachments",
+    )
+
+
+def links_prefetch(through: str = "") -> Prefetch:
+    return Prefetch(
+        f"{through}links",
+        queryset=SessionLink.objects.order_by("position", "pk"),
+        to_attr="prefetched_links",
+    )
