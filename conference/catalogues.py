@@ -64,7 +64,12 @@ def update_domain(domain: str) -> None:
         command = "update" if catalogue.exists() else "init"
         babel(
             command, "-i", str(template), "-d", str(LOCALE), "-D", domain, "-l", language,
-            *(["--no-fuzzy-matching", "--ignore-obsolete"] if command == "update" else []),
+            # Unchanged strings leave the .po as it was (no new POT-Creation-Date to commit).
+            *(
+                ["--no-fuzzy-matching", "--ignore-obsolete", "--ignore-pot-creation-date"]
+                if command == "update"
+                else []
+            ),
         )  # fmt: skip
 
 
