@@ -108,12 +108,14 @@ format: $(VENV)/.installed-dev
 
 # Pages, exports and API in-process at 30 to 10,000 sessions; at 1,000 the same served over HTTP as
 # `make serve` serves it, alone and behind deploy/nginx.conf (local memory and Redis); a worker's
-# memory at 10,000; then the import of a 1,000-session file. Each target marked met or missed in
-# bench/results/latest*.md (bench/README.md; 10 to 20 minutes). Not run in CI.
+# memory at 10,000; the floor under the cached-page targets (bench/floor.py); then the import of a
+# 1,000-session file. Each target marked met or missed in bench/results/latest*.md (bench/README.md;
+# 10 to 20 minutes). Not run in CI.
 # `make bench BENCH_ARGS=--quick` for sizes 30 and 300 only, in-process.
 BENCH_ARGS ?= --http
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+	$(BIN)/python bench/floor.py
 	$(BIN)/python bench/import_schedule.py
 
 # A bounded wrk run of the schedule page and the save endpoint under gunicorn on PostgreSQL
