@@ -1,6 +1,7 @@
 """The schedule app's models (app label ``schedule``), a module per idea:
 
-- ``session``: Session and its ordered speakers (SessionSpeaker).
+- ``session``: Session, its fields and booking rules; ``display``: what pages show of it;
+  ``session_speaker``: its speakers in billing order (SessionSpeaker).
 - ``queries``: SessionQuerySet, where the schedule's rules live, and the loaders pages and
   exports use.
 - ``choices``: the kinds, audience levels and statuses of sessions, and what pages call them.
@@ -33,7 +34,8 @@ from sessions.models.release import Release, ReleaseMail
 from sessions.models.removal import Removal
 from sessions.models.saved import CalendarFeed, SavedSession
 from sessions.models.schedule_import import ImportedValues, ScheduleImport
-from sessions.models.session import FormerSessionSlug, Session, SessionSpeaker, new_guid
+from sessions.models.session import FormerSessionSlug, Session, new_guid
+from sessions.models.session_speaker import SessionSpeaker
 
 __all__ = [
     "AUDIENCE_LEVEL_NAMES",

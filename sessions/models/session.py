@@ -1,5 +1,7 @@
-"""A session and its speakers in order (SessionSpeaker). How sessions are queried is in
-``queries.py``; their kinds, audience levels and statuses in ``choices.py``."""
+"""A session: its fields, constraints and booking rules, and where it may go (placing,
+unscheduling, holding). What pages show of it is in ``display.py``, its speakers in order in
+``session_speaker.py``, how sessions are queried in ``queries.py``; their kinds, audience levels
+and statuses in ``choices.py``."""
 
 import datetime
 import uuid
@@ -8,41 +10,28 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import F, Q
-from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import get_language_info, gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, Room, Track
 from conference.routing import reverse_slugs
-from conference.timezones import TimeRange, local_clock, time_range
+from conference.timezones import local_clock
 from conference.versioning import Versioned
 from sessions.models import choices
 from sessions.models.bookings import lock_while_saving
 from sessions.models.choices import (
-    AUDIENCE_LEVEL_NAMES,
-    KIND_BADGES,
-    KIND_LABELS,
-    KIND_NAMES,
     USUAL_MINUTES,
 )
-from sessions.models.material import Attachment, SessionLink
+from sessions.models.display import SessionDisplay
 from sessions.models.queries import SCHEDULE_ORDER, SessionQuerySet
 from speakers.models import Speaker
-
-
-def local_time_range(
-    conference: Conference, starts_at: datetime.datetime, ends_at: datetime.datetime
-) -> str:
-    """“Wednesday 8 April 2026 10:35–10:45 CEST”: how an organizer or attendee reads a slot."""
-    day = date_format(timezone.localtime(starts_at, conference.tz), "l j F Y")
-    return f"{day} {time_range(starts_at, ends_at, conference.tz)}"
 
 
 def new_guid() -> str:
     return str(uuid.uuid4())
 
 
-class Session(KeepsFormerSlugs, Versioned):
+class Session(SessionDisplay, KeepsFormerSlugs, Versioned):
     Kind = choices.Kind
     AudienceLevel = choices.AudienceLevel
     Status = choices.Status
@@ -476,57 +465,8 @@ class Session(KeepsFormerSlugs, Versioned):
         return next((clash for clash in clashes if clash.pk not in self.being_replaced), None)
 
     @property
-    def local_starts_at(self) -> datetime.datetime:
-        return timezone.localtime(self.starts_at, self.conference.tz)
-
-    @property
-    def conference_day(self) -> datetime.date:
-        """The conference day it belongs to: a session at 01:30 is the evening before's when
-        days change at 04:00 (``Conference.day_of``)."""
-        return self.conference.day_of(self.starts_at)
-
-    @property
-    def local_ends_at(self) -> datetime.datetime:
-        return timezone.localtime(self.ends_at, self.conference.tz)
-
-    @property
-    def local_time_range(self) -> str:
-        return local_time_range(self.conference, self.starts_at, self.ends_at)
-
-    @property
-    def local_times(self) -> TimeRange:
-        """“10:35–10:45 CEST” in the conference's zone (see ``conference.timezones.time_range``)."""
-        return time_range(self.starts_at, self.ends_at, self.conference.tz)
-
-    @property
     def duration(self) -> datetime.timedelta:
         return self.ends_at - self.starts_at
-
-    @property
-    def display_title(self) -> str:
-        """The title as schedules print it: “Lightning Talk: …”, “Keynote: …”."""
-        if self.kind in (self.Kind.TALK, self.Kind.BREAK):
-            return self.title
-        prefix = f"{self.kind_label}: "
-        if self.title.casefold().startswith(prefix.casefold()):  # “Panel: Future of APIs”
-            return self.title
-        return f"{prefix}{self.title}"
-
-    @property
-    def kind_badge(self) -> str:
-        """The word a grid block shows for its kind in place of the “Lightning Talk: ” prefix
-        (``title_without_kind`` follows it); "" for talks and breaks, which have no prefix."""
-        if self.kind in (self.Kind.TALK, self.Kind.BREAK):
-            return ""
-        return str(KIND_BADGES.get(self.kind) or KIND_NAMES.get(self.kind, self.kind_label))
-
-    @property
-    def title_without_kind(self) -> str:
-        """The title without a kind its author wrote before it (“Panel: Future of APIs”)."""
-        prefix = f"{self.kind_label}: "
-        if self.kind_badge and self.title.casefold().startswith(prefix.casefold()):
-            return self.title[len(prefix) :]
-        return self.title
 
     @property
     def is_break(self) -> bool:
@@ -544,100 +484,6 @@ class Session(KeepsFormerSlugs, Versioned):
     def is_published(self) -> bool:
         return self.status == self.Status.PUBLISHED
 
-    @property
-    def kind_label(self) -> str:
-        """“Lightning Talk”, as get_kind_display() says it, from a dict built once.
-
-        Django's get_FOO_display() rebuilds the choices dict on every call, and a schedule
-        prints a label per card.
-        """
-        return KIND_LABELS.get(self.kind, self.kind)
-
-    @property
-    def type_name(self) -> str:
-        """What the session is called as a type: its own label (“Ceremony”), else its kind's."""
-        return self.type_label or str(KIND_NAMES.get(self.kind, self.kind_label))
-
-    @property
-    def language_label(self) -> str:
-        """“German” for de: the language's name in the active language, else the code as given."""
-        try:
-            return str(get_language_info(self.language.lower())["name_translated"])
-        except KeyError:
-            return self.language
-
-    @property
-    def audience_level_label(self) -> str:
-        return str(AUDIENCE_LEVEL_NAMES.get(self.audience_level, self.audience_level))
-
-    @property
-    def card_id(self) -> str:
-        """The HTML id of its card, or of its own page's article: where saving without
-        JavaScript comes back to (SaveSessionView)."""
-        return f"session-{self.slug}"
-
-    @property
-    def save_toggle(self) -> dict:
-        """What its Save button (sessions/includes/save_toggle.html) needs: plain values, as the
-        page cache keeps them for each card's button. ``label``, the words after “Save” that
-        name the session for screen readers, is translated here rather than in the template:
-        Jinja2's gettext wraps each call in three more, a twelfth of a 1,000-card schedule."""
-        return {
-            "url": reverse_slugs(
-                "sessions:session-save", conference_slug=self.conference.slug, slug=self.slug
-            ),
-            "label": gettext("“%(title)s” to my schedule") % {"title": self.title},
-            "session_id": self.pk,
-            "card_id": self.card_id,
-            "can_save": self.is_published,
-        }
-
-    @property
-    def has_audience_level(self) -> bool:
-        """Whether it names a level; “Any” goes without saying."""
-        return self.audience_level != self.AudienceLevel.ANY
-
-    @property
-    def ordered_speakers(self) -> list[Speaker]:
-        """Speakers in billing order; uses ``for_listing()``'s prefetch when present."""
-        if hasattr(self, "prefetched_speakers"):
-            speakers = self.prefetched_speakers
-        else:
-            speakers = list(
-                Speaker.objects.filter(session_links__session=self).order_by(
-                    "session_links__position", "session_links__pk"
-                )
-            )
-        return speakers
-
-    @property
-    def has_attachments(self) -> bool:
-        """Whether slides or material can be had: a file or a link, not a title announced alone.
-        ``for_cards()`` answers it in its query."""
-        if hasattr(self, "attachments_exist"):
-            return self.attachments_exist
-        return any(attachment.is_available for attachment in self.attachment_list)
-
-    @property
-    def link_list(self) -> list["SessionLink"]:
-        """Links in order; uses ``for_listing()``'s prefetch when present, and no query when
-        ``for_page()`` found none."""
-        if hasattr(self, "prefetched_links"):
-            return self.prefetched_links
-        if not getattr(self, "any_links", True):
-            return []
-        return list(self.links.order_by("position", "pk"))
-
-    @property
-    def attachment_list(self) -> list["Attachment"]:
-        """Attachments in order; uses ``for_listing()``'s prefetch when present, and no query
-        when ``for_page()`` found none."""
-        if hasattr(self, "prefetched_attachments"):
-            return self.prefetched_attachments
-        if not getattr(self, "any_attachments", True):
-            return []
-        return list(self.attachments.order_by("position", "pk"))
-
 
 class FormerSessionSlug(FormerSlug):
     session = models.ForeignKey(
@@ -653,61 +499,3 @@ class FormerSessionSlug(FormerSlug):
         constraints = [
             models.UniqueConstraint(fields=["session", "slug"], name="former_session_slug_once")
         ]
-
-
-class SessionSpeaker(models.Model):
-    session = models.ForeignKey(
-        Session,
-        on_delete=models.CASCADE,
-        related_name="session_speakers",
-        verbose_name=gettext_lazy("session"),
-    )
-    speaker = models.ForeignKey(
-        Speaker,
-        on_delete=models.CASCADE,
-        related_name="session_links",
-        verbose_name=gettext_lazy("speaker"),
-    )
-    position = models.PositiveSmallIntegerField(
-        default=0,
-        help_text=gettext_lazy("Billing order, lowest first."),
-        verbose_name=gettext_lazy("position"),
-    )
-
-    class Meta:
-        verbose_name_plural = gettext_lazy("speakers")
-        ordering = ["position", "pk"]
-        verbose_name = gettext_lazy("speaker")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["session", "speaker"],
-                name="session_speaker_once",
-                violation_error_message=gettext_lazy("This speaker is already on this session."),
-            ),
-        ]
-
-    def __str__(self):
-        return gettext("%(speaker)s on %(session)s") % {
-            "speaker": self.speaker,
-            "session": self.session,
-        }
-
-    def clean(self):
-        # A row of a session being added holds the unsaved session, without an id; a tampered
-        # admin row holds neither (its form says so), and reading self.session would raise.
-        has_session = self.session_id is not None or SessionSpeaker.session.is_cached(self)
-        if not has_session or not self.speaker_id:
-            return
-        session = self.session
-        if session.conference_id and self.speaker.conference_id != session.conference_id:
-            raise ValidationError(
-                {
-                    "speaker": gettext("%(speaker)s is a speaker of another conference.")
-                    % {"speaker": self.speaker}
-                }
-            )
-        if session.starts_at and session.ends_at and session.status != Session.Status.CANCELLED:
-            self.check_speaker_is_free(field="speaker")
-
-    def check_speaker_is_free(self, field: str) -> None:
-        self.session.check_speakers_are_free([self.speaker], field=field)
