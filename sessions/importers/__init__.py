@@ -7,8 +7,9 @@ Parsing turns the file into plain records, naming each by title, guid and line (
 transaction: any problem and nothing is written.
 
 records.py holds the records and the error; frab_xml.py, frab_json.py, sessionize.py and
-spreadsheet.py (CSV) parse; writer.py writes,
-keeping edits made here since the last import unless the file changed that field (merge.py).
+spreadsheet.py (CSV) parse; writer.py writes (its sessions in session_writer.py, what it asks of
+each row in rows.py), keeping edits made here since the last import unless the file changed that
+field (merge.py).
 """
 
 import codecs
