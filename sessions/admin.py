@@ -4,7 +4,6 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Count, F
 from django.template.response import TemplateResponse
-from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -27,7 +26,6 @@ from sessions.import_views import import_urls
 from sessions.models import (
     SCHEDULE_ORDER,
     Attachment,
-    Release,
     Session,
     SessionLink,
     SessionSpeaker,
@@ -502,69 +500,5 @@ class AttachmentAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
     autocomplete_fields = ["session"]
 
 
-@admin.register(Release)
-class ReleaseAdmin(ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
-    """Past releases, read only: a release is what was announced, so it is never edited or
-    deleted here; new ones are made on the release page (sessions/release_views.py)."""
-
-    list_display = ["version", "conference", "released", "released_by", "comment"]
-    list_filter = ["conference"]
-    list_select_related = ["conference", "released_by"]
-    search_fields = ["version", "comment"]
-    fields = ["conference", "version", "comment", "released_by", "released", "announced"]
-    readonly_fields = fields
-
-    class Media:
-        css = {"all": ["css/admin.css"]}
-
-    def get_queryset(self, request):
-        # The list never shows snapshots; a release's own page loads its own when it needs it.
-        return super().get_queryset(request).defer("snapshot")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_view_permission(self, request, obj=None):
-        # Whoever may release sees what was released before.
-        return super().has_view_permission(request, obj) or request.user.has_perm(
-            "schedule.change_session"
-        )
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def changelist_view(self, request, extra_context=None):
-        may_release = request.user.has_perm("schedule.change_session")
-        extra_context = {
-            "release_conferences": list(Conference.objects.all()) if may_release else [],
-            **(extra_context or {}),
-        }
-        return super().changelist_view(request, extra_context)
-
-    @admin.display(description=gettext_lazy("released"), ordering="released_at")
-    def released(self, release):
-        """In the conference's zone, as its sessions' times are shown."""
-        local = timezone.localtime(release.released_at, release.conference.tz)
-        return f"{short_date(local, weekday=True)} {local:%H:%M} {local.tzname()}"
-
-    @admin.display(description=gettext_lazy("announced changes"))
-    def announced(self, release):
-        changes = release.changes()
-        if not changes:
-            return _("No changes.")
-        zone = release.conference.tz
-        return format_html(
-            '<ul class="release-changes">{}</ul>',
-            format_html_join(
-                "",
-                "<li><strong>{}</strong>: {}</li>",
-                ((change.title, change.describe(zone)) for change in changes),
-            ),
-        )
-
-
-# Registers FeedbackAdmin: its own module, as sessions/feedback.py is the model's.
-from sessions import feedback_admin  # noqa: E402, F401
+# Registers FeedbackAdmin and ReleaseAdmin: modules of their own, beside their models' and views'.
+from sessions import feedback_admin, release_admin  # noqa: E402, F401
