@@ -1,4 +1,5 @@
-"""The frab/c3voc schedule.json and schedule.xml (the format's names and GUIDs: sessions/frab.py)."""
+"""The frab/c3voc schedule.json and schedule.xml (the format's names and GUIDs: sessions/frab.py;
+how an XML event and XML text are written: frab_xml.py)."""
 
 import datetime
 import functools
@@ -9,14 +10,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 from urllib.parse import urlsplit
-from xml.sax.saxutils import escape as xml_escape
-from xml.sax.saxutils import quoteattr
 
 from django.utils.encoding import iri_to_uri
 
 from conference.models import Conference
 from conference.timezones import clock_text
 from sessions.exports.common import absolute_url, joined_in_chunks, zoned, zoned_iso
+from sessions.exports.frab_xml import xml_attributes, xml_event_text, xml_text
 from sessions.exports.rows import grouped_rows
 from sessions.frab import (
     CONFERENCE_META_FIELDS,
@@ -38,12 +38,9 @@ from sessions.frab import (
 from sessions.models import Session, SessionLink
 from speakers.models import Speaker, SpeakerLink
 
-# Submission codes as the JSON schema and the XSD accept them (pretalx's six characters).
+# Submission codes as the JSON schema accepts them.
 SUBMISSION_CODE = re.compile(r"^[A-Z0-9]+$")
-XML_SUBMISSION_CODE = re.compile(r"[0-9A-Z]{6}")
 LINK_TYPES = frozenset(SessionLink.Kind.values)
-
-_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def local_iso(moment: datetime.datetime, conference: Conference) -> str:
@@ -155,10 +152,6 @@ def json_event_text(event: dict, persons_json: dict[str, str]) -> bytes:
     # A quote inside a JSON string is always escaped, so the key's text is found only as the key.
     before, _, after = json_text(event | {"persons": []}).partition('"persons":[]')
     return f'{before}"persons":[{",".join(persons)}]{after}'.encode()
-
-
-def xml_event_text(event: dict) -> bytes:
-    return "\n".join(xml_event(event)).encode()
 
 
 @dataclass
@@ -476,76 +469,3 @@ def frab_xml_chunks(
     return joined_in_chunks(
         (line if isinstance(line, bytes) else line.encode()) + b"\n" for line in lines
     )
-
-
-def xml_event(event: dict) -> list[str]:
-    identity = {"guid": event["guid"], "id": event["id"]}
-    if XML_SUBMISSION_CODE.fullmatch(event.get("code", "")):
-        identity["code"] = event["code"]
-    lines = [f"      <event{xml_attributes(**identity)}>"]
-    for tag in ("date", "start", "duration", "room", "slug", "url", "title", "type", "abstract"):
-        lines.append(f"        <{tag}>{xml_text(event[tag])}</{tag}>")
-    for tag in ("subtitle", "language", "description", "logo", "feedback_url", "origin_url"):
-        if event.get(tag):
-            lines.append(f"        <{tag}>{xml_text(event[tag])}</{tag}>")
-    lines.append(f"        <track>{xml_text(event['track'] or '')}</track>")
-    # Always written, so a do-not-record mark is never left to a reader's default.
-    optout = "true" if event["do_not_record"] else "false"
-    lines.append(
-        f"        <recording><license>{xml_text(event['recording_license'])}</license>"
-        f"<optout>{optout}</optout></recording>"
-    )
-    persons = [
-        f"          <person{xml_attributes(guid=person['guid'])}>{xml_text(person['name'])}</person>"
-        for person in event["persons"]
-    ]
-    links, attachments = (
-        [
-            f"          <{tag}{xml_attributes(href=item['url'], **type_of(item))}>"
-            f"{xml_text(item['title'])}</{tag}>"
-            for item in event[key]
-        ]
-        for tag, key in (("link", "links"), ("attachment", "attachments"))
-    )
-    lines += (
-        xml_list("persons", persons)
-        + xml_list("links", links)
-        + xml_list("attachments", attachments)
-    )
-    lines.append("      </event>")
-    return lines
-
-
-def type_of(item: dict) -> dict:
-    return {"type": item["type"]} if "type" in item else {}
-
-
-def xml_list(tag: str, children: list[str]) -> list[str]:
-    if not children:
-        return [f"        <{tag} />"]
-    return [f"        <{tag}>", *children, f"        </{tag}>"]
-
-
-# What xml_text and xml_attributes would change: most values hold none of it and go as they are.
-# One search instead of a substitution and three replacements, for each of an event's values.
-_XML_TEXT_WORK = re.compile("[&<>\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_XML_ATTRIBUTE_WORK = re.compile('[&<>"\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]')
-
-
-def xml_text(value: object) -> str:
-    value = str(value)
-    if _XML_TEXT_WORK.search(value) is None:
-        return value
-    # Control characters are not allowed anywhere in XML 1.0, even escaped.
-    return xml_escape(_XML_ILLEGAL.sub("", value))
-
-
-def xml_attribute(value: object) -> str:
-    value = str(value)
-    if _XML_ATTRIBUTE_WORK.search(value) is None:
-        return f'"{value}"'
-    return quoteattr(_XML_ILLEGAL.sub("", value))
-
-
-def xml_attributes(**attributes: object) -> str:
-    return "".join(f" {name}={xml_attribute(value)}" for name, value in attributes.items())
