@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import warnings
 from functools import partial
 from pathlib import Path
@@ -73,14 +74,15 @@ def main() -> None:
     if args.child:
         measure_in_process(Path(args.child))
         return
-    from bench.common import bench_environment
     from bench.run import drop_server_database, fresh_database
+    from bench.served import served_environment
 
     started, reference_before = time.perf_counter(), reference_loop_ms()
     load_before = os.getloadavg()[0]
     work = Path(tempfile.mkdtemp(prefix="confsched-floor-"))
     try:
-        env = {**bench_environment(fresh_database(work, SIZE)), "DJANGO_SETTINGS_MODULE": SETTINGS}
+        env = served_environment(fresh_database(work, SIZE), work)
+        env["DJANGO_SETTINGS_MODULE"] = SETTINGS
         output = work / "in-process.json"
         subprocess.run(
             [sys.executable, __file__, "--child", str(output)], env=env, cwd=ROOT, check=True
@@ -121,11 +123,18 @@ def measure_in_process(output: Path) -> None:
 
     from bench.common import summary_ms
     from bench.generator import generate_conference
-    from bench.in_process import PLAIN_STATIC, Page, attendee_cookie, count_queries, page_client
+    from bench.in_process import (
+        PLAIN_STATIC,
+        Page,
+        attendee_cookie,
+        count_queries,
+        database_info,
+        page_client,
+    )
 
     call_command("migrate", verbosity=0)
     conference = generate_conference(SIZE, seed=SEED, slug=SLUG)
-    result = {"size": SIZE, "database": database_name(), "rows": rows()}
+    result = {"size": SIZE, "database": database_info(), "rows": rows()}
     with override_settings(STORAGES={**settings.STORAGES, "staticfiles": PLAIN_STATIC}):
         result["cookie"] = cookie = attendee_cookie(conference)
         requests, samples = [], [[] for _ in result["rows"]]
@@ -160,19 +169,12 @@ def timed(request) -> float:
     return time.perf_counter() - started
 
 
-def database_name() -> str:
-    from bench.in_process import database_info
-
-    return database_info()
-
-
 def measure_served(env: dict[str, str], work: Path, result: dict) -> None:
     """Every row's throughput under gunicorn (`make serve`'s workers, each worker's local memory
     as the page cache), between two runs of the static file."""
     from bench.served import collect_static, static_reference_path, throughput_row
     from bench.servers import Gunicorn, served_workers
 
-    env = {**env, "DJANGO_STATIC_ROOT": str(work / "staticfiles"), "DJANGO_CONN_MAX_AGE": "60"}
     collect_static(env)
     static = static_reference_path(work / "staticfiles")
     logged_in = {**BROWSER, "Cookie": result["cookie"]}
@@ -191,7 +193,10 @@ def environment(seconds: float, load_before: float, reference_before: float) -> 
 
     command = shlex.join([".venv/bin/python", "bench/floor.py"])
     if url := os.environ.get("DATABASE_URL"):
-        command = f"DATABASE_URL={url} {command}"
+        parts = urllib.parse.urlparse(url)
+        if parts.password:  # left out of the report, as run.py's command_line() does
+            parts = parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":PASSWORD@"))
+        command = f"DATABASE_URL={parts.geturl()} {command}"
     return {
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "cpu": cpu_model(),
