@@ -32,7 +32,8 @@ def local_time_range(
 
 
 class SessionDisplay:
-    """Read-only properties of a placed session, for templates, exports and rule messages."""
+    """Read-only properties for templates, exports and rule messages. The times need a placed
+    session; the speakers, links and attachments are read for any session, prefetched or not."""
 
     @property
     def local_starts_at(self) -> datetime.datetime:
