@@ -34,10 +34,10 @@ $(VENV)/.installed-dev: pyproject.toml
 # the .po that git keeps; `make catalogues` re-extracts the strings after code or templates change.
 MO := locale/fr/LC_MESSAGES/django.mo locale/fr/LC_MESSAGES/djangojs.mo
 locale/fr/LC_MESSAGES/%.mo: locale/fr/LC_MESSAGES/%.po $(VENV)/.installed
-	$(BIN)/python -m conference.catalogues compile
+	$(BIN)/python -m conference.i18n.catalogues compile
 
 catalogues: $(VENV)/.installed
-	$(BIN)/python -m conference.catalogues update
+	$(BIN)/python -m conference.i18n.catalogues update
 
 # The task worker (mails) runs beside the server, on the same database: no other service; beside
 # it, fail_lost_tasks marks failed, every 5 minutes, a task whose worker was killed mid-way.
@@ -69,7 +69,7 @@ serve: $(VENV)/.installed $(MO)
 	$(MANAGE) db_worker --no-reload & worker=$$!; \
 	$(MANAGE) fail_lost_tasks --every 300 & watcher=$$!; \
 	trap 'kill $$worker $$watcher 2>/dev/null; wait $$worker $$watcher' EXIT INT TERM; \
-	$(BIN)/gunicorn conference.wsgi \
+	$(BIN)/gunicorn conference.site.wsgi \
 		--workers $$(( $$(nproc) * 2 + 1 )) --bind 127.0.0.1:$(PORT) \
 		--access-logfile - --graceful-timeout 20 --limit-request-line 8190
 

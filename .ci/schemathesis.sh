@@ -38,7 +38,7 @@ echo "--- API server on ${BASE}"
 # Request lines up to gunicorn's largest limit, as `make serve` allows (long filter URLs); a
 # longer one gets gunicorn's own HTML 400 before Django sees it.
 # Django logs every 4xx as a warning; they go to the log, read back below if a check fails.
-.venv/bin/gunicorn conference.wsgi --bind "127.0.0.1:${PORT}" --workers 1 \
+.venv/bin/gunicorn conference.site.wsgi --bind "127.0.0.1:${PORT}" --workers 1 \
     --limit-request-line 8190 >"$SERVER_LOG" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null || true' EXIT

@@ -129,7 +129,7 @@ BUILDERS = {"__new__": with_new, "from_db": with_from_db}
 def measure(size: int, rounds: int, output: Path) -> None:
     import django
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.site.settings")
     warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
     django.setup()
     from django.conf import settings

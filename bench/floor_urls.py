@@ -6,7 +6,7 @@ from django.http import HttpResponse
 from django.urls import include, path
 
 from conference.models import Conference
-from sessions.personal import saved_session_ids
+from sessions.views.personal import saved_session_ids
 
 # Tiny on purpose: a floor measured with the page's bytes would only be lower.
 BODY = b"floor"
@@ -36,8 +36,8 @@ urlpatterns = [
     path("bench-floor/<slug:conference_slug>/no-read/", no_read),
     path("bench-floor/<slug:conference_slug>/version/", version_read),
     path("bench-floor/<slug:conference_slug>/personal/", personal_reads),
-    path("", include("conference.urls")),
+    path("", include("conference.site.urls")),
 ]
 
-# The site's error pages, as conference.urls names them.
-from conference.urls import handler400, handler403, handler404, handler500  # noqa: E402, F401
+# The site's error pages, as conference.site.urls names them.
+from conference.site.urls import handler400, handler403, handler404, handler500  # noqa: E402, F401

@@ -78,7 +78,7 @@ class Command(BaseCommand):
 
 def main() -> None:
     sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.site.settings")
     import django
 
     django.setup()

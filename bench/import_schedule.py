@@ -124,7 +124,7 @@ def render(rows: list[dict], environment: dict) -> str:
 def measure(size: int, profile: bool, output: Path) -> None:
     import django
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.site.settings")
     warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
     django.setup()
     from django.core.management import call_command

@@ -42,7 +42,7 @@ class Page:
 def measure_size(size: int, output: Path) -> None:
     import django
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.site.settings")
     # STATIC_ROOT is empty here: whitenoise says so once; pages use plain static names below.
     warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
     django.setup()

@@ -63,7 +63,7 @@ def main() -> None:
         port = free_port()
         workers = 2 * (os.cpu_count() or 1) + 1
         server_process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "conference.wsgi", "-w", str(workers),
+            [sys.executable, "-m", "gunicorn", "conference.site.wsgi", "-w", str(workers),
              "-b", f"127.0.0.1:{port}", "--log-level", "warning"],
             cwd=ROOT, env=env,
         )  # fmt: skip
@@ -146,7 +146,7 @@ def write_attendee_pairs(env: dict[str, str], path: Path, attendees: int, each: 
     script.write_text(ATTENDEES)
     setup = (
         "import django, os, runpy, sys; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
-        "'conference.settings'); django.setup(); sys.argv = sys.argv[1:]; "
+        "'conference.site.settings'); django.setup(); sys.argv = sys.argv[1:]; "
         "runpy.run_path(sys.argv[0], run_name='__main__')"
     )
     lines = subprocess.run(

@@ -73,7 +73,7 @@ def parse_args() -> argparse.Namespace:
 def measure(args: argparse.Namespace, output: Path) -> None:
     import django
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.site.settings")
     django.setup()
     from django.core.management import call_command
     from django.test.utils import override_settings

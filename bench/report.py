@@ -286,7 +286,7 @@ def served_tables(served: dict, sizes: list[dict]) -> list[str]:
     lines = [
         f"## Over HTTP (N={served['size']})",
         "",
-        f"`gunicorn conference.wsgi --workers {served['workers']}` with `make serve`'s options "
+        f"`gunicorn conference.site.wsgi --workers {served['workers']}` with `make serve`'s options "
         "(sync workers, DEBUG off, persistent database connections, access log), on the same "
         f"machine as the client; every request asks as browsers do (`Accept-Encoding: gzip, "
         f"deflate, br`) unless its row says otherwise. {served['redis']}. nginx: "

@@ -162,7 +162,7 @@ def redis_unreachable(url: str) -> str:
 def measure_served_child(output: Path) -> None:
     import django
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "conference.site.settings")
     django.setup()
     from django.conf import settings
 

@@ -43,7 +43,7 @@ def load_tool() -> str:
 
 
 class Gunicorn:
-    """``gunicorn conference.wsgi`` on a free port of 127.0.0.1 with `make serve`'s options (its
+    """``gunicorn conference.site.wsgi`` on a free port of 127.0.0.1 with `make serve`'s options (its
     access log into ``access_log``), stopped on leaving."""
 
     def __init__(self, env: dict[str, str], workers: int, access_log: Path | None = None):
@@ -51,7 +51,7 @@ class Gunicorn:
         self.access_log = access_log
 
     def __enter__(self) -> Gunicorn:
-        command = [sys.executable, "-m", "gunicorn", "conference.wsgi"]
+        command = [sys.executable, "-m", "gunicorn", "conference.site.wsgi"]
         command += ["--workers", str(self.workers), "--bind", f"127.0.0.1:{self.port}"]
         command += ["--graceful-timeout", "20", "--limit-request-line", "8190"]
         command += ["--log-level", "warning"]

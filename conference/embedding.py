@@ -1,4 +1,4 @@
-"""Which websites may show a conference's embeddable schedule in a frame (sessions/embed.py):
+"""Which websites may show a conference's embeddable schedule in a frame (sessions/views/embed.py):
 ``Conference.embed_origins``, one origin per line, sent as ``frame-ancestors``."""
 
 from urllib.parse import urlsplit

@@ -18,17 +18,17 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from conference.limits import (
+from conference.accounts.limits import (
     PASSWORD_RESETS_PER_CLIENT,
     PASSWORD_RESETS_PER_EMAIL,
     client_address,
     login_is_locked,
     login_locked_message,
 )
+from conference.i18n.timezones import WallClock, local_clock, read_wall_clock
 from conference.models import confirmed_address
-from conference.timezones import WallClock, local_clock, read_wall_clock
 
-# Attendee pages render in Jinja2 (conference/jinja2.py), and so do their forms' widgets; the
+# Attendee pages render in Jinja2 (conference/site/jinja2.py), and so do their forms' widgets; the
 # admin keeps Django's renderer.
 ATTENDEE_FORM_RENDERER = Jinja2()
 
@@ -38,7 +38,7 @@ class AttendeeFormMixin:
 
 
 class LoginLimitMixin:
-    """Says why when the login limit refused a login (conference.limits, django-axes): the
+    """Says why when the login limit refused a login (conference.accounts.limits, django-axes): the
     account is locked, even to the right password, rather than the password being wrong."""
 
     def __init__(self, *args, **kwargs):

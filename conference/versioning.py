@@ -19,7 +19,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from conference.timezones import short_date
+from conference.i18n.timezones import short_date
 
 
 class EditConflictError(ValidationError):

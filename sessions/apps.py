@@ -10,4 +10,5 @@ class SessionsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from sessions import notifications, personal, signals, sync  # noqa: F401 -- connects, registers
+        from sessions import notifications, signals, sync  # noqa: F401 -- connects, registers
+        from sessions.views import personal  # noqa: F401 -- registers its holes

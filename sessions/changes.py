@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from conference.timezones import local_clock
+from conference.i18n.timezones import local_clock
 
 # The kinds of change a release announces, in the order a session's changes are listed.
 CHANGE_KINDS = (

@@ -1,18 +1,20 @@
 """The admin's index: per conference, where its schedule stands and the way to its tools.
 
-A fixed number of queries per conference, whatever its number of sessions: one for the
-counts of every conference, then its latest release and public schedule (``preview_release``)
-and its warnings (``schedule_warnings``).
+A fixed number of queries per conference shown, whatever its number of sessions: one for the
+counts of every conference shown, then its latest release and public schedule
+(``preview_release``) and its warnings (``schedule_warnings``). Conferences long over are left
+out (counted, a click away), so the index does not slow down as the years go by.
 """
 
 from dataclasses import dataclass
 
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 
+from conference.i18n.timezones import short_date
 from conference.models import Conference
-from conference.timezones import short_date
 from sessions.models import Release, Session
 from sessions.releases import preview_release
 from sessions.warnings import schedule_warnings
@@ -53,10 +55,28 @@ def session_list_url(conference: Conference, **filters: str) -> str:
     return f"{reverse('admin:schedule_session_changelist')}?{query}"
 
 
-def summarize_conferences(user) -> list[ConferenceSummary]:
-    """The dashboard of ``user``: every conference, the one starting last first."""
-    conferences = list(Conference.objects.order_by("-starts_on", "name"))
-    counts = Session.objects.counts_by_conference()
+# How many past conferences the dashboard shows beside those still to come; older ones are a
+# click away, so the index costs the same however many conferences a site has held.
+RECENT_PAST = 3
+
+
+def summarize_conferences(user, every_one: bool = False) -> dict:
+    """What the admin's index shows ``user``: a card per conference still to come or running, and
+    for the ``RECENT_PAST`` that ended last (every conference with ``every_one``), the one
+    starting last first; and how many older ones were left out. Nothing for those who may not
+    see sessions."""
+    if not (user.has_perm("schedule.view_session") or user.has_perm("schedule.change_session")):
+        return {"conference_summaries": [], "past_conferences": 0}
+    conferences = Conference.objects.order_by("-starts_on", "name")
+    left_out = 0
+    if not every_one:
+        today = timezone.localdate()
+        ended = Conference.objects.filter(ends_on__lt=today).order_by("-ends_on", "name")
+        recent = list(ended.values_list("pk", flat=True)[: RECENT_PAST + 1])
+        left_out = ended.count() - RECENT_PAST if len(recent) > RECENT_PAST else 0
+        conferences = conferences.filter(Q(ends_on__gte=today) | Q(pk__in=recent[:RECENT_PAST]))
+    conferences = list(conferences)
+    counts = Session.objects.filter(conference__in=conferences).counts_by_conference()
     may_change = user.has_perm("schedule.change_session")
     may_import = may_change and user.has_perm("schedule.add_session")
     summaries = []
@@ -84,22 +104,8 @@ def summarize_conferences(user) -> list[ConferenceSummary]:
                 import_url=tool_url("import", conference) if may_import else None,
             )
         )
-    return summaries
+    return {"conference_summaries": summaries, "past_conferences": left_out}
 
 
 def tool_url(tool: str, conference: Conference) -> str:
     return reverse(f"admin:schedule_session_{tool}", args=[conference.pk])
-
-
-def with_conference_dashboard(index):
-    """Wrap the admin site's index view to show the dashboard above the list of models, to
-    those who may see sessions (admin/schedule/dashboard.html)."""
-
-    def index_with_dashboard(request, extra_context=None):
-        summaries = []
-        user = request.user
-        if user.has_perm("schedule.view_session") or user.has_perm("schedule.change_session"):
-            summaries = summarize_conferences(request.user)
-        return index(request, {"conference_summaries": summaries, **(extra_context or {})})
-
-    return index_with_dashboard

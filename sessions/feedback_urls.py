@@ -6,19 +6,19 @@ Never kept by a browser or a cache in front, like the speakers' own pages (speak
 from django.urls import path
 from django.views.decorators.cache import never_cache
 
-from sessions import feedback_views
+from sessions.views import feedback
 
 app_name = "feedback"
 
 urlpatterns = [
     path(
         "sessions/<slug:slug>/feedback/",
-        never_cache(feedback_views.SessionFeedbackView.as_view()),
+        never_cache(feedback.SessionFeedbackView.as_view()),
         name="session-feedback",
     ),
     path(
         "speaker/feedback/",
-        never_cache(feedback_views.SpeakerFeedbackView.as_view()),
+        never_cache(feedback.SpeakerFeedbackView.as_view()),
         name="speaker-feedback",
     ),
 ]

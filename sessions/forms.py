@@ -10,10 +10,10 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from conference.admin.versioned_forms import VersionedModelForm, parse_version
 from conference.forms import AttendeeFormMixin, ConferenceDateTimeField, named_with_conference
+from conference.i18n.timezones import clock_text, time_zone_note
 from conference.models import Conference
-from conference.timezones import clock_text, time_zone_note
-from conference.versioned_forms import VersionedModelForm, parse_version
 from conference.versioning import EditConflictError
 from sessions.importers import MAX_IMPORT_BYTES
 from sessions.models import Attachment, Release, Session, SessionLink
@@ -328,7 +328,7 @@ class SessionMoveForm(forms.Form):
 
 
 class ReleaseForm(forms.Form):
-    """The organizer's confirmation of a release (sessions/release_views.py).
+    """The organizer's confirmation of a release (sessions/admin/release_views.py).
 
     It carries the fingerprint of the schedule the organizer reviewed (``shown``), so a schedule
     changed meanwhile is shown again rather than released unseen (``release_schedule``). A
@@ -423,7 +423,7 @@ LINK_KIND_NAMES = {
 
 
 class SpeakerAttachmentForm(AttendeeFormMixin, forms.ModelForm):
-    """A file or a link a speaker adds to their own session (speakers/materials.py).
+    """A file or a link a speaker adds to their own session (speakers/views/materials.py).
 
     The model holds the rules the admin applies too: the kinds and size of files
     (``FileKindValidator``), and either a file or a URL, never both.

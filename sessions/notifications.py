@@ -22,9 +22,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_tasks import task
 
-from conference.mail import absolute, templated_mail, unsubscribe_url
+from conference.accounts.mail import absolute, templated_mail, unsubscribe_url
+from conference.i18n.timezones import time_range
 from conference.models import mailable_accounts
-from conference.timezones import time_range
 from sessions.changes import SessionChange, room_name
 from sessions.models import Release, ReleaseMail, SavedSession, Session
 from sessions.releases import schedule_released
@@ -190,7 +190,7 @@ def set_status(mail: ReleaseMail, status: str, **fields) -> None:
 class ReleaseMailWriter:
     """Writes the mails of one release: what changed in each session, in the conference's zone.
 
-    Attendees' own zone is known only to their browser (a cookie, conference/timezones.py), so
+    Attendees' own zone is known only to their browser (a cookie, conference/i18n/timezones.py), so
     mails give the conference's times and say so.
     """
 

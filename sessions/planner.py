@@ -1,6 +1,6 @@
 """The schedule planner's day: rooms as columns, 5-minute rows, each session a block of its length.
 
-The admin's planner page (sessions/planner_views.py) draws one conference day from this; every
+The admin's planner page (sessions/admin/planner.py) draws one conference day from this; every
 move goes through ``SessionMoveForm`` (sessions/forms.py). Rows count real time from the local
 midnight, so a day on which the clocks change has 23 or 25 hours of rows, labelled as the
 conference's clocks read.
@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
+from conference.i18n.timezones import clock_text, local_clock
 from conference.models import Conference, Room
-from conference.timezones import clock_text, local_clock
 from sessions.filters import SessionFilter
 from sessions.forms import SLOT_MINUTES, WHOLE_VENUE, SessionMoveForm
 from sessions.models import Session

@@ -15,7 +15,7 @@ from django.dispatch import receiver
 from django.urls import reverse
 
 from conference.models import Conference
-from conference.webhooks import Event, object_reference, record_event, send_event
+from conference.webhooks.delivery import Event, object_reference, record_event, send_event
 from sessions.models import (
     Attachment,
     Release,
@@ -74,7 +74,7 @@ def session_api_path(session: Session) -> str:
 
 @receiver(schedule_released)
 def tell_webhooks_of_release(sender, release: Release, **kwargs):
-    from sessions.serializers import ReleaseSerializer
+    from sessions.api.serializers import ReleaseSerializer
 
     def data():
         context = {"conference": release.conference}
@@ -105,7 +105,7 @@ def conference_published(sender, instance, raw=False, **kwargs):
 @receiver(user_logged_in)
 def save_the_session_chosen_before_login(sender, request, user, **kwargs):
     """An anonymous visitor clicked “save”, then logged in or signed up: finish what they asked."""
-    from sessions.my_schedule import PENDING_SAVE_KEY
+    from sessions.views.my_schedule import PENDING_SAVE_KEY
 
     pk = request.session.pop(PENDING_SAVE_KEY, None) if request is not None else None
     session = (

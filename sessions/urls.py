@@ -1,27 +1,27 @@
 from django.urls import path, re_path
 
-from sessions import embed, feeds, my_schedule, now, views
+from sessions.views import embed, feeds, my_schedule, now, schedule
 
 app_name = "sessions"
 
 urlpatterns = [
-    path("schedule/", views.ScheduleView.as_view(), name="schedule"),
-    path("schedule/grid/", views.ScheduleGridView.as_view(), name="schedule-grid"),
-    path("schedule/grid/rows.css", views.grid_rows_css, name="schedule-grid-rows"),
+    path("schedule/", schedule.ScheduleView.as_view(), name="schedule"),
+    path("schedule/grid/", schedule.ScheduleGridView.as_view(), name="schedule-grid"),
+    path("schedule/grid/rows.css", schedule.grid_rows_css, name="schedule-grid-rows"),
     path("embed/", embed.EmbedScheduleView.as_view(), name="embed"),
     path("embed/grid/", embed.EmbedGridView.as_view(), name="embed-grid"),
     path("now/", now.NowView.as_view(), name="now"),
     path("now/<slug:room_slug>/", now.DoorSignView.as_view(), name="door-sign"),
-    path("changes/", views.ChangeLogView.as_view(), name="changes"),
+    path("changes/", schedule.ChangeLogView.as_view(), name="changes"),
     path("changes.atom", feeds.ChangeLogFeedView.as_view(), name="changes-feed"),
-    path("schedule.ics", views.ScheduleCalendarView.as_view(), name="schedule-ics"),
-    path("schedule.xml", views.FrabXmlView.as_view(), name="schedule-xml"),
-    path("schedule.json", views.FrabJsonView.as_view(), name="schedule-json"),
-    path("sessions/<slug:slug>.ics", views.SessionCalendarView.as_view(), name="session-ics"),
-    path("sessions/<slug:slug>/", views.SessionDetailView.as_view(), name="session-detail"),
+    path("schedule.ics", schedule.ScheduleCalendarView.as_view(), name="schedule-ics"),
+    path("schedule.xml", schedule.FrabXmlView.as_view(), name="schedule-xml"),
+    path("schedule.json", schedule.FrabJsonView.as_view(), name="schedule-json"),
+    path("sessions/<slug:slug>.ics", schedule.SessionCalendarView.as_view(), name="session-ics"),
+    path("sessions/<slug:slug>/", schedule.SessionDetailView.as_view(), name="session-detail"),
     path(
         "sessions/<slug:slug>/attachments/<int:pk>/",
-        views.AttachmentDownloadView.as_view(),
+        schedule.AttachmentDownloadView.as_view(),
         name="attachment-download",
     ),
     path("sessions/<slug:slug>/save/", my_schedule.SaveSessionView.as_view(), name="session-save"),

@@ -15,8 +15,8 @@ from django.db.models import Count, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from conference.i18n.timezones import local_clock
 from conference.models import Conference
-from conference.timezones import local_clock
 from sessions.models import Session, ordered_speakers_prefetch
 from speakers.models import Speaker, availability_prefetch
 

@@ -8,8 +8,8 @@ from django.utils.translation import gettext_lazy as _
 from conference.forms import AttendeeFormMixin, ConferenceDateTimeField, ConferenceDayTimeWidget
 from conference.models import Conference
 from conference.versioning import EditConflictError
+from speakers.api.serializers import MAX_AVAILABILITY_WINDOWS
 from speakers.models import Availability, Speaker, SpeakerLink
-from speakers.serializers import MAX_AVAILABILITY_WINDOWS
 
 
 class SpeakerSearchForm(forms.Form):
@@ -27,7 +27,7 @@ class InvitationForm(forms.Form):
 
 
 class SpeakerProfileForm(AttendeeFormMixin, forms.ModelForm):
-    """What a speaker edits of themselves (speakers/self_service.py); sessions are not here.
+    """What a speaker edits of themselves (speakers/views/self_service.py); sessions are not here.
 
     The model's own validation runs (ModelForm calls ``full_clean()``): the photo gets the
     admin's upload checks, the bio is Markdown cleaned on display like the organizers'.

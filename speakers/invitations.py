@@ -4,7 +4,7 @@ The link carries the invitation's id signed with a timestamp (django.core.signin
 cannot be altered and stops working after ``settings.SPEAKER_INVITATION_MAX_AGE``; the
 ``SpeakerInvitation`` row makes it single-use and records who invited whom. The mail goes out
 through the task worker, once the invitation is committed, like the account mails
-(conference/mail.py), and counts against a per-address limit (conference/limits.py).
+(conference/accounts/mail.py), and counts against a per-address limit (conference/accounts/limits.py).
 """
 
 from dataclasses import dataclass
@@ -18,8 +18,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django_tasks import task
 
-from conference.limits import SPEAKER_INVITATIONS_PER_ADDRESS, Limit
-from conference.mail import absolute, templated_mail
+from conference.accounts.limits import SPEAKER_INVITATIONS_PER_ADDRESS, Limit
+from conference.accounts.mail import absolute, templated_mail
 from speakers.models import Speaker, SpeakerInvitation
 
 INVITATION_SALT = "speakers.invitations.accept"

@@ -11,9 +11,9 @@ from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
+from conference.i18n.timezones import time_range
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, mailable_accounts
 from conference.routing import reverse_slugs
-from conference.timezones import time_range
 from conference.uploads import FileKindValidator, ImageSizeValidator, RandomName, reencoded_image
 from conference.versioning import ChangeTrackedQuerySet, Versioned
 

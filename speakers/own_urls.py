@@ -1,4 +1,4 @@
-"""A speaker's own pages, under /<conference>/speaker/ (speakers/materials.py).
+"""A speaker's own pages, under /<conference>/speaker/ (speakers/views/materials.py).
 
 Never stored, by a cache in front nor by the browser's offline copies (the service worker keeps
 no ``no-store`` answer): they hold the speaker's forms and CSRF token, as the account pages do.
@@ -7,7 +7,7 @@ no ``no-store`` answer): they hold the speaker's forms and CSRF token, as the ac
 from django.urls import path
 from django.views.decorators.cache import never_cache
 
-from speakers import materials
+from speakers.views import materials
 
 app_name = "speaker-pages"
 

@@ -6,7 +6,7 @@ from django.dispatch import receiver
 from django.urls import reverse
 
 from conference.models import Conference
-from conference.webhooks import Event, object_reference, record_event
+from conference.webhooks.delivery import Event, object_reference, record_event
 from speakers.models import Availability, Speaker, SpeakerLink
 
 

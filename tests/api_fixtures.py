@@ -12,7 +12,7 @@ from django.contrib.auth.models import Permission
 from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.test import APIClient
 
-from conference.limits import SharedThrottleMixin
+from conference.accounts.limits import SharedThrottleMixin
 
 __all__ = [
     "anonymous",

@@ -8,7 +8,7 @@ from django.template.backends import jinja2 as jinja2_backend
 from django.test.signals import template_rendered
 from django.test.utils import override_settings
 
-from conference.catalogues import compile_stale
+from conference.i18n.catalogues import compile_stale
 from conference.pages.copies import forget_pages
 
 

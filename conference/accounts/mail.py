@@ -18,15 +18,15 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django_tasks import task
 
-from conference.limits import (
+from conference.accounts.limits import (
     VERIFICATION_MAILS_PER_ACCOUNT,
     VERIFICATION_MAILS_PER_ADDRESS,
     Limit,
 )
 from conference.models import AccountEmail
 
-VERIFY_SALT = "conference.mail.verify-email"
-UNSUBSCRIBE_SALT = "conference.mail.unsubscribe"
+VERIFY_SALT = "conference.accounts.mail.verify-email"
+UNSUBSCRIBE_SALT = "conference.accounts.mail.unsubscribe"
 # A verification link works for three days; an unsubscribe link for as long as the key stays.
 VERIFY_MAX_AGE = 3 * 24 * 60 * 60
 

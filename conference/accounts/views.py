@@ -22,7 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import FormView, TemplateView
 
-from conference import mail
+from conference.accounts import mail
 from conference.forms import (
     AccountSettingsForm,
     LoginForm,
@@ -31,10 +31,10 @@ from conference.forms import (
     SetPasswordForm,
     SignupForm,
 )
-from conference.languages import activate_conference_language
+from conference.i18n.languages import activate_conference_language
 from conference.models import AccountEmail, Conference
-from conference.offline import forgets_the_visitor
-from conference.views import safe_next
+from conference.site.offline import forgets_the_visitor
+from conference.views.conferences import safe_next
 
 
 def account_conference(request) -> Conference | None:
@@ -110,7 +110,7 @@ class AccountView(LoginRequiredMixin, AccountPageMixin, TemplateView):
     extra_context = {"nav": "account"}
 
     def get_context_data(self, **kwargs):
-        # The speakers this account is, one per conference (speakers/self_service.py).
+        # The speakers this account is, one per conference (speakers/views/self_service.py).
         speakers = self.request.user.speaker_profiles.select_related("conference")
         return super().get_context_data(
             speaker_profiles=list(speakers.order_by("-conference__starts_on", "pk")), **kwargs

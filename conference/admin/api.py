@@ -1,5 +1,5 @@
-"""The admin of what outside clients hold (conference/api_models.py): webhook endpoints and
-their delivery log, API tokens with their scope. Registered by conference/admin.py, which
+"""The admin of what outside clients hold (conference/models/api.py): webhook endpoints and
+their delivery log, API tokens with their scope. Registered by conference/admin/conference.py, which
 imports it."""
 
 from django import forms
@@ -10,8 +10,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from conference.admin_widgets import AutocompleteAdminMixin
-from conference.api_models import ApiToken, WebhookDelivery, WebhookEndpoint
+from conference.admin.widgets import AutocompleteAdminMixin
+from conference.models import ApiToken, WebhookDelivery, WebhookEndpoint
 
 
 class WebhookEndpointForm(forms.ModelForm):

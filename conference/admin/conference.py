@@ -15,23 +15,11 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from conference.admin_widgets import KeyCheckingAutocompleteSelect
-from conference.forms import AdminLoginForm, named_with_conference
+from conference.admin.versioned_forms import VersionedModelForm
+from conference.admin.widgets import KeyCheckingAutocompleteSelect
+from conference.forms import named_with_conference
 from conference.models import Conference, Room, Track
-from conference.offline import forgets_the_visitor
-from conference.versioned_forms import VersionedModelForm
 from conference.versioning import EditConflictError
-
-# The product's name, not Django's, on every admin page (the index is a dashboard of the
-# conferences, sessions/dashboard.py).
-admin.site.site_header = gettext_lazy("confsched: organizers")
-admin.site.site_title = "confsched"
-admin.site.index_title = gettext_lazy("Dashboard")
-
-# The admin's login counts towards, and respects, the same login limit as the site's.
-admin.site.login_form = AdminLoginForm
-# Its log-out clears what the browser kept of the visitor's pages, as the site's does.
-admin.site.logout = forgets_the_visitor(admin.site.logout)
 
 # Failed logins, where organizers see who is locked and delete a row to unlock an account. Only
 # this of axes' admin pages (settings.AXES_ENABLE_ADMIN is off): its access logs stay empty here.
@@ -394,10 +382,3 @@ class RoomAdmin(ConferencePartAdmin):
 @admin.register(Track)
 class TrackAdmin(ConferencePartAdmin):
     list_display = ["name", "conference", "colour", "session_count"]
-
-
-# --- Webhook endpoints, their delivery log, API tokens ----------------------------------------
-
-
-# The admin of what outside clients hold: webhook endpoints, their deliveries, API tokens.
-from conference import api_admin  # noqa: E402, F401

@@ -12,8 +12,8 @@ from drf_spectacular.utils import (
 )
 from rest_framework import permissions
 
-from conference.api_policies import StaffOrModelPermissionsOrReadOnly
-from conference.serializers import (
+from conference.api.policies import StaffOrModelPermissionsOrReadOnly
+from conference.api.serializers import (
     ErrorSerializer,
     PreconditionFailedSerializer,
     ValidationErrorSerializer,
@@ -60,7 +60,7 @@ class ValidationErrorSchema(OpenApiSerializerExtension):
 class ScopedTokenScheme(TokenScheme):
     """``Authorization: Token <key>``, described with what limits a token may carry."""
 
-    target_class = "conference.tokens.ScopedTokenAuthentication"
+    target_class = "conference.api.tokens.ScopedTokenAuthentication"
     priority = 1
 
     def get_security_definition(self, auto_schema):

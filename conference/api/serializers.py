@@ -302,5 +302,5 @@ class PreconditionFailedSerializer(ErrorSerializer):
 class ValidationErrorSerializer(serializers.Serializer):
     """Field name → messages; ``non_field_errors`` for rules across fields.
 
-    Only documents 400 bodies; its schema comes from conference.api_schema.ValidationErrorSchema.
+    Only documents 400 bodies; its schema comes from conference.api.schema.ValidationErrorSchema.
     """

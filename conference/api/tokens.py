@@ -20,7 +20,7 @@ class ScopedTokenAuthentication(TokenAuthentication):
     """``Authorization: Token <key>``: an ApiToken's key, or else a DRF token's."""
 
     def get_model(self):
-        from conference.api_models import ApiToken
+        from conference.models import ApiToken
 
         return ApiToken
 

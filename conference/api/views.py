@@ -20,12 +20,18 @@ from rest_framework.filters import BaseFilterBackend
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from conference.api_policies import (
+from conference.accounts.limits import (
+    ScopedRateThrottle,
+    login_is_locked,
+    login_lock_seconds_left,
+    login_locked_message,
+)
+from conference.api.policies import (
     ApiPolicyMixin,
     Conflict,
     VersionedObjectMixin,
 )
-from conference.api_schema import (
+from conference.api.schema import (
     CHANGE,
     CONFERENCE_SLUG,
     DELETE,
@@ -40,21 +46,15 @@ from conference.api_schema import (
     errors,
     path_slug,
 )
-from conference.errors import JsonBodyParser
-from conference.limits import (
-    ScopedRateThrottle,
-    login_is_locked,
-    login_lock_seconds_left,
-    login_locked_message,
-)
-from conference.models import HEX_COLOUR_MESSAGE, ApiToken, Conference, Room, Track
-from conference.serializers import (
+from conference.api.serializers import (
     ConferenceSerializer,
     RoomSerializer,
     TrackSerializer,
     UTCDateTimeField,
 )
-from conference.tokens import reachable_conferences
+from conference.api.tokens import reachable_conferences
+from conference.models import HEX_COLOUR_MESSAGE, ApiToken, Conference, Room, Track
+from conference.site.errors import JsonBodyParser
 
 
 class UpdatedSinceFilter(BaseFilterBackend):
@@ -256,7 +256,7 @@ class TrackViewSet(VersionedObjectMixin, ConferenceScopedMixin, viewsets.ModelVi
 
 
 class LoginLocked(exceptions.APIException):
-    """The account is locked by the login limit (conference.limits): a 429 with Retry-After."""
+    """The account is locked by the login limit (conference.accounts.limits): a 429 with Retry-After."""
 
     status_code = 429
     default_code = "login_locked"

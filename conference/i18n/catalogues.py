@@ -3,8 +3,8 @@
 Babel reads our Jinja2 templates (Django's makemessages reads only Django templates) and
 compiles .mo files in pure Python, so a clean machine needs no GNU gettext.
 
-    python -m conference.catalogues update    # after changing strings: .pot and .po files
-    python -m conference.catalogues compile   # .po -> .mo (make run / make test do it)
+    python -m conference.i18n.catalogues update    # after changing strings: .pot and .po files
+    python -m conference.i18n.catalogues compile   # .po -> .mo (make run / make test do it)
 """
 
 import io
@@ -15,7 +15,7 @@ from pathlib import Path
 from babel.messages.extract import extract_python
 from babel.messages.frontend import CommandLineInterface
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 LOCALE = ROOT / "locale"
 # Each domain and its extraction rules: pages and Python, and our JavaScript (the planner's).
 DOMAINS = {"django": "babel.cfg", "djangojs": "babel-js.cfg"}

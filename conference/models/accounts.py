@@ -1,5 +1,5 @@
-"""What an account's owner proved and chose about mail from the site (conference/accounts.py
-has the pages). Registered with the app through conference/models.py, which imports it."""
+"""What an account's owner proved and chose about mail from the site (conference/accounts/views.py
+has the pages). Registered with the app through conference/models/conference.py, which imports it."""
 
 from django.conf import settings
 from django.db import models

@@ -1,10 +1,10 @@
 """What outside clients hold: webhook endpoints and their deliveries, API tokens with scopes.
 
-conference/models.py imports these, so the conference app owns them (models.py stays short);
+conference/models/conference.py imports these, so the conference app owns them (models.py stays short);
 they name Conference by its label, as this module is imported by the one defining it.
 
-The logic lives elsewhere: sending in conference/webhooks.py, the SSRF guard in
-conference/addresses.py, tokens' authentication and permission in conference/tokens.py.
+The logic lives elsewhere: sending in conference/webhooks/delivery.py, the SSRF guard in
+conference/webhooks/addresses.py, tokens' authentication and permission in conference/api/tokens.py.
 """
 
 import binascii
@@ -18,7 +18,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
-from conference.addresses import validate_public_url
+from conference.webhooks.addresses import validate_public_url
 
 
 def new_webhook_secret() -> str:
@@ -152,7 +152,7 @@ class ApiToken(models.Model):
     """An API token with limits: read only or write, some conferences only, an expiry.
 
     DRF's own Token (one per user, from before scopes) stays valid beside these, with full
-    access: conference/tokens.py reads both.
+    access: conference/api/tokens.py reads both.
     """
 
     class Scope(models.TextChoices):

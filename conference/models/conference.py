@@ -472,12 +472,3 @@ class FormerSlug(models.Model):
 
     class Meta:
         abstract = True
-
-
-# Accounts' mail settings, webhooks and API tokens, in modules of their own (see there).
-from conference.account_models import (  # noqa: E402, F401
-    AccountEmail,
-    confirmed_address,
-    mailable_accounts,
-)
-from conference.api_models import ApiToken, WebhookDelivery, WebhookEndpoint  # noqa: E402, F401

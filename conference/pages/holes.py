@@ -1,6 +1,6 @@
 """The personal parts of a shared page ("holes"), and how each visitor's page is put together.
 
-``{{ personal("template.html", **data) }}`` (conference.jinja2) records a hole when the page
+``{{ personal("template.html", **data) }}`` (conference.site.jinja2) records a hole when the page
 is rendered for the cache, and renders the template in place otherwise. A ``HoleKind`` names a
 hole's only dependence on its visitor in one function, ``state()``, used by the shared page and
 by ``personal()`` alike; its template is rendered from that state and its data alone. A page is

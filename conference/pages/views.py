@@ -52,7 +52,7 @@ class SharedPageMixin:
     ``same_for_every_user``: it has no holes at all (exports, stylesheets).
     ``query_parameters``: the query parameters the page reads; all others are ignored.
     ``personal_context(request)``: what the holes need besides the visitor and the page's
-    address (``sessions.personal`` adds the saved sessions).
+    address (``sessions.views.personal`` adds the saved sessions).
     ``page_moment()``: for a page that follows the clock (now and next), the minute it shows.
     """
 

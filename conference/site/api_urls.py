@@ -6,19 +6,19 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter, SimpleRouter
 
-from conference.api import (
+from conference.api.policies import (
+    JsonErrorsMixin,
+    api_not_found,
+)
+from conference.api.views import (
     ConferenceViewSet,
     ObtainTokenView,
     RoomViewSet,
     TrackViewSet,
 )
-from conference.api_policies import (
-    JsonErrorsMixin,
-    api_not_found,
-)
-from sessions.api import MyScheduleViewSet, ReleaseViewSet, RemovalViewSet, SessionViewSet
-from sessions.feedback_api import FeedbackSummaryView
-from speakers.api import SpeakerViewSet
+from sessions.api.feedback import FeedbackSummaryView
+from sessions.api.views import MyScheduleViewSet, ReleaseViewSet, RemovalViewSet, SessionViewSet
+from speakers.api.views import SpeakerViewSet
 
 app_name = "api"
 

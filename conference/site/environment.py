@@ -1,4 +1,4 @@
-"""Reading settings from the environment (conference/settings.py): a local settings file, and
+"""Reading settings from the environment (conference/site/settings.py): a local settings file, and
 typed variables that name themselves when they are wrong."""
 
 import os

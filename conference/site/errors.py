@@ -7,9 +7,9 @@ a 500. A middleware, because a validator on our own fields would leave out what 
 the admin's list filters and autocomplete, DRF's query parameters, the session cookie and the
 token header.
 
-The ``handler400``-``handler500`` views (set in ``conference.urls``) answer what Django raises
+The ``handler400``-``handler500`` views (set in ``conference.site.urls``) answer what Django raises
 itself: too many fields, a body over DATA_UPLOAD_MAX_MEMORY_SIZE, the refusal above, and any
-error outside a DRF view. ``conference.api_policies.api_exception_handler`` hands bad requests inside DRF
+error outside a DRF view. ``conference.api.policies.api_exception_handler`` hands bad requests inside DRF
 views to them too, so each status has one wording for pages and API alike.
 """
 
@@ -32,7 +32,7 @@ from django.views import defaults
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from conference.languages import activate_conference_language
+from conference.i18n.languages import activate_conference_language
 from conference.models import Conference
 
 NUL = "\x00"

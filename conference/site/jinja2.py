@@ -23,10 +23,10 @@ from jinja2 import Environment, StrictUndefined
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from conference.i18n.timezones import local_clock, short_date, time_range, time_zone_options
 from conference.markup import render_markdown
 from conference.pages.holes import hole_data
 from conference.routing import reverse_slugs
-from conference.timezones import local_clock, short_date, time_range, time_zone_options
 
 # What reverse_slugs() can format without quoting: Django's slug converter's characters.
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")

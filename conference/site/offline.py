@@ -1,5 +1,5 @@
 """The installable web app: its manifest and the service worker that keeps visited pages for
-when the venue's network fails (conference/service_worker.js; docs/attendees.md, "At the venue,
+when the venue's network fails (conference/site/service_worker.js; docs/attendees.md, "At the venue,
 offline").
 
 After a page of a conference loads, the worker also reads the conference's offline manifest
@@ -159,8 +159,8 @@ def offline_pages(conference) -> list[str]:
     """Every page of the conference an attendee reads at the venue, as the worker asks for it:
     home, schedule (each day's when it shows one at a time), grid (each day), speakers, every
     session and every speaker. The public's: what a staff member sees beyond it they open."""
-    from sessions.views import ScheduleView
-    from speakers.views import SpeakerListView
+    from sessions.views.schedule import ScheduleView
+    from speakers.views.public import SpeakerListView
 
     slug = {"conference_slug": conference.slug}
     sessions = Session.objects.public().filter(conference=conference)

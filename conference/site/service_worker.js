@@ -1,4 +1,4 @@
-// The site's service worker, served from /service-worker.js by conference/offline.py, which puts
+// The site's service worker, served from /service-worker.js by conference/site/offline.py, which puts
 // CONFIG above this line: the static files to keep at once, the paths never kept, the log in and
 // out addresses, and the version (one per release and set of static files).
 //

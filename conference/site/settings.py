@@ -10,9 +10,9 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from conference.environment import env_bool, env_int, env_list, read_env_file
+from conference.site.environment import env_bool, env_int, env_list, read_env_file
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
 # Local development: `make run` writes .env.local (git-ignored) with DJANGO_DEBUG=1 and a secret
@@ -65,7 +65,7 @@ if urlsplit(SITE_URL).scheme not in ("http", "https") or not urlsplit(SITE_URL).
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "conference.site.apps.ConferenceAdminConfig",  # django.contrib.admin with our site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -82,6 +82,8 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "conference",
+    # The project shell's management commands (load_demo, the worker's upkeep); no models.
+    "conference.site",
     "speakers",
     "sessions",
 ]
@@ -103,24 +105,24 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     # After the header middleware, so that its 400s carry the security headers too; before
-    # anything reads input (conference/errors.py).
-    "conference.errors.RefuseUnstorableTextMiddleware",
-    "conference.timezones.DisplayTimeZoneMiddleware",
-    # Last, as django-axes asks: it turns a locked login's answer into a 429 (conference.limits).
+    # anything reads input (conference/site/errors.py).
+    "conference.site.errors.RefuseUnstorableTextMiddleware",
+    "conference.i18n.timezones.DisplayTimeZoneMiddleware",
+    # Last, as django-axes asks: it turns a locked login's answer into a 429 (conference.accounts.limits).
     "axes.middleware.AxesMiddleware",
 ]
 
-ROOT_URLCONF = "conference.urls"
-WSGI_APPLICATION = "conference.wsgi.application"
+ROOT_URLCONF = "conference.site.urls"
+WSGI_APPLICATION = "conference.site.wsgi.application"
 
 TEMPLATES = [
     {
-        # Every attendee page: templates/ (see conference/jinja2.py for why Jinja2).
+        # Every attendee page: templates/ (see conference/site/jinja2.py for why Jinja2).
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": False,
         "OPTIONS": {
-            "environment": "conference.jinja2.environment",
+            "environment": "conference.site.jinja2.environment",
             "context_processors": [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
@@ -174,7 +176,7 @@ if IS_SQLITE:
 # database (conference/pages/), so one per process is correct, only colder (with the
 # local-memory cache, pages are kept in each worker's bounded copies only). "limits" holds
 # what must be counted once for all processes and servers (API throttles, password-reset mail,
-# conference.limits), and is written on every API request: Redis when REDIS_URL is set. Without
+# conference.accounts.limits), and is written on every API request: Redis when REDIS_URL is set. Without
 # it, on PostgreSQL, a table in the database, which `migrate` creates (conference.apps). On
 # SQLite, files in a folder beside the database file: SQLite has one writer at a time, so a
 # count written there by every request would make each API read wait behind every write (behind
@@ -243,7 +245,7 @@ PAGE_STALE_WHILE_REVALIDATE = env_int("DJANGO_PAGE_STALE_WHILE_REVALIDATE", 30)
 # How many proxies (load balancers) in front of the app servers append the address they were
 # reached from to X-Forwarded-For. 0: the header is ignored and the client is REMOTE_ADDR. Every
 # per-client limit (logins, password-reset mail, API throttles) reads the address through
-# conference.limits.client_address, which follows this; so does DRF (NUM_PROXIES below).
+# conference.accounts.limits.client_address, which follows this; so does DRF (NUM_PROXIES below).
 _trusted_proxies = os.environ.get("DJANGO_TRUSTED_PROXIES", "").strip() or "0"
 if not (_trusted_proxies.isascii() and _trusted_proxies.isdigit()):
     raise ImproperlyConfigured(
@@ -258,7 +260,7 @@ TRUSTED_PROXIES = int(_trusted_proxies)
 # with many addresses go on. The counts live in the database (axes' default handler), shared by
 # every process, where organizers see them in the admin and delete one to unlock an account.
 AUTHENTICATION_BACKENDS = [
-    "conference.limits.LoginLimitBackend",
+    "conference.accounts.limits.LoginLimitBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"  # axes' default, said here
@@ -269,11 +271,11 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 # request data to the account's row, growing it for as long as a guesser keeps trying. The lock
 # lifts 15 minutes after the failures that made it.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_CLIENT_IP_CALLABLE = "conference.limits.client_address"
-AXES_LOCKOUT_CALLABLE = "conference.limits.login_locked_response"
+AXES_CLIENT_IP_CALLABLE = "conference.accounts.limits.client_address"
+AXES_LOCKOUT_CALLABLE = "conference.accounts.limits.login_locked_response"
 # Successful logins are not recorded: nothing here reads them, and the table would only grow.
 AXES_DISABLE_ACCESS_LOG = True
-AXES_ENABLE_ADMIN = False  # conference/admin.py registers the failed attempts alone
+AXES_ENABLE_ADMIN = False  # conference/admin/conference.py registers the failed attempts alone
 # axes.W006 asks for "ip_address" among the lockout parameters, against attackers who rotate
 # user agents; those are not a parameter here, and the address is left out on purpose (above).
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]
@@ -289,8 +291,8 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français")]
 # Our catalogue (docs/i18n.md); compiled by `make messages`, which run and test call.
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# Our date and time formats per language: "10:35" and "10 h 35" (conference/formats/).
-FORMAT_MODULE_PATH = ["conference.formats"]
+# Our date and time formats per language: "10:35" and "10 h 35" (conference/i18n/formats/).
+FORMAT_MODULE_PATH = ["conference.i18n.formats"]
 # Stored in UTC; shown and entered in each conference's own zone (Conference.time_zone).
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -340,7 +342,7 @@ TASKS = {
 }
 
 # A task running for longer than this was lost with its worker (killed, out of memory, a reboot)
-# and is marked failed by `manage.py fail_lost_tasks` (conference/lost_tasks.py). No task here
+# and is marked failed by `manage.py fail_lost_tasks` (conference/site/lost_tasks.py). No task here
 # runs for more than a few minutes: an import of 1,000 sessions takes seconds, a batch of 100
 # mails as long as the mail server makes it.
 TASK_LOST_AFTER = timedelta(minutes=env_int("DJANGO_TASK_LOST_AFTER_MINUTES", 30))
@@ -348,7 +350,7 @@ TASK_LOST_AFTER = timedelta(minutes=env_int("DJANGO_TASK_LOST_AFTER_MINUTES", 30
 # How long the link of a speaker invitation works (speakers/invitations.py).
 SPEAKER_INVITATION_MAX_AGE = timedelta(days=env_int("DJANGO_SPEAKER_INVITATION_DAYS", 14))
 # Webhook receivers on private, loopback or link-local addresses are refused (SSRF guard,
-# conference/webhooks.py) unless this is set: for tests, or a site inside a closed network.
+# conference/webhooks/delivery.py) unless this is set: for tests, or a site inside a closed network.
 WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = env_bool(
     "DJANGO_WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", default=False
 )
@@ -368,10 +370,10 @@ FIXTURE_DIRS = [BASE_DIR / "fixtures"]
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # API tokens with a scope, conferences and an expiry; DRF's own tokens stay valid.
-        "conference.tokens.ScopedTokenAuthentication",
+        "conference.api.tokens.ScopedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    # Our viewsets refine these two (conference.api_policies.ApiPolicyMixin): classes named here are
+    # Our viewsets refine these two (conference.api.policies.ApiPolicyMixin): classes named here are
     # imported while DRF itself loads, so they cannot live beside the viewsets.
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.DjangoModelPermissionsOrAnonReadOnly"
@@ -379,13 +381,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["conference.errors.JsonBodyParser"],
-    "DEFAULT_SCHEMA_CLASS": "conference.api_schema.ApiSchema",
-    "EXCEPTION_HANDLER": "conference.api_policies.api_exception_handler",
-    # DRF's throttles, counted in the "limits" cache per conference.limits.client_address.
+    "DEFAULT_PARSER_CLASSES": ["conference.site.errors.JsonBodyParser"],
+    "DEFAULT_SCHEMA_CLASS": "conference.api.schema.ApiSchema",
+    "EXCEPTION_HANDLER": "conference.api.policies.api_exception_handler",
+    # DRF's throttles, counted in the "limits" cache per conference.accounts.limits.client_address.
     "DEFAULT_THROTTLE_CLASSES": [
-        "conference.limits.AnonRateThrottle",
-        "conference.limits.UserRateThrottle",
+        "conference.accounts.limits.AnonRateThrottle",
+        "conference.accounts.limits.UserRateThrottle",
     ],
     "NUM_PROXIES": TRUSTED_PROXIES,
     "DEFAULT_THROTTLE_RATES": {
@@ -420,7 +422,7 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",  # the default, kept
-        "conference.api_schema.document_conditional_reads",
+        "conference.api.schema.document_conditional_reads",
     ],
 }
 
@@ -442,7 +444,7 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],
         "font-src": [SELF],
         "connect-src": [SELF],
-        # The service worker and the web app manifest (conference/offline.py).
+        # The service worker and the web app manifest (conference/site/offline.py).
         "worker-src": [SELF],
         "manifest-src": [SELF],
         "object-src": [NONE],

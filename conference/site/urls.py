@@ -6,12 +6,13 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import JavaScriptCatalog, set_language
 
-from conference import offline, views
+from conference.site import offline
+from conference.views import conferences
 
 conference_patterns = (
     [
-        path("", views.ConferenceDetailView.as_view(), name="conference-detail"),
-        path("tracks.css", views.TrackStylesView.as_view(), name="track-styles"),
+        path("", conferences.ConferenceDetailView.as_view(), name="conference-detail"),
+        path("tracks.css", conferences.TrackStylesView.as_view(), name="track-styles"),
         path("offline/", offline.conference_offline_page, name="offline"),
         path("offline.json", offline.conference_offline_manifest, name="offline-manifest"),
     ],
@@ -22,17 +23,17 @@ urlpatterns = [
     # Our JavaScript's strings (static/js/, the djangojs catalogue), for the admin's planner.
     path("admin/jsi18n/confsched/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
-    # At the root, so the worker's scope is the whole site (conference/offline.py).
+    # At the root, so the worker's scope is the whole site (conference/site/offline.py).
     path("service-worker.js", offline.service_worker, name="service-worker"),
     path("manifest.webmanifest", offline.web_manifest, name="web-manifest"),
     path("offline/", offline.offline_page, name="offline"),
-    path("accounts/", include("conference.accounts")),
+    path("accounts/", include("conference.accounts.views")),
     # The language switcher (includes/language_form.html) posts here. Without a CSRF token: an
     # anonymous visitor's page is the same bytes for all, so it cannot hold theirs, and a forged
     # post only changes which language the site shows them (docs/i18n.md).
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
-    path("api/", include("conference.api_urls")),
-    path("", views.ConferenceListView.as_view(), name="conference-list"),
+    path("api/", include("conference.site.api_urls")),
+    path("", conferences.ConferenceListView.as_view(), name="conference-list"),
     path("<slug:conference_slug>/", include(conference_patterns)),
     path("<slug:conference_slug>/", include("sessions.urls")),
     path("<slug:conference_slug>/", include("speakers.urls")),
@@ -40,11 +41,11 @@ urlpatterns = [
     path("<slug:conference_slug>/", include("sessions.feedback_urls")),
 ]
 
-# JSON under /api/, pages elsewhere (conference/errors.py).
-handler400 = "conference.errors.bad_request"
-handler403 = "conference.errors.permission_denied"
-handler404 = "conference.errors.page_not_found"
-handler500 = "conference.errors.server_error"
+# JSON under /api/, pages elsewhere (conference/site/errors.py).
+handler400 = "conference.site.errors.bad_request"
+handler403 = "conference.site.errors.permission_denied"
+handler404 = "conference.site.errors.page_not_found"
+handler500 = "conference.site.errors.server_error"
 
 if settings.DEBUG:
     from django.conf.urls.static import static

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.generic import DetailView, ListView
 
-from conference.languages import activate_conference_language
+from conference.i18n.languages import activate_conference_language
 from conference.models import Conference, describe_days
 from conference.pages.views import SharedPageMixin
 
@@ -27,7 +27,7 @@ class ConferenceMixin:
 
     The conference is one the visitor may see (``Conference.objects.visible_to``); times show in
     the zone the visitor chose, else the conference's own; in the language the visitor asked
-    for, else the conference's own (conference/languages.py).
+    for, else the conference's own (conference/i18n/languages.py).
     """
 
     def setup(self, request, *args, **kwargs):

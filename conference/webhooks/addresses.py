@@ -1,5 +1,5 @@
 """Outgoing requests to addresses organizers typed: the guard that keeps them off the server's
-own network (webhooks, conference/webhooks.py).
+own network (webhooks, conference/webhooks/delivery.py).
 
 An address is only a name: it could point at the server's own network (a metadata service, an
 admin port). Addresses that resolve to anything but public unicast addresses are refused when an

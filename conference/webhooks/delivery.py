@@ -10,7 +10,7 @@ task worker. A failed try is tried again later with exponential backoff (``RETRY
 by ``run_after`` when the task backend can defer, otherwise by ``manage.py send_webhooks``.
 
 Receivers' addresses are refused when private, loopback or link-local, when saved and at
-every try (the SSRF guard, conference/addresses.py).
+every try (the SSRF guard, conference/webhooks/addresses.py).
 """
 
 import datetime
@@ -26,8 +26,8 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
-from conference.addresses import check_public_url, opener
-from conference.api_models import WebhookDelivery, WebhookEndpoint
+from conference.models import WebhookDelivery, WebhookEndpoint
+from conference.webhooks.addresses import check_public_url, opener
 
 logger = logging.getLogger(__name__)
 
@@ -249,6 +249,6 @@ def send_due_webhooks() -> int:
 
 def object_reference(kind: str, instance, api_path: str) -> dict[str, Any]:
     """What an event says of a session or speaker: enough to fetch it from the API."""
-    from conference.serializers import absolute_url
+    from conference.api.serializers import absolute_url
 
     return {"type": kind, "id": instance.pk, "slug": instance.slug, "url": absolute_url(api_path)}

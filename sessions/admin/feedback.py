@@ -14,9 +14,9 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from conference.admin import ConferencePartListFilter, conference_id_from
+from conference.admin.conference import ConferencePartListFilter, conference_id_from
 from conference.models import Conference
-from sessions.feedback import Feedback, summarize
+from sessions.models.feedback import Feedback, summarize
 
 # A spreadsheet reads a cell starting with one of these as a formula (OWASP "CSV injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

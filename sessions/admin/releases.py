@@ -1,5 +1,5 @@
 """Past releases of the schedule in the admin, read only (ReleaseAdmin); new ones are made on the
-release page (sessions/release_views.py)."""
+release page (sessions/admin/release_views.py)."""
 
 from django.contrib import admin
 from django.utils import timezone
@@ -7,16 +7,16 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from conference.admin import ConferenceTimeZoneAdminMixin
+from conference.admin.conference import ConferenceTimeZoneAdminMixin
+from conference.i18n.timezones import short_date
 from conference.models import Conference
-from conference.timezones import short_date
 from sessions.models import Release
 
 
 @admin.register(Release)
 class ReleaseAdmin(ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
     """Past releases, read only: a release is what was announced, so it is never edited or
-    deleted here; new ones are made on the release page (sessions/release_views.py)."""
+    deleted here; new ones are made on the release page (sessions/admin/release_views.py)."""
 
     list_display = ["version", "conference", "released", "released_by", "comment"]
     list_filter = ["conference"]

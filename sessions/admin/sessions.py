@@ -8,7 +8,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from conference.admin import (
+from conference.admin.conference import (
     ConferenceAutocompleteSelect,
     ConferencePartListFilter,
     ConferenceTimeZoneAdminMixin,
@@ -17,12 +17,13 @@ from conference.admin import (
     conference_of_form,
     open_popups_on,
 )
-from conference.admin_widgets import AutocompleteAdminMixin
+from conference.admin.widgets import AutocompleteAdminMixin
+from conference.i18n.timezones import short_date
 from conference.models import Conference
-from conference.timezones import short_date
-from sessions.dashboard import with_conference_dashboard
+from sessions.admin.imports import import_urls
+from sessions.admin.planner import planner_urls
+from sessions.admin.release_views import release_urls
 from sessions.forms import SessionAdminForm
-from sessions.import_views import import_urls
 from sessions.models import (
     SCHEDULE_ORDER,
     Attachment,
@@ -32,12 +33,6 @@ from sessions.models import (
     StatusChange,
     ordered_speakers_prefetch,
 )
-from sessions.planner_views import planner_urls
-from sessions.release_views import release_urls
-
-# The index shows each conference's schedule at a glance, with its tools.
-admin.site.index = with_conference_dashboard(admin.site.index)
-admin.site.index_template = "admin/schedule/dashboard.html"
 
 
 class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
@@ -498,7 +493,3 @@ class AttachmentAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
     list_select_related = ["session", "added_by"]
     search_fields = ["title", "session__title"]
     autocomplete_fields = ["session"]
-
-
-# Registers FeedbackAdmin and ReleaseAdmin: modules of their own, beside their models' and views'.
-from sessions import feedback_admin, release_admin  # noqa: E402, F401

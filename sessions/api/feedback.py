@@ -9,10 +9,10 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import generics, permissions, serializers
 from rest_framework.response import Response
 
-from conference.api_policies import ApiPolicyMixin
-from conference.api_schema import CONFERENCE_SLUG, DEMO_CONFERENCE, errors
+from conference.api.policies import ApiPolicyMixin
+from conference.api.schema import CONFERENCE_SLUG, DEMO_CONFERENCE, errors
 from conference.models import Conference
-from sessions.feedback import ConferenceSummary, Feedback, summarize
+from sessions.models.feedback import ConferenceSummary, Feedback, summarize
 
 
 class TallySerializer(serializers.Serializer):

@@ -5,8 +5,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from conference.models import Conference, Room, Track
-from conference.serializers import (
+from conference.api.serializers import (
     ConferenceDateTimeField,
     ConferenceSlugRelatedField,
     FullCleanMixin,
@@ -20,10 +19,11 @@ from conference.serializers import (
     conference_field,
     strict,
 )
+from conference.models import Conference, Room, Track
 from sessions.models import Attachment, Release, Removal, Session, SessionLink, SessionSpeaker
 from sessions.releases import CHANGE_KIND_CHOICES, change_summary
+from speakers.api.serializers import NULLABLE_URI, SpeakerSerializer, SpeakerSummarySerializer
 from speakers.models import Speaker
-from speakers.serializers import NULLABLE_URI, SpeakerSerializer, SpeakerSummarySerializer
 
 # Full speaker objects show their links: one more query for any number of sessions.
 SPEAKER_LINKS = "prefetched_speakers__links"

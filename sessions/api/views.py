@@ -17,15 +17,11 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.filters import OrderingFilter
 from rest_framework.response import Response
 
-from conference.api import (
-    ConferenceScopedMixin,
-    UpdatedSinceFilter,
-)
-from conference.api_policies import (
+from conference.api.policies import (
     ApiPolicyMixin,
     VersionedObjectMixin,
 )
-from conference.api_schema import (
+from conference.api.schema import (
     CHANGE,
     CONFERENCE_SLUG,
     DELETE,
@@ -40,11 +36,12 @@ from conference.api_schema import (
     errors,
     path_slug,
 )
-from conference.tokens import TokenScopePermission, check_token_reaches
-from sessions.filters import SessionFilter
-from sessions.models import Release, Removal, SavedSession, Session
-from sessions.releases import prefetch_changes
-from sessions.serializers import (
+from conference.api.tokens import TokenScopePermission, check_token_reaches
+from conference.api.views import (
+    ConferenceScopedMixin,
+    UpdatedSinceFilter,
+)
+from sessions.api.serializers import (
     SPEAKER_LINKS,
     MyScheduleQuerySerializer,
     ReleaseSerializer,
@@ -55,6 +52,9 @@ from sessions.serializers import (
     SessionSerializer,
     SessionWriteSerializer,
 )
+from sessions.filters import SessionFilter
+from sessions.models import Release, Removal, SavedSession, Session
+from sessions.releases import prefetch_changes
 from speakers.models import Speaker
 
 DEMO_SESSION = "live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"

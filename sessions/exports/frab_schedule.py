@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 
 from django.utils.encoding import iri_to_uri
 
+from conference.i18n.timezones import clock_text
 from conference.models import Conference
-from conference.timezones import clock_text
 from sessions.exports.common import absolute_url, joined_in_chunks, zoned, zoned_iso
 from sessions.exports.frab_xml import xml_attributes, xml_event_text, xml_text
 from sessions.exports.rows import grouped_rows

@@ -16,8 +16,8 @@ from urllib.parse import urljoin, urlsplit
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from conference.i18n.timezones import read_wall_clock
 from conference.models import Conference
-from conference.timezones import read_wall_clock
 from sessions.frab import FILE_KEYS, parse_duration
 
 

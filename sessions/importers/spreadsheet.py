@@ -13,8 +13,8 @@ import uuid
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from conference.i18n.timezones import clock_text, read_wall_clock
 from conference.models import Conference
-from conference.timezones import clock_text, read_wall_clock
 from sessions.frab import split_title
 from sessions.importers.records import (
     EventRecord,

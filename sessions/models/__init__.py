@@ -12,14 +12,14 @@
 - ``removal``: what syncing API clients are told is gone.
 - ``bookings``: the locks and deferred checks that keep rooms and speakers from being
   double-booked by concurrent writers.
-- ``sessions.feedback``: attendees' ratings, with their rules, in a module of their own.
+- ``sessions.models.feedback``: attendees' ratings, with their rules, in a module of their own.
 
 Everything is imported from here (``from sessions.models import Session``), as Django finds it.
 """
 
-from sessions.feedback import Feedback
 from sessions.models.bookings import locking_all, room_bookings_checked_at_end
 from sessions.models.choices import AUDIENCE_LEVEL_NAMES, KIND_NAMES
+from sessions.models.feedback import Feedback
 from sessions.models.material import Attachment, SessionLink
 from sessions.models.queries import (
     SCHEDULE_ORDER,

@@ -8,9 +8,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language_info, gettext
 
+from conference.i18n.timezones import TimeRange, time_range
 from conference.models import Conference
 from conference.routing import reverse_slugs
-from conference.timezones import TimeRange, time_range
 from sessions.models.choices import (
     AUDIENCE_LEVEL_NAMES,
     KIND_BADGES,
@@ -55,7 +55,7 @@ class SessionDisplay:
 
     @property
     def local_times(self) -> TimeRange:
-        """“10:35–10:45 CEST” in the conference's zone (see ``conference.timezones.time_range``)."""
+        """“10:35–10:45 CEST” in the conference's zone (see ``conference.i18n.timezones.time_range``)."""
         return time_range(self.starts_at, self.ends_at, self.conference.tz)
 
     @property

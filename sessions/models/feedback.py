@@ -21,7 +21,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from conference.limits import Limit
+from conference.accounts.limits import Limit
 
 COMMENT_MAX_LENGTH = 2000
 

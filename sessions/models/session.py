@@ -13,9 +13,9 @@ from django.db.models import F, Q
 from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
+from conference.i18n.timezones import local_clock
 from conference.models import Conference, FormerSlug, KeepsFormerSlugs, Room, Track
 from conference.routing import reverse_slugs
-from conference.timezones import local_clock
 from conference.versioning import Versioned
 from sessions.models import choices
 from sessions.models.bookings import lock_while_saving

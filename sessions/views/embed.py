@@ -5,12 +5,12 @@ No site chrome and nothing personal: the same bytes for every visitor, as a publ
 Only the conference's ``embed_origins`` may frame them (Content-Security-Policy
 ``frame-ancestors``); every other page of the site keeps refusing to be framed (settings).
 Each page tells its frame how tall it is (static/js/embed.js); the snippet the conference's
-admin page offers (conference.admin.embed_snippet) sizes the iframe from that.
+admin page offers (conference.admin.conference.embed_snippet) sizes the iframe from that.
 """
 
 from csp.constants import NONE
 
-from sessions.views import ScheduleGridView, ScheduleView
+from sessions.views.schedule import ScheduleGridView, ScheduleView
 
 THEMES = ("light", "dark")  # else the visitor's own preference
 

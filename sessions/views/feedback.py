@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
 from conference.pages.views import visitor_messages
-from conference.views import ConferencePageMixin
-from sessions.feedback import (
+from conference.views.conferences import ConferencePageMixin
+from sessions.models.feedback import (
     COMMENT_MAX_LENGTH,
     RATINGS,
     Feedback,
@@ -25,7 +25,7 @@ from sessions.feedback import (
     save_feedback,
     sessions_with_feedback_for_speaker,
 )
-from sessions.my_schedule import PublicSessionMixin
+from sessions.views.my_schedule import PublicSessionMixin
 from speakers.models import Speaker
 
 
@@ -33,7 +33,7 @@ class LogInFirstMixin:
     """A visitor not logged in gets a page saying why feedback needs an account, with links to
     log in or sign up, rather than a bare redirect to the login form. (It was first chosen to
     avoid a CSRF mismatch after the offline worker's second fetch of a redirect; the worker now
-    makes that fetch without cookies, conference/service_worker.js.) Subclasses give
+    makes that fetch without cookies, conference/site/service_worker.js.) Subclasses give
     ``own_context()``: the page's own context for a logged-in visitor."""
 
     login_template_name = "sessions/feedback_log_in.html"
@@ -127,7 +127,7 @@ class SpeakerFeedbackView(LogInFirstMixin, ConferencePageMixin, TemplateView):
             .select_related("conference")
             .first()
         )
-        if speaker is None:  # as the speakers' other pages (speakers/self_service.py)
+        if speaker is None:  # as the speakers' other pages (speakers/views/self_service.py)
             raise Http404("You are not a speaker of this conference.")
         return {
             "speaker": speaker,

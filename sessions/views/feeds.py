@@ -9,7 +9,7 @@ from django.utils.feedgenerator import Atom1Feed
 from django.utils.translation import gettext as _
 from django.views import View
 
-from conference.views import ConferencePageMixin
+from conference.views.conferences import ConferencePageMixin
 from sessions.models import Release
 from sessions.releases import change_log, change_summary
 

@@ -15,11 +15,11 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from conference.pages.views import visitor_messages
-from conference.views import ConferenceMixin, ConferencePageMixin, safe_next
+from conference.views.conferences import ConferenceMixin, ConferencePageMixin, safe_next
 from sessions.exports.ical import build_calendar
 from sessions.models import CalendarFeed, SavedSession, Session
-from sessions.personal import card_messages
 from sessions.timetable import group_by_day_and_slot, happening_now_and_next, mark_clashes
+from sessions.views.personal import card_messages
 
 # An anonymous visitor's “save” waits here while they log in or sign up (see signals.py).
 PENDING_SAVE_KEY = "pending_saved_session"
@@ -86,7 +86,7 @@ class SaveSessionView(PublicSessionMixin, View):
                     "HX-Reswap": "outerHTML settle:0ms",
                 },
             )
-        # Back to the card, which shows this beside its button (sessions/personal.py).
+        # Back to the card, which shows this beside its button (sessions/views/personal.py).
         done = (
             _("Saved to your schedule.") if action == "save" else _("Removed from your schedule.")
         )

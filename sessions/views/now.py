@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.views.generic import TemplateView
 
-from conference.views import ConferencePageMixin
+from conference.views.conferences import ConferencePageMixin
 from sessions.timetable import build_door_sign, build_now_board
 
 

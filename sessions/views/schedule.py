@@ -15,7 +15,7 @@ from django.views.generic import DetailView, TemplateView
 
 from conference.models import describe_days
 from conference.uploads import serve_upload
-from conference.views import (
+from conference.views.conferences import (
     ConferenceMixin,
     ConferencePageMixin,
     DropsEmptyParametersMixin,
@@ -26,7 +26,6 @@ from sessions.exports.fragments import cached_frab_events, calendar_events
 from sessions.exports.ical import build_calendar, calendar_chunks, calendar_links
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session, SessionQuerySet
-from sessions.personal import SaveTogglesMixin
 from sessions.releases import change_log
 from sessions.timetable import (
     GRID_MOST_COLUMNS,
@@ -34,6 +33,7 @@ from sessions.timetable import (
     build_grid,
     group_by_day_and_slot,
 )
+from sessions.views.personal import SaveTogglesMixin
 
 
 def active_filter_chips(

@@ -7,15 +7,15 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from conference.admin import (
+from conference.accounts.limits import Limit
+from conference.admin.conference import (
     ConferenceTimeZoneAdminMixin,
     VersionedAdmin,
     conference_of_form,
     forwarded_conference,
 )
-from conference.admin_widgets import AutocompleteAdminMixin
-from conference.limits import Limit
-from conference.timezones import time_zone_note
+from conference.admin.widgets import AutocompleteAdminMixin
+from conference.i18n.timezones import time_zone_note
 from speakers.forms import InvitationForm
 from speakers.invitations import invite_speaker
 from speakers.models import Availability, Speaker, SpeakerInvitation, SpeakerLink

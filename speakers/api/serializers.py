@@ -5,7 +5,7 @@ from rest_framework import serializers
 from rest_framework.fields import empty
 from rest_framework.settings import api_settings
 
-from conference.serializers import (
+from conference.api.serializers import (
     ConferenceDateTimeField,
     FullCleanMixin,
     StrictTypesMixin,

@@ -4,14 +4,10 @@ from django.db.models.functions import Lower
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import viewsets
 
-from conference.api import (
-    ConferenceScopedMixin,
-    UpdatedSinceFilter,
-)
-from conference.api_policies import (
+from conference.api.policies import (
     VersionedObjectMixin,
 )
-from conference.api_schema import (
+from conference.api.schema import (
     CHANGE,
     CONFERENCE_SLUG,
     DELETE,
@@ -24,8 +20,12 @@ from conference.api_schema import (
     errors,
     path_slug,
 )
+from conference.api.views import (
+    ConferenceScopedMixin,
+    UpdatedSinceFilter,
+)
+from speakers.api.serializers import SpeakerWithAvailabilitySerializer
 from speakers.models import Speaker
-from speakers.serializers import SpeakerWithAvailabilitySerializer
 
 DUPLICATE = {"non_field_errors": ["This conference already has a speaker with this slug."]}
 BAD_WINDOW = {"availability": ["Window 2: An availability window must end after it starts."]}

@@ -18,11 +18,11 @@ from sessions.forms import SpeakerAttachmentForm
 from sessions.models import Attachment, Session
 from speakers.forms import AvailabilityFormSet
 from speakers.models import Speaker, availability_prefetch
-from speakers.self_service import OwnSpeakerMixin
+from speakers.views.self_service import OwnSpeakerMixin
 
 
 class OwnSessionsMixin(OwnSpeakerMixin):
-    """The visitor's speaker in the conference (``self.speaker``, speakers/self_service.py) and
+    """The visitor's speaker in the conference (``self.speaker``, speakers/views/self_service.py) and
     their sessions."""
 
     def own_sessions(self):

@@ -6,12 +6,12 @@ from django.views import View
 from django.views.generic import DetailView, ListView
 
 from conference.uploads import serve_upload
-from conference.views import (
+from conference.views.conferences import (
     ConferencePageMixin,
     DropsEmptyParametersMixin,
     FollowsFormerSlugsMixin,
 )
-from sessions.personal import SaveTogglesMixin
+from sessions.views.personal import SaveTogglesMixin
 from speakers.forms import SpeakerSearchForm
 
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
 
-from conference.languages import activate_conference_language
+from conference.i18n.languages import activate_conference_language
 from conference.models import Conference
 from sessions.models import Release, Session, ordered_speakers_prefetch
 from sessions.releases import prefetch_changes

@@ -1,4 +1,4 @@
-// The embeddable schedule (sessions/embed.py) tells the page that frames it how tall it is, so
+// The embeddable schedule (sessions/views/embed.py) tells the page that frames it how tall it is, so
 // that page's snippet (shown in the conference's admin) can make the frame as tall as its
 // content. Only a height and this page's address are sent: nothing the world may not read.
 (function () {

@@ -15,8 +15,8 @@ from django.test import override_settings
 from pytest_django.live_server_helper import LiveServer
 
 from conference.models import Conference, Room
-from sessions.feedback import Feedback
 from sessions.models import SavedSession, Session
+from sessions.models.feedback import Feedback
 from speakers.invitations import invitation_url
 from speakers.models import Speaker, SpeakerInvitation
 from tests.browser.axe import axe_violations
@@ -83,7 +83,7 @@ def site(django_db_setup, django_db_blocker):
         session = sessions[3]
         speaker = Speaker.objects.filter(sessions=session).order_by("pk").first()
         room = Room.objects.filter(conference=session.conference).order_by("pk").first()
-        # The attendee speaks too: My talks and the profile are theirs (speakers/self_service.py).
+        # The attendee speaks too: My talks and the profile are theirs (speakers/views/self_service.py).
         speaker.user = attendee
         speaker.save()
         # Feedback open still (the demo's days are past), with a rating and comment to show.

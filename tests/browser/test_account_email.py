@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from conference.mail import unsubscribe_url, verification_url
+from conference.accounts.mail import unsubscribe_url, verification_url
 from conference.models import AccountEmail
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from conference.admin import embed_snippet
+from conference.admin.conference import embed_snippet
 from conference.models import Conference
 
 SLUG = "pytorch-eu-2026"

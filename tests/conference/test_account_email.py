@@ -6,8 +6,8 @@ from django.conf import settings
 from django.core import signing
 from django.test import Client
 
-from conference import limits
-from conference.mail import unsubscribe_url, verification_url
+from conference.accounts import limits
+from conference.accounts.mail import unsubscribe_url, verification_url
 from conference.models import AccountEmail
 from tests.builders import make_speaker
 
@@ -107,7 +107,7 @@ def test_a_verification_link_for_a_former_address_does_not_verify_the_new_one(cl
 
 def test_an_expired_verification_link_is_refused(client, attendee, monkeypatch):
     link = verification_url(attendee)
-    monkeypatch.setattr("conference.mail.VERIFY_MAX_AGE", -1)
+    monkeypatch.setattr("conference.accounts.mail.VERIFY_MAX_AGE", -1)
     assert client.get(path_of(link)).status_code == 400
 
 

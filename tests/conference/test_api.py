@@ -8,8 +8,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle
 
-from conference.api import RoomViewSet
-from conference.api_policies import VersionedObjectMixin
+from conference.api.policies import VersionedObjectMixin
+from conference.api.views import RoomViewSet
 from conference.models import Room, Track
 from sessions.models import Session
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included

@@ -321,8 +321,8 @@ def test_a_bad_token_never_breaks_a_mailed_link(client, site, link, value, metho
 @pytest.mark.parametrize(
     ("link", "salt"),
     [
-        ("/accounts/verify/{}/", "conference.mail.verify-email"),
-        ("/accounts/unsubscribe/{}/", "conference.mail.unsubscribe"),
+        ("/accounts/verify/{}/", "conference.accounts.mail.verify-email"),
+        ("/accounts/unsubscribe/{}/", "conference.accounts.mail.unsubscribe"),
     ],
 )
 def test_a_signed_token_of_another_shape_is_refused(client, site, link, salt, signed):

@@ -78,7 +78,7 @@ def test_text_colours_meet_wcag_aa_on_their_backgrounds(theme, text, background)
 
 
 def test_the_dark_theme_an_embed_asks_for_has_the_dark_colours():
-    """``?theme=dark`` (sessions/embed.py) repeats the dark block; a colour changed in one only
+    """``?theme=dark`` (sessions/views/embed.py) repeats the dark block; a colour changed in one only
     would give the embed colours nobody checked."""
     css = SITE_CSS.read_text()
     forced_start = css.index(':root[data-theme="dark"] {')

@@ -120,7 +120,7 @@ def front(tmp_path_factory):
         and name not in ("PYTEST_VERSION", "DATABASE_URL", "REDIS_URL")
     }
     environment.update(
-        DJANGO_SETTINGS_MODULE="conference.settings",
+        DJANGO_SETTINGS_MODULE="conference.site.settings",
         DJANGO_ENV_FILE=str(folder / "no-env-file"),  # a checkout's .env.local turns debug on
         DJANGO_DEBUG="0",
         DJANGO_SECRET_KEY="front-cache-test-key",
@@ -157,7 +157,7 @@ def front(tmp_path_factory):
     front.manage("load_demo", "--port", str(front_port))
 
     (folder / "nginx.conf").write_text(nginx_config(front_port, app_port))
-    app = [sys.executable, "-m", "gunicorn", "conference.wsgi", "-w", "1"]
+    app = [sys.executable, "-m", "gunicorn", "conference.site.wsgi", "-w", "1"]
     app += ["-b", f"127.0.0.1:{app_port}", "--access-logfile", str(front.app_access_log)]
     processes = []
     try:

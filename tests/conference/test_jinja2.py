@@ -1,7 +1,7 @@
 import pytest
 from django.urls import NoReverseMatch, reverse
 
-from conference.jinja2 import url
+from conference.site.jinja2 import url
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Which language a visitor reads (conference/languages.py), how it is kept apart in the page
+"""Which language a visitor reads (conference/i18n/languages.py), how it is kept apart in the page
 cache, the switcher, and dates and times as each language writes them (docs/i18n.md)."""
 
 import re

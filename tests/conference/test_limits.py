@@ -18,8 +18,8 @@ from django.test.utils import override_settings
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
-from conference import limits
-from conference.limits import client_address, limits_cache
+from conference.accounts import limits
+from conference.accounts.limits import client_address, limits_cache
 from conference.models import AccountEmail
 
 pytestmark = pytest.mark.django_db

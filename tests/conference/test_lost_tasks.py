@@ -8,8 +8,8 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from conference.lost_tasks import WorkerLostError, fail_lost_tasks
-from conference.mail import send_verification_mail
+from conference.accounts.mail import send_verification_mail
+from conference.site.lost_tasks import WorkerLostError, fail_lost_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +75,9 @@ def test_the_command_marks_lost_tasks_and_names_them(settings):
     call_command("fail_lost_tasks", stdout=out)
 
     assert statuses() == {lost.id: TaskResultStatus.FAILED}
-    assert out.getvalue().startswith(f"Task conference.mail.send_verification_mail {lost.id}, ")
+    assert out.getvalue().startswith(
+        f"Task conference.accounts.mail.send_verification_mail {lost.id}, "
+    )
     assert out.getvalue().endswith(", marked failed: its worker stopped before it ended.\n")
 
 
@@ -91,7 +93,7 @@ def test_the_command_keeps_checking_every_so_often_until_stopped(settings, monke
         else:
             raise KeyboardInterrupt  # Ctrl-C
 
-    monkeypatch.setattr("conference.management.commands.fail_lost_tasks.time.sleep", sleep)
+    monkeypatch.setattr("conference.site.management.commands.fail_lost_tasks.time.sleep", sleep)
     call_command("fail_lost_tasks", every=300, stdout=io.StringIO())
 
     assert sleeps == [300, 300]
@@ -111,5 +113,5 @@ def test_the_admin_lists_a_lost_task_among_the_failed_with_its_reason(admin_clie
 
     assert [result.pk for result in failed.context["cl"].result_list] == [lost.pk]
     assert list(running.context["cl"].result_list) == []
-    assert "conference.lost_tasks.WorkerLostError" in detail.content.decode()
+    assert "conference.site.lost_tasks.WorkerLostError" in detail.content.decode()
     assert "its worker stopped before the task ended" in detail.content.decode()

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
-from conference import offline
+from conference.site import offline
 from sessions.models import Session
 from tests.builders import make_conference, make_session, make_speaker
 
@@ -93,7 +93,7 @@ def test_pages_link_the_manifest_and_their_policy_allows_the_worker(client):
 def test_the_icons_are_the_sizes_the_manifest_says():
     from PIL import Image
 
-    from conference.settings import BASE_DIR
+    from conference.site.settings import BASE_DIR
 
     for name, size in [
         ("icon-192.png", 192),

@@ -11,7 +11,7 @@ import pytest
 
 PROJECT = Path(__file__).resolve().parents[2]
 # The settings module alone: it is what reads the environment and the local file.
-SHOW_SETTINGS = "from conference import settings; print(settings.DEBUG, settings.SECRET_KEY)"
+SHOW_SETTINGS = "from conference.site import settings; print(settings.DEBUG, settings.SECRET_KEY)"
 
 
 def start(command: list[str], env_file: Path, **env: str):
@@ -21,7 +21,9 @@ def start(command: list[str], env_file: Path, **env: str):
         for name, value in os.environ.items()
         if not name.startswith("DJANGO_") and name != "PYTEST_VERSION"
     }
-    environment.update(DJANGO_SETTINGS_MODULE="conference.settings", DJANGO_ENV_FILE=str(env_file))
+    environment.update(
+        DJANGO_SETTINGS_MODULE="conference.site.settings", DJANGO_ENV_FILE=str(env_file)
+    )
     return subprocess.run(
         [sys.executable, *command],
         cwd=PROJECT,
@@ -104,7 +106,7 @@ def test_a_malformed_local_env_file_names_its_line(tmp_path):
 
 def test_production_counts_limits_where_every_process_and_server_sees_them(tmp_path):
     show = (
-        "from conference import settings as s; "
+        "from conference.site import settings as s; "
         "print(s.CACHES['limits']['BACKEND'], s.CACHES['limits']['LOCATION'], s.AXES_HANDLER)"
     )
     no_env_file = tmp_path / "no-such-file"
@@ -140,7 +142,7 @@ def test_production_counts_limits_where_every_process_and_server_sees_them(tmp_p
 
 
 def test_sqlite_runs_in_wal_mode_and_writers_wait_for_each_other(tmp_path):
-    show = "from conference import settings as s; print(s.DATABASES['default']['OPTIONS'])"
+    show = "from conference.site import settings as s; print(s.DATABASES['default']['OPTIONS'])"
     seen = start(
         ["-c", show],
         tmp_path / "no-such-file",
@@ -194,7 +196,7 @@ def test_an_unreadable_number_of_trusted_proxies_stops_start_up(tmp_path):
 
 
 SHOW_MAIL = (
-    "from conference import settings as s; "
+    "from conference.site import settings as s; "
     "print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_HOST_USER, "
     "s.EMAIL_HOST_PASSWORD, s.EMAIL_USE_TLS, s.EMAIL_USE_SSL)"
 )

@@ -81,7 +81,7 @@ def server(tmp_path_factory):
     port = free_port()
     # Production settings, except plain static names, which need no collectstatic manifest.
     (folder / "sqlite_server_settings.py").write_text(
-        "from conference.settings import *  # noqa: F403\n\n"
+        "from conference.site.settings import *  # noqa: F403\n\n"
         "STORAGES = {**STORAGES, 'staticfiles': "
         "{'BACKEND': 'django.contrib.staticfiles.storage.StaticFilesStorage'}}\n"
     )
@@ -114,7 +114,7 @@ def server(tmp_path_factory):
         assert done.returncode == 0, done.stdout + done.stderr
     server.token = done.stdout.split()[-1]  # after what the shell says it imported
 
-    command = [sys.executable, "-m", "gunicorn", "conference.wsgi", "--workers", "5"]
+    command = [sys.executable, "-m", "gunicorn", "conference.site.wsgi", "--workers", "5"]
     command += ["--threads", "4", "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "5"]
     with open(server.log, "wb") as log:
         process = subprocess.Popen(command, cwd=PROJECT, env=environment, stdout=log, stderr=log)

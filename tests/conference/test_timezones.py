@@ -3,7 +3,7 @@ import zoneinfo
 
 import pytest
 
-from conference.timezones import read_wall_clock, time_range
+from conference.i18n.timezones import read_wall_clock, time_range
 
 UTC = datetime.UTC
 

@@ -6,7 +6,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from conference.api_models import ApiToken
+from conference.models import ApiToken
 from sessions.models import SavedSession
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
 from tests.builders import make_conference, make_session

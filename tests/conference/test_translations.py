@@ -27,12 +27,12 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.text import capfirst
 
-from conference.admin import embed_snippet
-from conference.catalogues import DOMAINS, LOCALE, extract
+from conference.admin.conference import embed_snippet
+from conference.i18n.catalogues import DOMAINS, LOCALE, extract
 from conference.models import ApiToken, Conference, Room, WebhookDelivery, WebhookEndpoint
 from conference.pages.copies import forget_pages
-from sessions.feedback import Feedback
 from sessions.models import Attachment, SavedSession, Session
+from sessions.models.feedback import Feedback
 from sessions.releases import release_schedule
 from speakers.invitations import invitation_url
 from speakers.models import Speaker, SpeakerInvitation

@@ -73,7 +73,16 @@ class Server:
             REDIS_URL=REDIS_URL,
         )
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "conference.wsgi", "-w", "1", "-b", self.address],
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "conference.site.wsgi",
+                "-w",
+                "1",
+                "-b",
+                self.address,
+            ],
             cwd=PROJECT,
             env=environment,
         )
@@ -112,7 +121,7 @@ def two_servers(transactional_db, tmp_path):
     # and the suite's fast password hasher, which the users made here are stored with.
     (tmp_path / "static").mkdir()
     (tmp_path / "two_servers_settings.py").write_text(
-        "from conference.settings import *  # noqa: F403\n\n"
+        "from conference.site.settings import *  # noqa: F403\n\n"
         f"STATIC_ROOT = {str(tmp_path / 'static')!r}\n"
         "STORAGES = {**STORAGES, 'staticfiles': "
         "{'BACKEND': 'django.contrib.staticfiles.storage.StaticFilesStorage'}}\n"

@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
 
-from conference.api_models import WebhookDelivery, WebhookEndpoint
-from conference.webhooks import send_due_webhooks, send_webhook
+from conference.models import WebhookDelivery, WebhookEndpoint
+from conference.webhooks.delivery import send_due_webhooks, send_webhook
 from sessions.exports.frab_schedule import build_frab_data
 from sessions.importers import import_schedule
 from sessions.models import Session
@@ -202,7 +202,9 @@ def test_an_endpoint_on_a_private_address_is_refused_when_saved(url):
 
 
 def test_an_endpoint_refuses_events_it_does_not_know(monkeypatch):
-    monkeypatch.setattr("conference.addresses.resolve", lambda host, port: ["93.184.215.14"])
+    monkeypatch.setattr(
+        "conference.webhooks.addresses.resolve", lambda host, port: ["93.184.215.14"]
+    )
     endpoint = WebhookEndpoint(
         conference=make_conference(), url="https://hooks.example.org/", events=["session.eaten"]
     )
@@ -212,7 +214,9 @@ def test_an_endpoint_refuses_events_it_does_not_know(monkeypatch):
 
 
 def test_an_endpoint_on_a_public_address_is_accepted(monkeypatch):
-    monkeypatch.setattr("conference.addresses.resolve", lambda host, port: ["93.184.215.14"])
+    monkeypatch.setattr(
+        "conference.webhooks.addresses.resolve", lambda host, port: ["93.184.215.14"]
+    )
     endpoint = WebhookEndpoint(
         conference=make_conference(), url="https://hooks.example.org/x", events=["session.changed"]
     )
@@ -238,7 +242,7 @@ def test_a_name_that_resolves_elsewhere_once_checked_is_not_connected_to(
     receiver, dummy_tasks, settings, monkeypatch
 ):
     answers = iter([["93.184.215.14"], ["127.0.0.1"]])  # the check, then the connection
-    monkeypatch.setattr("conference.addresses.resolve", lambda host, port: next(answers))
+    monkeypatch.setattr("conference.webhooks.addresses.resolve", lambda host, port: next(answers))
     url = receiver.url.replace("127.0.0.1", "rebinding.example.org")
     delivery = WebhookDelivery.objects.create(
         endpoint=make_endpoint(make_conference(), url), event="speaker.changed", body="{}"

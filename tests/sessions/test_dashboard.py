@@ -111,9 +111,61 @@ def test_dashboard_query_count_does_not_grow_with_sessions(
             starts_at=paris(7, 8) + datetime.timedelta(hours=number // 2),
         )
     make_unscheduled_session(conference)
-    # 12: the login's session and user, the admin's log, the conferences, the counts, then per
-    # conference its latest release, its public schedule (2) and its warnings (6).
-    with django_assert_max_num_queries(12):
+    # 13: the login's session and user, the admin's log, the last ended conferences, the
+    # conferences shown, the counts, then per conference its latest release, its public
+    # schedule (2) and its warnings (4).
+    with django_assert_max_num_queries(13):
         response = admin_client.get(reverse("admin:index"))
     [summary] = response.context["conference_summaries"]
     assert (figures(summary)["Published"], summary.unscheduled) == (count, 1)
+
+
+def make_past_conferences(count: int, clock) -> list:
+    """``count`` conferences over by 7 December 2026 (the clock's day), the latest ending first."""
+    clock(paris(8, 12).replace(month=12, day=7))
+    return [
+        make_conference(
+            name=f"Past {number:02}",
+            starts_on=datetime.date(2025, 12, 1) - datetime.timedelta(days=30 * number),
+            ends_on=datetime.date(2025, 12, 2) - datetime.timedelta(days=30 * number),
+        )
+        for number in range(count)
+    ]
+
+
+def test_dashboard_shows_conferences_to_come_and_the_three_last_ones(admin_client, clock):
+    past = make_past_conferences(5, clock)
+    coming = make_conference(
+        name="Coming", starts_on=datetime.date(2027, 4, 7), ends_on=datetime.date(2027, 4, 8)
+    )
+
+    response = admin_client.get(reverse("admin:index"))
+
+    shown = [summary.conference for summary in response.context["conference_summaries"]]
+    assert shown == [coming, *past[:3]]
+    assert "Show 2 earlier conferences" in response.content.decode()
+
+
+def test_dashboard_shows_every_conference_one_click_away(admin_client, clock):
+    past = make_past_conferences(5, clock)
+
+    response = admin_client.get(reverse("admin:index"), {"past": "all"})
+
+    shown = [summary.conference for summary in response.context["conference_summaries"]]
+    assert shown == past
+    assert "earlier conference" not in response.content.decode()
+
+
+@pytest.mark.parametrize("count", [2, 20])
+def test_dashboard_query_count_does_not_grow_with_past_conferences(
+    admin_client, django_assert_max_num_queries, clock, count
+):
+    make_past_conferences(count, clock)
+
+    # The log-in's session and user, the admin's log, the last ended conferences, how many ended,
+    # the conferences shown and their counts; then for each of the three shown at most, its
+    # latest release, public schedule and (no session) warnings.
+    with django_assert_max_num_queries(7 + 3 * 3):
+        response = admin_client.get(reverse("admin:index"))
+
+    assert len(response.context["conference_summaries"]) == min(count, 3)

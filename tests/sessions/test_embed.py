@@ -1,4 +1,4 @@
-"""The embeddable schedule: /<conf>/embed/ and /<conf>/embed/grid/ (sessions/embed.py)."""
+"""The embeddable schedule: /<conf>/embed/ and /<conf>/embed/grid/ (sessions/views/embed.py)."""
 
 import pytest
 from django.conf import settings

@@ -2,8 +2,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from sessions.feedback import FEEDBACK_SAVES_PER_ACCOUNT, Feedback, save_feedback, summarize
 from sessions.models import Session
+from sessions.models.feedback import FEEDBACK_SAVES_PER_ACCOUNT, Feedback, save_feedback, summarize
 from tests.builders import make_conference, make_session, make_track, paris
 
 pytestmark = pytest.mark.django_db

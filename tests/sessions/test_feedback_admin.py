@@ -5,8 +5,8 @@ import io
 import pytest
 from django.urls import reverse
 
-from sessions.feedback import Feedback
-from sessions.feedback_admin import csv_cell
+from sessions.admin.feedback import csv_cell
+from sessions.models.feedback import Feedback
 from tests.builders import make_conference, make_session, make_track, paris
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from sessions.feedback import Feedback
+from sessions.models.feedback import Feedback
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
 from tests.builders import make_conference, make_session, make_track, paris
 

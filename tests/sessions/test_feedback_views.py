@@ -1,8 +1,8 @@
 import pytest
 from django.urls import reverse
 
-from sessions.feedback import FEEDBACK_SAVES_PER_ACCOUNT, Feedback
 from sessions.models import Session
+from sessions.models.feedback import FEEDBACK_SAVES_PER_ACCOUNT, Feedback
 from tests.builders import make_conference, make_session, make_speaker, paris
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.html import strip_tags
 
 from sessions.models import Attachment, Session, SessionLink
-from sessions.views import ScheduleView
+from sessions.views.schedule import ScheduleView
 from tests.builders import (
     make_conference,
     make_room,

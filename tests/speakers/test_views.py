@@ -3,7 +3,7 @@ from django.urls import reverse
 
 from sessions.models import Session
 from speakers.models import SpeakerLink
-from speakers.views import SpeakerListView
+from speakers.views.public import SpeakerListView
 from tests.builders import make_conference, make_session, make_speaker, paris
 
 pytestmark = pytest.mark.django_db

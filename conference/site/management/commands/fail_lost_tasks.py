@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.management import BaseCommand
 from django.db import close_old_connections
 
-from conference.lost_tasks import fail_lost_tasks
+from conference.site.lost_tasks import fail_lost_tasks
 
 
 class Command(BaseCommand):

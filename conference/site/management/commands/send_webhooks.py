@@ -1,6 +1,6 @@
 from django.core.management import BaseCommand
 
-from conference.webhooks import send_due_webhooks
+from conference.webhooks.delivery import send_due_webhooks
 
 
 class Command(BaseCommand):

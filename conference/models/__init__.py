@@ -1,0 +1,49 @@
+"""The conference app's models, a module per idea:
+
+- ``conference``: Conference, Room and Track, and the former slugs that keep old links working.
+- ``accounts``: what an account's owner proved and chose about mail from the site (AccountEmail).
+- ``api``: what outside clients hold: API tokens, webhook endpoints and their deliveries.
+
+Everything is imported from here (``from conference.models import Conference``), as Django finds it.
+"""
+
+from conference.models.accounts import AccountEmail, confirmed_address, mailable_accounts
+from conference.models.api import ApiToken, WebhookDelivery, WebhookEndpoint, new_webhook_secret
+from conference.models.conference import (
+    HEX_COLOUR_MESSAGE,
+    RESERVED_SLUGS,
+    Conference,
+    ConferenceQuerySet,
+    FormerSlug,
+    KeepsFormerSlugs,
+    Room,
+    Track,
+    describe_days,
+    time_zone_choices,
+    validate_hex_colour,
+    validate_not_reserved,
+    validate_time_zone,
+)
+
+__all__ = [
+    "HEX_COLOUR_MESSAGE",
+    "RESERVED_SLUGS",
+    "AccountEmail",
+    "ApiToken",
+    "Conference",
+    "ConferenceQuerySet",
+    "FormerSlug",
+    "KeepsFormerSlugs",
+    "Room",
+    "Track",
+    "WebhookDelivery",
+    "WebhookEndpoint",
+    "confirmed_address",
+    "describe_days",
+    "mailable_accounts",
+    "new_webhook_secret",
+    "time_zone_choices",
+    "validate_hex_colour",
+    "validate_not_reserved",
+    "validate_time_zone",
+]
