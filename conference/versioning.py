@@ -86,13 +86,18 @@ class MergePlan:
 
 
 def three_way_merge(row: "Versioned", loaded: dict[str, str], mine: dict[str, str]) -> MergePlan:
-    """Merge ``mine`` (an organizer's values, as displayed) into ``row`` as stored now.
+    """Plan how ``mine`` (an organizer's values, as displayed) lays over ``row`` as stored now.
 
     ``loaded`` is ``displayed_values()`` of the version the organizer started from, ``mine``
-    what they want now of the fields they may have changed. A field only the other writer
-    changed keeps their value; one only the organizer changed, or both changed alike, takes
-    the organizer's; one both changed differently is an overlap; one changed meanwhile that
-    ``mine`` does not give cannot be merged.
+    what they want now of the fields they may have changed. Field by field:
+
+    - changed only by the organizer, or by nobody: their value goes through, nothing to plan;
+    - changed only meanwhile (``mine`` is still as loaded): theirs stays, in ``kept``;
+    - changed by both alike: nothing to plan;
+    - changed by both differently: an overlap, for the organizer to choose;
+    - changed meanwhile but not in ``mine``: ``unmerged``, as nothing tells who should win.
+
+    What saving ``mine`` whole would undo (``undone``) is every change meanwhile it differs from.
     """
     plan = MergePlan()
     for name, now in row.displayed_values().items():
@@ -100,14 +105,13 @@ def three_way_merge(row: "Versioned", loaded: dict[str, str], mine: dict[str, st
             continue  # not changed meanwhile
         if name not in mine:
             plan.unmerged.append(name)
-            continue
-        label = row.field_label(name)
-        if mine[name] != now:
-            plan.undone.append(FieldChange(label, loaded[name], now, name))
-        if mine[name] == loaded[name]:
-            plan.kept.add(name)
         elif mine[name] != now:
-            plan.overlaps.append(Overlap(name, label, loaded[name], now, mine[name]))
+            label = row.field_label(name)
+            plan.undone.append(FieldChange(label, loaded[name], now, name))
+            if mine[name] == loaded[name]:
+                plan.kept.add(name)
+            else:
+                plan.overlaps.append(Overlap(name, label, loaded[name], now, mine[name]))
     return plan
 
 
