@@ -71,9 +71,9 @@ class Overlap:
 class MergePlan:
     """How a change based on an older version lays over what was saved since (three_way_merge)."""
 
-    kept: set[str] = dataclasses.field(
-        default_factory=set
-    )  # changed only meanwhile: their value stays
+    # Their value stays: changed only meanwhile, and once the form applied the organizer's
+    # answers (choose_kept()), the overlaps they kept theirs for.
+    kept: set[str] = dataclasses.field(default_factory=set)
     overlaps: list[Overlap] = dataclasses.field(default_factory=list)
     # What saving the organizer's page whole (“Save my version anyway”) would undo.
     undone: list[FieldChange] = dataclasses.field(default_factory=list)
@@ -86,13 +86,18 @@ class MergePlan:
 
 
 def three_way_merge(row: "Versioned", loaded: dict[str, str], mine: dict[str, str]) -> MergePlan:
-    """Merge ``mine`` (an organizer's values, as displayed) into ``row`` as stored now.
+    """Plan how ``mine`` (an organizer's values, as displayed) lays over ``row`` as stored now.
 
     ``loaded`` is ``displayed_values()`` of the version the organizer started from, ``mine``
-    what they want now of the fields they may have changed. A field only the other writer
-    changed keeps their value; one only the organizer changed, or both changed alike, takes
-    the organizer's; one both changed differently is an overlap; one changed meanwhile that
-    ``mine`` does not give cannot be merged.
+    what they want now of the fields they may have changed. Field by field:
+
+    - changed only by the organizer, or by nobody: their value goes through, nothing to plan;
+    - changed only meanwhile (``mine`` is still as loaded): theirs stays, in ``kept``;
+    - changed by both alike: nothing to plan;
+    - changed by both differently: an overlap, for the organizer to choose (``choose_kept()``);
+    - changed meanwhile but not in ``mine``: ``unmerged``, as nothing tells who should win.
+
+    What saving ``mine`` whole would undo (``undone``) is every change meanwhile it differs from.
     """
     plan = MergePlan()
     for name, now in row.displayed_values().items():
@@ -100,15 +105,42 @@ def three_way_merge(row: "Versioned", loaded: dict[str, str], mine: dict[str, st
             continue  # not changed meanwhile
         if name not in mine:
             plan.unmerged.append(name)
-            continue
-        label = row.field_label(name)
-        if mine[name] != now:
-            plan.undone.append(FieldChange(label, loaded[name], now, name))
-        if mine[name] == loaded[name]:
-            plan.kept.add(name)
         elif mine[name] != now:
-            plan.overlaps.append(Overlap(name, label, loaded[name], now, mine[name]))
+            label = row.field_label(name)
+            plan.undone.append(FieldChange(label, loaded[name], now, name))
+            if mine[name] == loaded[name]:
+                plan.kept.add(name)
+            else:
+                plan.overlaps.append(Overlap(name, label, loaded[name], now, mine[name]))
     return plan
+
+
+# An organizer's answer for an overlap, posted as keep_<field> (admin/includes/edit_conflict.html).
+THEIRS, MINE = "theirs", "mine"
+
+
+@dataclass(frozen=True)
+class MergeChoice:
+    """Whose value a merged save keeps of each field changed meanwhile (``choose_kept()``)."""
+
+    theirs: set[str]  # stays as saved meanwhile
+    mine: set[str]  # overlaps the organizer's value replaces
+    unresolved: list[Overlap]  # overlaps with no answer yet: nothing may be saved
+
+
+def choose_kept(plan: MergePlan, choices: dict[str, str | None]) -> MergeChoice:
+    """Choose whose value each field changed meanwhile keeps, from the organizer's ``choices``.
+
+    Theirs stays where only they changed it (``plan.kept``) and for each overlap the
+    organizer answered THEIRS; the organizer's value replaces theirs where they answered
+    MINE. An overlap with neither answer is unresolved: the save waits for one.
+    """
+    answers = {overlap.name: choices.get(overlap.name) for overlap in plan.overlaps}
+    return MergeChoice(
+        theirs=plan.kept | {name for name, keep in answers.items() if keep == THEIRS},
+        mine={name for name, keep in answers.items() if keep == MINE},
+        unresolved=[o for o in plan.overlaps if answers[o.name] not in (THEIRS, MINE)],
+    )
 
 
 class VersionedQuerySet(models.QuerySet):

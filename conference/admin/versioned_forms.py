@@ -10,7 +10,14 @@ from django.forms.models import construct_instance
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from conference.versioning import EditConflictError, MergePlan, Overlap, three_way_merge
+from conference.versioning import (
+    EditConflictError,
+    MergeChoice,
+    MergePlan,
+    Overlap,
+    choose_kept,
+    three_way_merge,
+)
 
 
 def parse_version(raw: str | None) -> int | None:
@@ -51,7 +58,6 @@ class VersionedModelForm(forms.ModelForm):
     )
     overwrite_version = forms.CharField(widget=forms.HiddenInput, required=False)
     version_fields = ("loaded_version", "loaded_values", "overwrite_version")
-    THEIRS, MINE = "theirs", "mine"
     # Inlines by the displayed value they edit ({"speakers": "session_speakers"}).
     related_formsets: dict[str, str] = {}
 
@@ -133,9 +139,7 @@ class VersionedModelForm(forms.ModelForm):
                 f"{change.label}: {change.loaded} → {change.now}"
                 for change in self.merge.kept_changes()
             )
-            self.edit_conflict = EditConflictError(
-                self.instance, self.merging_from, self.instance.version
-            )
+            self.edit_conflict = self.stale_conflict()
             self.add_error(
                 None,
                 ValidationError(
@@ -153,7 +157,24 @@ class VersionedModelForm(forms.ModelForm):
         return bool(self._errors) and not self.has_error(NON_FIELD_ERRORS, "edit_conflict")
 
     def merge_into_saved(self) -> None:
-        """Lay this page's changes over the row as saved meanwhile (``three_way_merge()``)."""
+        """Lay this page's changes over the row as saved meanwhile, in three steps: plan what
+        changed on each side (``plan_merge()``), choose whose value each field keeps
+        (``choose_kept()``), and apply that to cleaned_data (``apply_merge()``)."""
+        plan = self.plan_merge()
+        if plan.unmerged:  # changed meanwhile where this page says nothing to compare with
+            self.edit_conflict = self.stale_conflict()
+            self.add_error(None, self.conflict_error(self.edit_conflict))
+            return
+        self.merge = plan
+        self.chosen = self.posted_choices(plan)
+        self.apply_merge(choose_kept(plan, self.chosen))
+
+    def plan_merge(self) -> MergePlan:
+        """What this page and the save meanwhile each changed since the page was opened.
+
+        This page's values are compared as displayed (``three_way_merge()``), so a value that
+        reads the same (a time, a choice's label) is the same change whoever made it.
+        """
         mine_row = copy.copy(self.instance)
         construct_instance(self, mine_row, self._meta.fields, self._meta.exclude)
         mine = {
@@ -162,69 +183,73 @@ class VersionedModelForm(forms.ModelForm):
             if field.name in self.cleaned_data
         }
         mine.update(self.posted_related_values())
-        plan = three_way_merge(self.instance, self.loaded_displayed_values, mine)
-        if plan.unmerged:
-            conflict = EditConflictError(self.instance, self.merging_from, self.instance.version)
-            self.edit_conflict = conflict
-            self.add_error(None, self.conflict_error(conflict))
-            return
-        self.merge = plan
-        chosen = {}
-        if parse_version(self.data.get(self.add_prefix("merge_version"))) == self.instance.version:
-            chosen = {
-                overlap.name: self.data.get(self.add_prefix(f"keep_{overlap.name}"))
-                for overlap in plan.overlaps
-            }
-        self.chosen = chosen
-        plan.kept |= {name for name, keep in chosen.items() if keep == self.THEIRS}
+        return three_way_merge(self.instance, self.loaded_displayed_values, mine)
+
+    def posted_choices(self, plan: MergePlan) -> dict[str, str | None]:
+        """The organizer's ``keep_<field>`` answer for each overlap; none if they answered for
+        another version than the current one (``merge_version``): what they chose between
+        may have changed again since."""
+        if parse_version(self.data.get(self.add_prefix("merge_version"))) != self.instance.version:
+            return {}
+        return {
+            overlap.name: self.data.get(self.add_prefix(f"keep_{overlap.name}"))
+            for overlap in plan.overlaps
+        }
+
+    def apply_merge(self, choice: MergeChoice) -> None:
+        """Save this page's values except where theirs stays, or refuse while an overlap waits.
+
+        A field kept as theirs leaves cleaned_data, so the instance keeps the value saved
+        meanwhile; an inline kept as theirs is not saved (``kept_related``), and one the
+        organizer answered MINE for replaces the saved rows whole (``replaced_related``).
+        """
+        self.merge.kept = choice.theirs
         # What this page changed, for the admin's history: not the fields it leaves as theirs,
         # nor the version it was opened at.
         self.changed_data = [
             name
             for name in self.changed_data
-            if name not in plan.kept and name not in self.version_fields
+            if name not in choice.theirs and name not in self.version_fields
         ]
-        for name in plan.kept:
+        for name in choice.theirs:
             if name in self.fields:
                 # Left out of cleaned_data, the field keeps the instance's value: theirs.
                 self.cleaned_data.pop(name, None)
             else:
                 self.kept_related.add(name)
-        self.replaced_related = {
-            name for name, keep in chosen.items() if keep == self.MINE and name not in self.fields
-        }
-        unresolved = [
-            o for o in plan.overlaps if chosen.get(o.name) not in (self.THEIRS, self.MINE)
-        ]
-        if unresolved:
-            # The main form's conflict block shows both values; an inline row has only this.
-            both = "; ".join(
-                _("%(field)s (theirs: “%(theirs)s”, yours: “%(mine)s”)")
-                % {"field": o.label, "theirs": o.theirs, "mine": o.mine}
-                if self.prefix
-                else str(o.label)
-                for o in unresolved
+        self.replaced_related = {name for name in choice.mine if name not in self.fields}
+        if choice.unresolved:
+            self.edit_conflict = self.stale_conflict()
+            self.add_error(None, self.unresolved_error(choice.unresolved))
+
+    def unresolved_error(self, unresolved: list[Overlap]) -> ValidationError:
+        """Nothing saved: the fields both changed differently that still need an answer."""
+        # The main form's conflict block shows both values; an inline row has only this.
+        both = "; ".join(
+            _("%(field)s (theirs: “%(theirs)s”, yours: “%(mine)s”)")
+            % {"field": o.label, "theirs": o.theirs, "mine": o.mine}
+            if self.prefix
+            else str(o.label)
+            for o in unresolved
+        )
+        return ValidationError(
+            _(
+                "Someone else saved “%(object)s” after you opened this page and changed "
+                "%(fields)s too, so nothing was saved."
             )
-            self.edit_conflict = EditConflictError(
-                self.instance, self.merging_from, self.instance.version
-            )
-            self.add_error(
-                None,
-                ValidationError(
-                    _(
-                        "Someone else saved “%(object)s” after you opened this page and changed "
-                        "%(fields)s too, so nothing was saved."
-                    )
-                    % {"object": self.instance, "fields": both}
-                    + " "
-                    + (
-                        _("Reload the page to edit the current version.")
-                        if self.prefix  # an inline row: its own change form offers the choice
-                        else _("Choose whose value to keep for each, then save again.")
-                    ),
-                    code="edit_conflict",
-                ),
-            )
+            % {"object": self.instance, "fields": both}
+            + " "
+            + (
+                _("Reload the page to edit the current version.")
+                if self.prefix  # an inline row: its own change form offers the choice
+                else _("Choose whose value to keep for each, then save again.")
+            ),
+            code="edit_conflict",
+        )
+
+    def stale_conflict(self) -> EditConflictError:
+        """This page was opened at ``merging_from``; the row is at the instance's version now."""
+        return EditConflictError(self.instance, self.merging_from, self.instance.version)
 
     def posted_related_values(self) -> dict[str, str]:
         """Displayed values of related rows this page posts (inlines), for ``three_way_merge()``.

@@ -2,7 +2,17 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from conference.models import Room, Track
-from conference.versioning import EditConflictError, FieldChange, Overlap, three_way_merge
+from conference.versioning import (
+    MINE,
+    THEIRS,
+    EditConflictError,
+    FieldChange,
+    MergeChoice,
+    MergePlan,
+    Overlap,
+    choose_kept,
+    three_way_merge,
+)
 from sessions.models import Session
 from speakers.models import Speaker
 from tests.builders import make_room, make_session, make_speaker, make_track, paris
@@ -150,3 +160,36 @@ def test_three_way_merge_does_not_merge_a_change_the_organizers_values_cannot_te
     Session.objects.filter(pk=session.pk).update(title="Theirs")
     plan = three_way_merge(loaded(session), opened, {"description": ""})
     assert plan.unmerged == ["title"]
+
+
+TITLE_OVERLAP = Overlap("title", "Title", "Old", "Theirs", "Mine")
+
+
+def test_choose_kept_keeps_theirs_where_only_they_changed_and_where_the_organizer_chose_theirs():
+    plan = MergePlan(kept={"room"}, overlaps=[TITLE_OVERLAP])
+    assert choose_kept(plan, {"title": THEIRS}) == MergeChoice(
+        theirs={"room", "title"}, mine=set(), unresolved=[]
+    )
+
+
+def test_choose_kept_takes_the_organizers_value_where_they_chose_mine():
+    plan = MergePlan(kept={"room"}, overlaps=[TITLE_OVERLAP])
+    assert choose_kept(plan, {"title": MINE}) == MergeChoice(
+        theirs={"room"}, mine={"title"}, unresolved=[]
+    )
+
+
+@pytest.mark.parametrize("choices", [{}, {"title": None}, {"title": "both"}])
+def test_choose_kept_leaves_an_overlap_without_a_valid_answer_unresolved(choices):
+    plan = MergePlan(overlaps=[TITLE_OVERLAP])
+    assert choose_kept(plan, choices) == MergeChoice(
+        theirs=set(), mine=set(), unresolved=[TITLE_OVERLAP]
+    )
+
+
+def test_choose_kept_ignores_answers_for_fields_that_are_not_overlaps():
+    """A posted keep_<field> for a field only they changed cannot undo their change."""
+    plan = MergePlan(kept={"room"})
+    assert choose_kept(plan, {"room": MINE, "title": MINE}) == MergeChoice(
+        theirs={"room"}, mine=set(), unresolved=[]
+    )
