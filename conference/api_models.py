@@ -3,7 +3,7 @@
 conference/models.py imports these, so the conference app owns them (models.py stays short);
 they name Conference by its label, as this module is imported by the one defining it.
 
-The logic lives elsewhere: sending in conference/webhooks.py, the SSRF guard in
+The logic lives elsewhere: recording and sending in conference/webhooks.py, the SSRF guard in
 conference/addresses.py, tokens' authentication and permission in conference/tokens.py.
 """
 
@@ -139,6 +139,39 @@ class WebhookDelivery(models.Model):
             "event": self.event,
             "endpoint": self.endpoint,
         }
+
+
+class WebhookEvent(models.Model):
+    """An event waiting to become deliveries: a row of the webhooks' outbox.
+
+    Written in the transaction that causes it, so that a rollback takes it away; deleted once
+    turned into deliveries, by its transaction's on_commit callback or, should that never have
+    run, by the sweep of ``send_due_webhooks`` (conference/webhooks.py). Not in the admin: a row
+    lives from a write to its commit.
+    """
+
+    # The recording thread's batch, then the claim of whoever turns it into deliveries.
+    batch = models.UUIDField()
+    event = models.CharField(max_length=50, choices=WebhookEndpoint.Event.choices)
+    conference = models.ForeignKey(
+        "conference.Conference", on_delete=models.CASCADE, related_name="+"
+    )
+    key = models.CharField(max_length=100)  # the object: "session:42"
+    # The event's object as JSON text, in the order it was written (jsonb would reorder it).
+    data = models.TextField()
+    occurred_at = models.DateTimeField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            # Recorded again in its batch, an event is updated in place: one per commit.
+            models.UniqueConstraint(
+                fields=["batch", "event", "key"], name="webhook_event_once_per_batch"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.event} {self.key}"
 
 
 class ApiTokenQuerySet(models.QuerySet):

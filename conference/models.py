@@ -480,4 +480,9 @@ from conference.account_models import (  # noqa: E402, F401
     confirmed_address,
     mailable_accounts,
 )
-from conference.api_models import ApiToken, WebhookDelivery, WebhookEndpoint  # noqa: E402, F401
+from conference.api_models import (  # noqa: E402, F401
+    ApiToken,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)
