@@ -7,6 +7,7 @@ The logic lives elsewhere: recording and sending in conference/webhooks.py, the 
 conference/addresses.py, tokens' authentication and permission in conference/tokens.py.
 """
 
+import base64
 import binascii
 import datetime
 import os
@@ -20,9 +21,12 @@ from django.utils.translation import gettext, gettext_lazy
 
 from conference.addresses import validate_public_url
 
+# Standard Webhooks' prefix of a secret: the rest is the base64 of the signing key.
+SECRET_PREFIX = "whsec_"
+
 
 def new_webhook_secret() -> str:
-    return secrets.token_hex(32)
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
 class WebhookEndpoint(models.Model):
@@ -54,7 +58,8 @@ class WebhookEndpoint(models.Model):
         max_length=100,
         default=new_webhook_secret,
         help_text=gettext_lazy(
-            "Signs every delivery (X-Confsched-Signature); give it to the receiver."
+            "Signs every delivery (webhook-signature, as Standard Webhooks sign); give the "
+            "receiver its whsec_ form."
         ),
         verbose_name=gettext_lazy("secret"),
     )
@@ -78,6 +83,29 @@ class WebhookEndpoint(models.Model):
             raise ValidationError({"events": gettext("Choose events from the list.")})
         if self.url:
             validate_public_url(self.url, field="url")
+        if self.secret.startswith(SECRET_PREFIX):
+            try:
+                key = base64.b64decode(self.secret.removeprefix(SECRET_PREFIX), validate=True)
+            except binascii.Error:
+                key = b""
+            if not key:
+                raise ValidationError(
+                    {"secret": gettext("After “whsec_”, a secret is its key in base64.")}
+                )
+
+    @property
+    def signing_key(self) -> bytes:
+        """The HMAC key of the signatures. A whsec_ secret is the base64 of its key (Standard
+        Webhooks); any other, such as the hex secrets made before those, is its own UTF-8 bytes,
+        so that receivers holding it keep verifying."""
+        if self.secret.startswith(SECRET_PREFIX):
+            return base64.b64decode(self.secret.removeprefix(SECRET_PREFIX))
+        return self.secret.encode()
+
+    @property
+    def receiver_secret(self) -> str:
+        """The secret as Standard Webhooks' libraries take it: whsec_ and the key in base64."""
+        return SECRET_PREFIX + base64.b64encode(self.signing_key).decode()
 
 
 class WebhookDeliveryQuerySet(models.QuerySet):

@@ -12,10 +12,12 @@ and the callback, or the callback failed) are swept by ``send_due_webhooks`` onc
 A failed try is tried again later with exponential backoff (``RETRY_DELAYS``): by ``run_after``
 when the task backend can defer, otherwise by ``manage.py send_webhooks``.
 
-Receivers' addresses are refused when private, loopback or link-local, when saved and at
-every try (the SSRF guard, conference/addresses.py).
+Deliveries are signed as Standard Webhooks sign (``webhook-id``, ``webhook-timestamp``,
+``webhook-signature``). Receivers' addresses are refused when private, loopback or link-local,
+when saved and at every try (the SSRF guard, conference/addresses.py).
 """
 
+import base64
 import datetime
 import hashlib
 import hmac
@@ -56,10 +58,18 @@ LEFT_OVER_AFTER = datetime.timedelta(minutes=1)
 # --- Signing -------------------------------------------------------------------------------
 
 
-def sign(secret: str, timestamp: str, body: str) -> str:
-    """The X-Confsched-Signature value: HMAC-SHA256 of "<timestamp>.<body>" with the secret."""
-    message = f"{timestamp}.{body}".encode()
-    return "sha256=" + hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+def sign(key: bytes, message_id: str, timestamp: str, body: bytes) -> str:
+    """The webhook-signature value (Standard Webhooks): "v1," and the base64 HMAC-SHA256 of
+    "<id>.<timestamp>.<body>"."""
+    signed = f"{message_id}.{timestamp}.".encode() + body
+    return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+
+
+def deprecated_signature(secret: str, timestamp: str, body: bytes) -> str:
+    """The X-Confsched-Signature value, sent for one more release beside webhook-signature:
+    HMAC-SHA256 of "<timestamp>.<body>", keyed with the secret's text."""
+    signed = timestamp.encode() + b"." + body
+    return "sha256=" + hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
 
 
 # --- Recording events: the outbox ----------------------------------------------------------
@@ -199,18 +209,24 @@ def post(delivery: WebhookDelivery) -> int:
     """Send one try of ``delivery``; its status code. Raises OSError or ValueError on failure."""
     endpoint = delivery.endpoint
     check_public_url(endpoint.url)
+    message_id = str(delivery.pk)  # the same on every try, so a receiver can ignore repeats
     timestamp = str(int(timezone.now().timestamp()))
+    body = delivery.body.encode()
     request = urllib.request.Request(
         endpoint.url,
-        data=delivery.body.encode(),
+        data=body,
         method="POST",
         headers={
             "Content-Type": "application/json",
             "User-Agent": "confsched-webhooks",
+            "webhook-id": message_id,
+            "webhook-timestamp": timestamp,
+            "webhook-signature": sign(endpoint.signing_key, message_id, timestamp, body),
             "X-Confsched-Event": delivery.event,
+            # Deprecated, sent for one more release (docs/webhooks.md).
             "X-Confsched-Timestamp": timestamp,
-            "X-Confsched-Signature": sign(endpoint.secret, timestamp, delivery.body),
-            "X-Confsched-Delivery": str(delivery.pk),
+            "X-Confsched-Signature": deprecated_signature(endpoint.secret, timestamp, body),
+            "X-Confsched-Delivery": message_id,
         },
     )
     with opener.open(request, timeout=TIMEOUT_SECONDS) as response:
