@@ -90,7 +90,7 @@ class Batch:
         self.token = uuid.uuid4()
         self.taken = False
 
-    def __call__(self):
+    def send(self) -> None:
         if self.taken:
             return
         self.taken = True  # the thread's next event starts a new batch, even if this fails
@@ -120,13 +120,15 @@ def record_event(
         send_event(event, conference_id, key, data)
         return
     batch = current_batch()
+    now = timezone.now()
     row = WebhookEvent(
         batch=batch.token,
         event=event,
         conference_id=conference_id,
         key=key,
         data=json.dumps(data() if callable(data) else data, ensure_ascii=False),
-        occurred_at=timezone.now(),
+        occurred_at=now,
+        created_at=now,
     )
     WebhookEvent.objects.bulk_create(
         [row],
@@ -134,7 +136,8 @@ def record_event(
         unique_fields=["batch", "event", "key"],
         update_fields=["data", "occurred_at"],
     )
-    transaction.on_commit(batch, robust=True)
+    # Robust: should sending fail, the write stands, its rows left to the sweep.
+    transaction.on_commit(batch.send, robust=True)
 
 
 def send_event(

@@ -9,6 +9,7 @@ import pytest
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
 
+from conference import webhooks
 from conference.api_models import WebhookDelivery, WebhookEndpoint, WebhookEvent
 from conference.webhooks import send_due_webhooks
 from tests.builders import make_conference, make_session, make_speaker
@@ -175,8 +176,35 @@ def test_a_batch_the_sweep_sent_is_not_sent_again_by_its_callback(
     clock(start + datetime.timedelta(minutes=2))
 
     send_due_webhooks()
+    assert WebhookDelivery.objects.count() == 1
     for callback in callbacks:
         callback()
 
+    assert sent() == {(endpoint.pk, "speaker.changed", speaker.pk): 1}
+    assert WebhookEvent.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_callback_leaves_the_write_and_its_rows_to_the_sweep(
+    dummy_tasks, clock, monkeypatch, caplog
+):
+    start = datetime.datetime(2026, 4, 1, 12, 0, tzinfo=datetime.UTC)
+    clock(start)
+    conference = make_conference()
+    endpoint = make_endpoint(conference)
+    queue_deliveries = webhooks.queue_deliveries
+
+    def fail(events):
+        raise ConnectionError("the task queue is away")
+
+    monkeypatch.setattr(webhooks, "queue_deliveries", fail)
+    with transaction.atomic():
+        speaker = make_speaker(conference)
+
+    assert "Batch.send" in caplog.text
+    assert WebhookEvent.objects.count() == 1
+    monkeypatch.setattr(webhooks, "queue_deliveries", queue_deliveries)
+    clock(start + datetime.timedelta(minutes=2))
+    send_due_webhooks()
     assert sent() == {(endpoint.pk, "speaker.changed", speaker.pk): 1}
     assert WebhookEvent.objects.count() == 0
