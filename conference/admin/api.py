@@ -33,7 +33,12 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
     list_filter = ["is_active", "conference"]
     list_select_related = ["conference"]
     search_fields = ["url"]
-    readonly_fields = ["delivery_log", "created_at"]
+    readonly_fields = ["receiver_secret", "delivery_log", "created_at"]
+
+    @admin.display(description=gettext_lazy("secret for the receiver"))
+    def receiver_secret(self, endpoint):
+        # The whsec_ form Standard Webhooks' libraries take, also of a secret typed otherwise.
+        return endpoint.receiver_secret if endpoint.pk else "—"
 
     @admin.display(description=gettext_lazy("events"))
     def event_list(self, endpoint):

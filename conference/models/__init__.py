@@ -8,7 +8,13 @@ Everything is imported from here (``from conference.models import Conference``),
 """
 
 from conference.models.accounts import AccountEmail, confirmed_address, mailable_accounts
-from conference.models.api import ApiToken, WebhookDelivery, WebhookEndpoint, new_webhook_secret
+from conference.models.api import (
+    ApiToken,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+    new_webhook_secret,
+)
 from conference.models.conference import (
     HEX_COLOUR_MESSAGE,
     RESERVED_SLUGS,
@@ -38,6 +44,7 @@ __all__ = [
     "Track",
     "WebhookDelivery",
     "WebhookEndpoint",
+    "WebhookEvent",
     "confirmed_address",
     "describe_days",
     "mailable_accounts",

@@ -3,10 +3,12 @@
 conference/models/conference.py imports these, so the conference app owns them (models.py stays short);
 they name Conference by its label, as this module is imported by the one defining it.
 
-The logic lives elsewhere: sending in conference/webhooks/delivery.py, the SSRF guard in
-conference/webhooks/addresses.py, tokens' authentication and permission in conference/api/tokens.py.
+The logic lives elsewhere: recording and sending in conference/webhooks/delivery.py, the SSRF
+guard in conference/webhooks/addresses.py, tokens' authentication and permission in
+conference/api/tokens.py.
 """
 
+import base64
 import binascii
 import datetime
 import os
@@ -20,9 +22,12 @@ from django.utils.translation import gettext, gettext_lazy
 
 from conference.webhooks.addresses import validate_public_url
 
+# Standard Webhooks' prefix of a secret: the rest is the base64 of the signing key.
+SECRET_PREFIX = "whsec_"
+
 
 def new_webhook_secret() -> str:
-    return secrets.token_hex(32)
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
 class WebhookEndpoint(models.Model):
@@ -54,7 +59,8 @@ class WebhookEndpoint(models.Model):
         max_length=100,
         default=new_webhook_secret,
         help_text=gettext_lazy(
-            "Signs every delivery (X-Confsched-Signature); give it to the receiver."
+            "Signs every delivery (webhook-signature, as Standard Webhooks sign); give the "
+            "receiver its whsec_ form."
         ),
         verbose_name=gettext_lazy("secret"),
     )
@@ -78,6 +84,29 @@ class WebhookEndpoint(models.Model):
             raise ValidationError({"events": gettext("Choose events from the list.")})
         if self.url:
             validate_public_url(self.url, field="url")
+        if self.secret.startswith(SECRET_PREFIX):
+            try:
+                key = base64.b64decode(self.secret.removeprefix(SECRET_PREFIX), validate=True)
+            except binascii.Error:
+                key = b""
+            if not key:
+                raise ValidationError(
+                    {"secret": gettext("After “whsec_”, a secret is its key in base64.")}
+                )
+
+    @property
+    def signing_key(self) -> bytes:
+        """The HMAC key of the signatures. A whsec_ secret is the base64 of its key (Standard
+        Webhooks); any other, such as the hex secrets made before those, is its own UTF-8 bytes,
+        so that receivers holding it keep verifying."""
+        if self.secret.startswith(SECRET_PREFIX):
+            return base64.b64decode(self.secret.removeprefix(SECRET_PREFIX))
+        return self.secret.encode()
+
+    @property
+    def receiver_secret(self) -> str:
+        """The secret as Standard Webhooks' libraries take it: whsec_ and the key in base64."""
+        return SECRET_PREFIX + base64.b64encode(self.signing_key).decode()
 
 
 class WebhookDeliveryQuerySet(models.QuerySet):
@@ -139,6 +168,39 @@ class WebhookDelivery(models.Model):
             "event": self.event,
             "endpoint": self.endpoint,
         }
+
+
+class WebhookEvent(models.Model):
+    """An event waiting to become deliveries: a row of the webhooks' outbox.
+
+    Written in the transaction that causes it, so that a rollback takes it away; deleted once
+    turned into deliveries, by its transaction's on_commit callback or, should that never have
+    run, by the sweep of ``send_due_webhooks`` (conference/webhooks/delivery.py). Not in the admin: a row
+    lives from a write to its commit.
+    """
+
+    # The recording thread's batch, then the claim of whoever turns it into deliveries.
+    batch = models.UUIDField()
+    event = models.CharField(max_length=50, choices=WebhookEndpoint.Event.choices)
+    conference = models.ForeignKey(
+        "conference.Conference", on_delete=models.CASCADE, related_name="+"
+    )
+    key = models.CharField(max_length=100)  # the object: "session:42"
+    # The event's object as JSON text, in the order it was written (jsonb would reorder it).
+    data = models.TextField()
+    occurred_at = models.DateTimeField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            # Recorded again in its batch, an event is updated in place: one per commit.
+            models.UniqueConstraint(
+                fields=["batch", "event", "key"], name="webhook_event_once_per_batch"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.event} {self.key}"
 
 
 class ApiTokenQuerySet(models.QuerySet):

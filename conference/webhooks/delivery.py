@@ -1,32 +1,39 @@
 """Webhooks: telling organizers' own systems when a release is published or a session or
 speaker changes (docs/webhooks.md).
 
-Writers record events (``record_event``) from their receivers; nothing leaves before the
-transaction commits, and a transaction that rolls back sends nothing. Within one transaction an
-object's event is recorded once however often it is saved (an import saving a session several
-times), so each commit sends at most one event per changed object. Once committed, each event
-becomes one ``WebhookDelivery`` per active endpoint of the conference that wants it, sent by the
-task worker. A failed try is tried again later with exponential backoff (``RETRY_DELAYS``):
-by ``run_after`` when the task backend can defer, otherwise by ``manage.py send_webhooks``.
+Writers record events (``record_event``) from their receivers, as rows of an outbox
+(``WebhookEvent``) written in their own transaction: a transaction that rolls back takes its
+rows with it and sends nothing. Within one transaction an object's event is one row however
+often it is saved (an import saving a session several times), so each commit sends at most one
+event per changed object. Once committed, the transaction's on_commit callback turns its rows
+into one ``WebhookDelivery`` per active endpoint of the conference that wants it, sent by the
+task worker, and deletes them. Rows a callback never took (the process died between the commit
+and the callback, or the callback failed) are swept by ``send_due_webhooks`` once a minute old.
+A failed try is tried again later with exponential backoff (``RETRY_DELAYS``): by ``run_after``
+when the task backend can defer, otherwise by ``manage.py send_webhooks``.
 
-Receivers' addresses are refused when private, loopback or link-local, when saved and at
-every try (the SSRF guard, conference/webhooks/addresses.py).
+Deliveries are signed as Standard Webhooks sign (``webhook-id``, ``webhook-timestamp``,
+``webhook-signature``). Receivers' addresses are refused when private, loopback or link-local,
+when saved and at every try (the SSRF guard, conference/webhooks/addresses.py).
 """
 
+import base64
 import datetime
 import hashlib
 import hmac
 import json
 import logging
 import urllib.error
+import uuid
 from collections.abc import Callable
 from typing import Any
 
+from asgiref.local import Local
 from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
-from conference.models import WebhookDelivery, WebhookEndpoint
+from conference.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
 from conference.webhooks.addresses import check_public_url, opener
 
 logger = logging.getLogger(__name__)
@@ -42,37 +49,63 @@ TIMEOUT_SECONDS = 5
 CLAIMED_FOR = datetime.timedelta(seconds=TIMEOUT_SECONDS * 12)
 # What of a failing answer is kept in the delivery log.
 ERROR_EXCERPT = 500
+# An outbox row committed this long ago was left by a callback that never ran: the sweep sends
+# it. A transaction longer than this may see its rows swept as it commits: a claim makes only
+# one of the two send them.
+LEFT_OVER_AFTER = datetime.timedelta(minutes=1)
 
 
 # --- Signing -------------------------------------------------------------------------------
 
 
-def sign(secret: str, timestamp: str, body: str) -> str:
-    """The X-Confsched-Signature value: HMAC-SHA256 of "<timestamp>.<body>" with the secret."""
-    message = f"{timestamp}.{body}".encode()
-    return "sha256=" + hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+def sign(key: bytes, message_id: str, timestamp: str, body: bytes) -> str:
+    """The webhook-signature value (Standard Webhooks): "v1," and the base64 HMAC-SHA256 of
+    "<id>.<timestamp>.<body>"."""
+    signed = f"{message_id}.{timestamp}.".encode() + body
+    return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
 
 
-# --- Recording events ----------------------------------------------------------------------
+def deprecated_signature(secret: str, timestamp: str, body: bytes) -> str:
+    """The X-Confsched-Signature value, sent for one more release beside webhook-signature:
+    HMAC-SHA256 of "<timestamp>.<body>", keyed with the secret's text."""
+    signed = timestamp.encode() + b"." + body
+    return "sha256=" + hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
 
 
-class PendingEvents:
-    """The events of one transaction, sent once it commits (its on_commit callback).
+# --- Recording events: the outbox ----------------------------------------------------------
 
-    One per transaction rather than one callback per event: an import saving a thousand
-    sessions looks the endpoints up once. The price: an event recorded inside a savepoint
-    that rolls back while its transaction commits is still sent (the object was saved, then
-    not); a receiver reading the object finds it as it is. Nothing is lost or sent twice.
+
+class Batch:
+    """The outbox rows a thread records until a commit sends them, and their callback.
+
+    Each recording registers this batch as an on_commit callback, in the savepoint that wrote
+    its row: a savepoint rolled back takes its rows and its callbacks alike, so every row that
+    commits has a callback of its batch with it. The first to run takes the whole batch (one
+    look-up of the endpoints for an import of a thousand sessions); the others find it taken.
+    A batch whose transaction rolled back, or whose callbacks Django never ran, still holds its
+    token and is filled by the thread's next transaction, whose callback takes it all.
     """
 
     def __init__(self):
-        self.events: dict[tuple[str, str], tuple[int, dict[str, Any], str]] = {}
-        self.sent = False
-        self.callbacks: list = []  # the connection's list of callbacks it was put in
+        self.token = uuid.uuid4()
+        self.taken = False
 
-    def __call__(self):
-        self.sent = True
-        queue_deliveries(list(self.events.items()))
+    def send(self) -> None:
+        if self.taken:
+            return
+        self.taken = True  # the thread's next event starts a new batch, even if this fails
+        send_batch(self.token)
+
+
+# The current batch of each thread (and async context), as Django keeps each its connection.
+recording = Local()
+
+
+def current_batch() -> Batch:
+    batch = getattr(recording, "batch", None)
+    if batch is None or batch.taken:
+        batch = recording.batch = Batch()
+    return batch
 
 
 def record_event(
@@ -80,50 +113,69 @@ def record_event(
 ) -> None:
     """Send ``event`` about the object ``key`` ("session:42") once the transaction commits.
 
-    ``data`` (or the function making it, called once per commit) is the event's ``object``.
-    Recorded again in the same transaction, the event is sent once, with the last data.
+    ``data`` (or the function making it) is the event's ``object``. Recorded again in the same
+    transaction, the event is sent once, with the last data. Outside a transaction, sent now.
     """
-    connection = transaction.get_connection()
-    if not connection.in_atomic_block:
+    if not transaction.get_connection().in_atomic_block:
         send_event(event, conference_id, key, data)
         return
-    pending = getattr(connection, "webhook_events", None)
-    if pending is None or pending.sent or not still_registered(connection, pending):
-        pending = connection.webhook_events = PendingEvents()
-        transaction.on_commit(pending)
-        pending.callbacks = connection.run_on_commit
-    pending.events[(event, key)] = (conference_id, data, occurred_now())
-
-
-def still_registered(connection, pending: PendingEvents) -> bool:
-    """Whether ``pending`` will still run at the commit: a rollback drops its callback.
-
-    Django replaces its list of callbacks when it drops some (a rollback, a savepoint rolled
-    back) and only appends to it otherwise: the same list means nothing was dropped, and a
-    save in an import of thousands costs no search through the list.
-    """
-    if connection.run_on_commit is pending.callbacks:
-        return True
-    if any(func is pending for _, func, _ in connection.run_on_commit):
-        pending.callbacks = connection.run_on_commit
-        return True
-    return False
+    batch = current_batch()
+    now = timezone.now()
+    row = WebhookEvent(
+        batch=batch.token,
+        event=event,
+        conference_id=conference_id,
+        key=key,
+        data=json.dumps(data() if callable(data) else data, ensure_ascii=False),
+        occurred_at=now,
+        created_at=now,
+    )
+    WebhookEvent.objects.bulk_create(
+        [row],
+        update_conflicts=True,
+        unique_fields=["batch", "event", "key"],
+        update_fields=["data", "occurred_at"],
+    )
+    # Robust: should sending fail, the write stands, its rows left to the sweep.
+    transaction.on_commit(batch.send, robust=True)
 
 
 def send_event(
     event: str, conference_id: int, key: str, data: Callable[[], dict[str, Any]] | dict
 ) -> None:
     """Send ``event`` now: for what is already committed (``schedule_released``)."""
-    queue_deliveries([((event, key), (conference_id, data, occurred_now()))])
+    queue_deliveries([(event, conference_id, data, timezone.now())])
 
 
-def occurred_now() -> str:
-    return timezone.now().isoformat().replace("+00:00", "Z")
+def send_batch(token: uuid.UUID) -> int:
+    """Turn the outbox rows of one batch into deliveries and delete them; how many events.
+
+    The rows are claimed first (moved to a new token), so that a commit's callback and the
+    sweep, taking the same batch at once, never both send it.
+    """
+    claim = uuid.uuid4()
+    with transaction.atomic():
+        if not WebhookEvent.objects.filter(batch=token).update(batch=claim):
+            return 0
+        rows = WebhookEvent.objects.filter(batch=claim).order_by("pk")
+        events = [(r.event, r.conference_id, json.loads(r.data), r.occurred_at) for r in rows]
+        queue_deliveries(events)
+        rows.delete()
+    return len(events)
 
 
-def queue_deliveries(events: list) -> None:
-    """One delivery per event and endpoint that wants it, each sent by its own task."""
-    conference_ids = {conference_id for _, (conference_id, _, _) in events}
+def send_left_over_events() -> int:
+    """Send the batches of outbox rows whose commit's callback never took them; how many
+    events. Each batch as its callback would have: one event per object and commit."""
+    cutoff = timezone.now() - LEFT_OVER_AFTER
+    tokens = set(WebhookEvent.objects.filter(created_at__lt=cutoff).values_list("batch", flat=True))
+    return sum(send_batch(token) for token in tokens)
+
+
+def queue_deliveries(events: list[tuple[str, int, Any, datetime.datetime]]) -> None:
+    """One delivery per event (its name, conference id, object or the function making it, and
+    when it occurred) and endpoint that wants it, each sent by its own task."""
+    conference_ids = {conference_id for _, conference_id, _, _ in events}
     endpoints = list(
         WebhookEndpoint.objects.filter(conference__in=conference_ids, is_active=True)
         .select_related("conference")
@@ -132,7 +184,7 @@ def queue_deliveries(events: list) -> None:
     if not endpoints:
         return
     deliveries = []
-    for (event, _), (conference_id, data, occurred_at) in events:
+    for event, conference_id, data, occurred_at in events:
         wanting = [e for e in endpoints if e.conference_id == conference_id and event in e.events]
         if not wanting:
             continue
@@ -140,7 +192,7 @@ def queue_deliveries(events: list) -> None:
             {
                 "event": event,
                 "conference": wanting[0].conference.slug,
-                "occurred_at": occurred_at,
+                "occurred_at": occurred_at.isoformat().replace("+00:00", "Z"),
                 "object": data() if callable(data) else data,
             },
             separators=(",", ":"),
@@ -160,18 +212,24 @@ def post(delivery: WebhookDelivery) -> int:
     """Send one try of ``delivery``; its status code. Raises OSError or ValueError on failure."""
     endpoint = delivery.endpoint
     check_public_url(endpoint.url)
+    message_id = str(delivery.pk)  # the same on every try, so a receiver can ignore repeats
     timestamp = str(int(timezone.now().timestamp()))
+    body = delivery.body.encode()
     request = urllib.request.Request(
         endpoint.url,
-        data=delivery.body.encode(),
+        data=body,
         method="POST",
         headers={
             "Content-Type": "application/json",
             "User-Agent": "confsched-webhooks",
+            "webhook-id": message_id,
+            "webhook-timestamp": timestamp,
+            "webhook-signature": sign(endpoint.signing_key, message_id, timestamp, body),
             "X-Confsched-Event": delivery.event,
+            # Deprecated, sent for one more release (docs/webhooks.md).
             "X-Confsched-Timestamp": timestamp,
-            "X-Confsched-Signature": sign(endpoint.secret, timestamp, delivery.body),
-            "X-Confsched-Delivery": str(delivery.pk),
+            "X-Confsched-Signature": deprecated_signature(endpoint.secret, timestamp, body),
+            "X-Confsched-Delivery": message_id,
         },
     )
     with opener.open(request, timeout=TIMEOUT_SECONDS) as response:
@@ -234,7 +292,9 @@ def send_webhook(delivery_id: int) -> str:
 
 
 def send_due_webhooks() -> int:
-    """Try every pending delivery whose next try is due (for backends that cannot defer)."""
+    """Send the outbox's left-overs, then try every pending delivery whose next try is due
+    (for backends that cannot defer); how many deliveries were tried."""
+    send_left_over_events()
     due = WebhookDelivery.objects.filter(
         status=WebhookDelivery.Status.PENDING,
         next_try_at__lte=timezone.now(),

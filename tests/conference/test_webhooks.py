@@ -1,3 +1,4 @@
+import base64
 import datetime
 import hashlib
 import hmac
@@ -8,11 +9,12 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+import standardwebhooks
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
 
-from conference.models import WebhookDelivery, WebhookEndpoint
+from conference.models import WebhookDelivery, WebhookEndpoint, new_webhook_secret
 from conference.webhooks.delivery import send_due_webhooks, send_webhook
 from sessions.exports.frab_schedule import build_frab_data
 from sessions.importers import import_schedule
@@ -99,6 +101,80 @@ def test_a_release_is_delivered_signed_to_the_receiver(
     assert payload["object"]["comment"] == "More talks"
     [delivery] = WebhookDelivery.objects.all()
     assert (delivery.status, delivery.response_code, delivery.attempts) == ("delivered", 200, 1)
+
+
+@pytest.fixture
+def deliver(receiver, immediate_tasks, django_capture_on_commit_callbacks):
+    """Saves a speaker of ``endpoint``'s conference; what the receiver got: the headers,
+    lower-cased, and the body."""
+
+    def deliver_a_speaker_change(endpoint) -> tuple[dict, bytes]:
+        with django_capture_on_commit_callbacks(execute=True):
+            make_speaker(endpoint.conference)
+        [(headers, body)] = receiver.requests
+        return {name.lower(): value for name, value in headers.items()}, body
+
+    return deliver_a_speaker_change
+
+
+@pytest.fixture
+def speaker_endpoint(receiver):
+    """An endpoint on the receiver, told of speakers, with the secret the admin makes."""
+    return WebhookEndpoint.objects.create(
+        conference=make_conference(), url=receiver.url, events=[Event.SPEAKER_CHANGED]
+    )
+
+
+def test_a_delivery_verifies_with_the_standard_webhooks_library(speaker_endpoint, deliver):
+    headers, body = deliver(speaker_endpoint)
+
+    payload = standardwebhooks.Webhook(speaker_endpoint.secret).verify(body, headers)
+
+    [delivery] = WebhookDelivery.objects.all()
+    assert payload["event"] == "speaker.changed"
+    assert headers["webhook-id"] == headers["x-confsched-delivery"] == str(delivery.pk)
+    assert headers["webhook-timestamp"] == headers["x-confsched-timestamp"]
+    assert headers["webhook-signature"].startswith("v1,")
+
+
+def test_a_delivery_signed_with_another_secret_does_not_verify(speaker_endpoint, deliver):
+    headers, body = deliver(speaker_endpoint)
+
+    with pytest.raises(standardwebhooks.WebhookVerificationError):
+        standardwebhooks.Webhook(new_webhook_secret()).verify(body, headers)
+
+
+def test_a_secret_made_before_standard_webhooks_signs_with_its_own_bytes(speaker_endpoint, deliver):
+    speaker_endpoint.secret = "0123abcd" * 8  # hex, as endpoints' secrets were made before
+    speaker_endpoint.save()
+
+    headers, body = deliver(speaker_endpoint)
+
+    assert speaker_endpoint.receiver_secret == "whsec_" + base64.b64encode(b"0123abcd" * 8).decode()
+    standardwebhooks.Webhook(speaker_endpoint.receiver_secret).verify(body, headers)
+    standardwebhooks.Webhook(b"0123abcd" * 8).verify(body, headers)
+    deprecated = {
+        "X-Confsched-Timestamp": headers["x-confsched-timestamp"],
+        "X-Confsched-Signature": headers["x-confsched-signature"],
+    }
+    assert verify("0123abcd" * 8, deprecated, body)  # the deprecated header, as before
+
+
+def test_a_whsec_secret_must_be_base64(monkeypatch):
+    monkeypatch.setattr(
+        "conference.webhooks.addresses.resolve", lambda host, port: ["93.184.215.14"]
+    )
+    endpoint = WebhookEndpoint(
+        conference=make_conference(),
+        url="https://hooks.example.org/x",
+        events=["session.changed"],
+        secret="whsec_not base64!",
+    )
+    with pytest.raises(ValidationError) as error:
+        endpoint.full_clean()
+    assert error.value.message_dict == {
+        "secret": ["After “whsec_”, a secret is its key in base64."]
+    }
 
 
 def test_a_failed_delivery_is_tried_again_later_with_backoff(
@@ -221,7 +297,8 @@ def test_an_endpoint_on_a_public_address_is_accepted(monkeypatch):
         conference=make_conference(), url="https://hooks.example.org/x", events=["session.changed"]
     )
     endpoint.full_clean()
-    assert len(endpoint.secret) == 64
+    assert endpoint.secret.startswith("whsec_")
+    assert len(endpoint.signing_key) == 32
 
 
 def test_a_private_address_is_refused_again_when_delivering(receiver, dummy_tasks, settings):
@@ -389,7 +466,8 @@ def test_the_admin_refuses_an_endpoint_on_a_private_address(admin_client):
 def test_the_admin_offers_a_generated_secret(admin_client):
     response = admin_client.get(reverse("admin:conference_webhookendpoint_add"))
     secret = response.context["adminform"].form["secret"].value()
-    assert len(secret) == 64
+    assert secret.startswith("whsec_")
+    assert len(base64.b64decode(secret.removeprefix("whsec_"))) == 32
 
 
 @pytest.mark.parametrize("n", [1, 12])

@@ -5,9 +5,10 @@ from conference.webhooks.delivery import send_due_webhooks
 
 class Command(BaseCommand):
     help = (
-        "Try again the webhook deliveries whose next try is due. Needed only with a task "
-        "backend that cannot run a task later (run_after); the database backend retries by "
-        "itself. Run it from cron every minute or so."
+        "Send the webhook events a commit left in the outbox (its process died before sending "
+        "them), once a minute old, and try again the deliveries whose next try is due (needed "
+        "with a task backend that cannot run a task later; the database backend retries by "
+        "itself). Run it from cron every minute or so."
     )
 
     def handle(self, *args, **options):
