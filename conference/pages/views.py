@@ -118,7 +118,9 @@ class SharedPageMixin:
                 shared = self.shared_page(version, *args, **kwargs)
                 if isinstance(shared, HttpResponse):
                     return shared
-                assembly, own = shared.own_holes(self.visitor_context(nobody_request(self.request)))
+                assembly, own = shared.own_holes(
+                    self.visitor_context(nobody_request(self.request, self.page_query))
+                )
                 page = FinishedPage(assembly.filled(own), shared.headers)
             keep_page(key, page, self.page_cache_seconds)
         if "gzip" in accepted_codings(self.request) and page.size >= COMPRESSED_FROM_BYTES:
@@ -163,7 +165,7 @@ class SharedPageMixin:
     def render_for_nobody(self, *args, **kwargs) -> HttpResponse:
         """The view's answer, rendered as nobody would get it (conference.pages.nobody)."""
         request = self.request
-        self.request = nobody_request(request)
+        self.request = nobody_request(request, self.page_query)
         try:
             response = super().dispatch(self.request, *args, **kwargs)
             if hasattr(response, "render"):  # a TemplateResponse renders lazily: now, as nobody
