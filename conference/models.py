@@ -66,7 +66,10 @@ class ConferenceQuerySet(models.QuerySet):
         return self.filter(is_published=True)
 
     def visible_to(self, user):
-        """What ``user`` may read: staff preview unpublished conferences, everyone else not."""
+        """What ``user`` may read: staff preview unpublished conferences, everyone else not.
+
+        Which copy of a conference's pages they get follows the same rule: ``copy_for``.
+        """
         return self.all() if user.is_staff else self.published()
 
     def visible_by_slug(self, user, slug: str) -> "Conference | None":
@@ -90,6 +93,19 @@ class ConferenceQuerySet(models.QuerySet):
 
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
+
+
+# The copies of a conference's shared pages (conference/pages/): the public's, and the one of
+# those who preview it (drafts, unpublished sessions), never mixed.
+PUBLIC_COPY = "public"
+PREVIEW_COPY = "staff"
+
+
+def copy_for(user, conference: "Conference") -> str:
+    """Which copy of ``conference``'s shared pages ``user`` gets: PREVIEW_COPY for whoever
+    ``visible_to`` lets preview it, else PUBLIC_COPY. The page layer asks only this, so the
+    copy a visitor is given and what they may read come from one rule."""
+    return PREVIEW_COPY if user.is_staff else PUBLIC_COPY
 
 
 class Conference(models.Model):

@@ -15,6 +15,7 @@ from django.http import HttpResponse, QueryDict
 from django.test import Client
 from django.urls import URLResolver, get_resolver, resolve, reverse
 
+from conference.models import PUBLIC_COPY
 from conference.pages.copies import FinishedPage, worker_copies
 from conference.pages.holes import HOLE_KINDS, HoleKind, SharedPage, hole_kind
 from conference.pages.nobody import PersonalPartOutsideHoleError, nobody_request
@@ -138,7 +139,7 @@ def test_printing_the_csrf_field_outside_a_hole_fails_the_page(client, conferenc
     template = engines["jinja2"].from_string("<form>{{ csrf_input }}</form>")
     request = client.get("/").wsgi_request
     with pytest.raises(PersonalPartOutsideHoleError):
-        template.render({}, nobody_request(request, QueryDict()))
+        template.render({}, nobody_request(request, QueryDict(), PUBLIC_COPY))
 
 
 def test_a_hole_kind_whose_states_differ_in_length_is_refused_when_registered():
@@ -210,7 +211,7 @@ def test_an_undeclared_query_parameter_cannot_change_what_others_get(
 def test_the_stand_in_request_carries_only_the_declared_query_parameters(rf):
     request = rf.get("/pycon/schedule/", {"track": ["b", "a"], "utm_source": "mail", "foo": "1"})
     request.user = AnonymousUser()
-    stand_in = nobody_request(request, page_query(request, ("tz", "track")))
+    stand_in = nobody_request(request, page_query(request, ("tz", "track")), PUBLIC_COPY)
     assert dict(stand_in.GET.lists()) == {"track": ["a", "b"]}
     assert stand_in.META["QUERY_STRING"] == "track=a&track=b"
     assert request.GET["foo"] == "1"  # the visitor's own request is left as it was
