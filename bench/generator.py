@@ -5,7 +5,8 @@ Monday 10 May 2027, in Europe/Berlin), so a seed always gives the same titles, t
 Placement happens in memory first: each room fills its windows between the breaks without
 overlap, and each speaker keeps a busy list so nobody gives two sessions at once. Rows are then
 written with ``bulk_create``, which skips ``full_clean()`` and sends no signals: the placement
-itself keeps every rule, and ``Conference.mark_changed()`` runs at the end.
+itself keeps every rule, and each ``bulk_create`` moves the conference's ``changed_at`` itself
+(``ChangesConferenceQuerySet``).
 
 Benchmark and demo tooling, not part of the site: bench/run.py calls ``generate_conference()``,
 and bench/generate_conference.py runs it from the command line.
@@ -328,7 +329,6 @@ def generate_conference(sessions: int, seed: int = 0, slug: str | None = None) -
         tracks = create_tracks(rng, conference, shape.tracks)
         speakers = create_speakers(rng, conference, people)
         create_sessions(rng, conference, plans, rooms, tracks, speakers)
-        Conference.mark_changed(conference.pk)  # bulk_create sends no signals
     refresh_planner_statistics()  # as an import of the same conference does
     conference.refresh_from_db()
     return conference

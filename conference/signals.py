@@ -2,8 +2,9 @@
 
 Signals fire for the admin, its bulk actions and deletes, the API and the importer alike, so no
 writer can forget. Each app connects the receivers of its own models: rooms and tracks here,
-sessions/signals.py and speakers/signals.py the rest. (QuerySet.update() sends no signals; code
-that uses it must call Conference.mark_changed() itself.)
+sessions/signals.py and speakers/signals.py the rest. Bulk writes (``update()``,
+``bulk_create()``, ``bulk_update()``) send no signals: the same models' QuerySets move
+changed_at for them (``ChangesConferenceQuerySet`` in conference/content_version.py).
 """
 
 from django.conf import settings

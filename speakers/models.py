@@ -12,13 +12,22 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
 from conference.i18n.timezones import time_range
-from conference.models import Conference, FormerSlug, KeepsFormerSlugs, mailable_accounts
+from conference.models import (
+    ChangesConferenceQuerySet,
+    Conference,
+    FormerSlug,
+    KeepsFormerSlugs,
+    mailable_accounts,
+)
 from conference.routing import reverse_slugs
 from conference.uploads import FileKindValidator, ImageSizeValidator, RandomName, reencoded_image
 from conference.versioning import ChangeTrackedQuerySet, Versioned
 
 
-class SpeakerQuerySet(ChangeTrackedQuerySet):
+class SpeakerQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
+    # When they last looked at My talks, whether they want change mails: shown on no page.
+    unpublished_fields = frozenset({"talks_seen_at", "schedule_change_mails"})
+
     def get_by_natural_key(self, conference_slug, slug):
         return self.get(conference__slug=conference_slug, slug=slug)
 
@@ -326,6 +335,10 @@ class FormerSpeakerSlug(FormerSlug):
         ]
 
 
+class SpeakerPartQuerySet(ChangesConferenceQuerySet):
+    conference_path = "speaker__conference"
+
+
 class SpeakerLink(models.Model):
     speaker = models.ForeignKey(
         Speaker,
@@ -340,6 +353,8 @@ class SpeakerLink(models.Model):
     )
     url = models.URLField(gettext_lazy("URL"))
     position = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("position"))
+
+    objects = SpeakerPartQuerySet.as_manager()
 
     class Meta:
         verbose_name = gettext_lazy("speaker link")
@@ -365,6 +380,8 @@ class Availability(models.Model):
     )
     starts_at = models.DateTimeField(gettext_lazy("from"))
     ends_at = models.DateTimeField(gettext_lazy("until"))
+
+    objects = SpeakerPartQuerySet.as_manager()
 
     class Meta:
         ordering = ["starts_at", "ends_at", "pk"]

@@ -7,6 +7,7 @@
 Everything is imported from here (``from conference.models import Conference``), as Django finds it.
 """
 
+from conference.content_version import ChangesConferenceQuerySet
 from conference.models.accounts import AccountEmail, confirmed_address, mailable_accounts
 from conference.models.api import (
     ApiToken,
@@ -17,6 +18,8 @@ from conference.models.api import (
 )
 from conference.models.conference import (
     HEX_COLOUR_MESSAGE,
+    PREVIEW_COPY,
+    PUBLIC_COPY,
     RESERVED_SLUGS,
     Conference,
     ConferenceQuerySet,
@@ -24,6 +27,7 @@ from conference.models.conference import (
     KeepsFormerSlugs,
     Room,
     Track,
+    copy_for,
     describe_days,
     time_zone_choices,
     validate_hex_colour,
@@ -33,9 +37,12 @@ from conference.models.conference import (
 
 __all__ = [
     "HEX_COLOUR_MESSAGE",
+    "PREVIEW_COPY",
+    "PUBLIC_COPY",
     "RESERVED_SLUGS",
     "AccountEmail",
     "ApiToken",
+    "ChangesConferenceQuerySet",
     "Conference",
     "ConferenceQuerySet",
     "FormerSlug",
@@ -46,6 +53,7 @@ __all__ = [
     "WebhookEndpoint",
     "WebhookEvent",
     "confirmed_address",
+    "copy_for",
     "describe_days",
     "mailable_accounts",
     "new_webhook_secret",

@@ -1,4 +1,3 @@
-import contextvars
 import datetime
 import zoneinfo
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
+from conference.content_version import ChangesConferenceQuerySet, deferred_marks
 from conference.embedding import embed_origin_lines, validate_embed_origins
 from conference.versioning import Versioned, VersionedQuerySet
 
@@ -53,20 +53,14 @@ def time_zone_choices() -> list[tuple[str, str]]:
     return [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
 
-# While a bulk writer (the schedule importer) marks its conference changed once, at the end: a
-# list that holds True once something asked to mark it.
-_changes_marked_at_end: contextvars.ContextVar[list | None] = contextvars.ContextVar(
-    "changes_marked_at_end", default=None
-)
-
-
 class ConferenceQuerySet(models.QuerySet):
     def published(self):
         """Conferences the public may see."""
         return self.filter(is_published=True)
 
     def visible_to(self, user):
-        """What ``user`` may read: staff preview unpublished conferences, everyone else not."""
+        """What ``user`` may read: staff preview unpublished conferences, everyone else not
+        (which copy of its pages they get follows the same rule: ``copy_for``)."""
         return self.all() if user.is_staff else self.published()
 
     def visible_by_slug(self, user, slug: str) -> "Conference | None":
@@ -80,9 +74,14 @@ class ConferenceQuerySet(models.QuerySet):
         except self.model.DoesNotExist:
             return None
 
+    def update(self, **values):
+        """A conference's own fields are public content too: a bulk UPDATE moves changed_at."""
+        values.setdefault("changed_at", timezone.now())
+        return super().update(**values)
+
     def mark_changed(self) -> None:
         """Record that something in these conferences changed, by one UPDATE (see changed_at)."""
-        deferred = _changes_marked_at_end.get()
+        deferred = deferred_marks.get()
         if deferred is None:
             self.update(changed_at=timezone.now())
         else:
@@ -90,6 +89,19 @@ class ConferenceQuerySet(models.QuerySet):
 
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
+
+
+# The copies of a conference's shared pages (conference/pages/): the public's, and the one of
+# those who preview it (drafts, unpublished sessions), never mixed.
+PUBLIC_COPY = "public"
+PREVIEW_COPY = "staff"
+
+
+def copy_for(user, conference: "Conference") -> str:
+    """Which copy of ``conference``'s shared pages ``user`` gets: PREVIEW_COPY for whoever
+    ``visible_to`` lets preview it, else PUBLIC_COPY. The page layer asks only this, so the
+    copy a visitor is given and what they may read come from one rule."""
+    return PREVIEW_COPY if user.is_staff else PUBLIC_COPY
 
 
 class Conference(models.Model):
@@ -231,11 +243,11 @@ class Conference(models.Model):
         conference may be written inside.
         """
         requested: list = []
-        token = _changes_marked_at_end.set(requested)
+        token = deferred_marks.set(requested)
         try:
             yield
         finally:
-            _changes_marked_at_end.reset(token)
+            deferred_marks.reset(token)
         if requested:
             cls.mark_changed(conference_id)
 
@@ -315,7 +327,7 @@ def describe_days(days: list[datetime.date]) -> str:
     }
 
 
-class ConferencePartQuerySet(VersionedQuerySet):
+class ConferencePartQuerySet(ChangesConferenceQuerySet, VersionedQuerySet):
     """Rooms and tracks: looked up by conference slug and their own slug."""
 
     def get_by_natural_key(self, conference_slug, slug):

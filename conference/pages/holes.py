@@ -10,6 +10,7 @@ assembled once from each kind hole's usual rendering, and per request only the h
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import secrets
 from abc import ABC, abstractmethod
@@ -28,6 +29,53 @@ from conference.pages.compressed import CompressedPage
 # A personal part of a page: its template's name and the plain values it is rendered with.
 # A tuple rather than a class: a page holds a thousand, and pickling them is part of caching it.
 Hole = tuple[str, dict[str, Any]]
+
+
+# What a hole's data may hold: values that pickle to themselves and hold nothing of a request,
+# a visitor or the database. bool is an int; datetime is a date; str subclasses (Markup, a
+# TextChoices member) are str. Containers of them, nested, are plain too (CONTAINERS).
+PLAIN_SCALARS = (type(None), bool, int, float, str, datetime.date)
+CONTAINERS = (list, tuple, set, frozenset)
+
+
+class HoleDataNotPlainError(TypeError):
+    """A hole's data hold something other than plain values (a model, a queryset, a request)."""
+
+
+def check_plain(template_name: str, data: dict[str, Any]) -> None:
+    """Raise HoleDataNotPlainError unless every value of ``data`` is plain (PLAIN_SCALARS, or a
+    list, tuple, set, frozenset or dict of plain values, with plain keys).
+
+    A hole's data are cached with the page and read for other visitors: a model instance would
+    be a stale copy of a row, a queryset a query run later, a request one visitor's.
+    """
+    for key, value in data.items():
+        offending = not_plain(value)
+        if offending is not None:
+            raise HoleDataNotPlainError(
+                # Its type, not its repr(): a queryset's would run its query.
+                f"personal({template_name!r}): {key} holds a "
+                f"{type(offending).__module__}.{type(offending).__qualname__}, not a plain value. "
+                "A hole's data are kept with the page: pass None, bool, int, float, str, date, "
+                "datetime, or a list, tuple, set, frozenset or dict of them."
+            )
+
+
+def not_plain(value: Any) -> Any:
+    """The first value in ``value`` that is not plain, or None when all are."""
+    if isinstance(value, PLAIN_SCALARS):
+        return None
+    if isinstance(value, CONTAINERS):
+        items = value
+    elif isinstance(value, dict):
+        items = itertools.chain(value.keys(), value.values())
+    else:
+        return value
+    for item in items:
+        offending = not_plain(item)
+        if offending is not None:
+            return offending
+    return None
 
 
 @dataclass

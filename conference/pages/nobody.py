@@ -2,9 +2,9 @@
 
 The shared part of a page is cached and sent to everyone whose request names the same version.
 It is rendered for a stand-in request (``nobody_request``): an anonymous user with only the
-role the version names (staff see drafts), no cookies, an empty session, no messages, and a
-CSRF field that refuses to print. What is personal can then only come from a hole
-(conference.pages.holes), rendered per visitor.
+role of the copy the version names (its previewers see drafts), only the query parameters the page declares, no
+cookies, an empty session, no messages, and a CSRF field that refuses to print. What is
+personal can then only come from a hole (conference.pages.holes), rendered per visitor.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.http import HttpRequest
+from django.http import HttpRequest, QueryDict
+
+from conference.models import PREVIEW_COPY
 
 # What a request carries of its visitor, besides the user: left out of the stand-in.
 PERSONAL_META = ("HTTP_COOKIE", "CSRF_COOKIE", "CSRF_COOKIE_NEEDS_UPDATE", "HTTP_AUTHORIZATION")
@@ -40,20 +42,30 @@ CSRF_STAND_IN = CsrfStandIn()
 
 
 class Nobody(AnonymousUser):
-    """No account, no name, no address: only the role a shared page's version names."""
+    """No account, no name, no address: only the role a shared page's version names, the copy
+    (``conference.models.copy_for``) it is rendered for."""
 
-    def __init__(self, is_staff: bool):
-        self.is_staff = is_staff
+    def __init__(self, page_copy: str):
+        self.is_staff = page_copy == PREVIEW_COPY
 
 
-def nobody_request(request: HttpRequest) -> HttpRequest:
-    """``request`` as nobody makes it: same address, query and display zone, nothing personal."""
+def nobody_request(request: HttpRequest, query: QueryDict, page_copy: str) -> HttpRequest:
+    """``request`` as nobody makes it: same address and display zone, nothing personal, and
+    ``query`` (the parameters the page declares, ``page_query``) as its whole query string;
+    rendered for ``page_copy`` (``copy_for`` the visitor).
+
+    The shared part is cached by the declared parameters alone: a view reading any other
+    (``request.GET["foo"]``) must find nothing there, or one visitor's value would be kept
+    for all.
+    """
     stand_in = copy.copy(request)
-    stand_in.user = Nobody(is_staff=request.user.is_staff)
+    stand_in.user = Nobody(page_copy)
     stand_in.COOKIES = {}
     stand_in.META = {
         name: value for name, value in request.META.items() if name not in PERSONAL_META
     }
+    stand_in.META["QUERY_STRING"] = query.urlencode()
+    stand_in.GET = QueryDict(query.urlencode())
     stand_in.session = import_module(settings.SESSION_ENGINE).SessionStore()
     stand_in._messages = []
     stand_in.renders_shared_part = True

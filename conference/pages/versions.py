@@ -2,7 +2,8 @@
 
 A version changes with the release of the code, the conference's content (``changed_at``, moved
 by every write), the URL with only the query parameters the page reads, the display zone, the
-language, the role of whoever asks (staff also see drafts) and, for a page about the present,
+language, the copy whoever asks gets (``conference.models.copy_for``: those who preview
+see drafts) and, for a page about the present,
 the minute it shows. A cached copy is never stale, only unused: an edit moves the version.
 """
 
@@ -44,9 +45,7 @@ def page_url(request: HttpRequest, query: QueryDict) -> str:
     return f"{request.path}?{query.urlencode()}" if query else request.path
 
 
-def page_version(
-    conference, url: str, is_staff: bool, moment: datetime.datetime | None = None
-) -> str:
+def page_version(conference, url: str, copy: str, moment: datetime.datetime | None = None) -> str:
     """The ETag of a shared page (see the module's docstring for what it names)."""
     variant = "|".join(
         [
@@ -56,7 +55,7 @@ def page_version(
             url,
             timezone.get_current_timezone_name(),
             translation.get_language(),
-            "staff" if is_staff else "public",
+            copy,
             moment.isoformat() if moment else "",
         ]
     )

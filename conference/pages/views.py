@@ -24,6 +24,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import http_date
 
+from conference.models import PUBLIC_COPY, copy_for
 from conference.pages.compressed import COMPRESSION_LEVEL, accepted_codings
 from conference.pages.copies import PAGE_CACHE_SECONDS, FinishedPage, cached_page, keep_page
 from conference.pages.holes import HoleRecorder, SharedPage
@@ -61,6 +62,7 @@ class SharedPageMixin:
     query_parameters: tuple[str, ...] = ("tz",)
     page_cache_seconds = PAGE_CACHE_SECONDS
     hole_recorder: HoleRecorder | None = None
+    page_copy: str = PUBLIC_COPY  # which copy the visitor gets (copy_for), set by dispatch()
 
     def head(self, request, *args, **kwargs):
         # Said here, Django's View.setup() does not store ``self.get`` as ``self.head``: a view
@@ -77,7 +79,8 @@ class SharedPageMixin:
         if not (self.shared and request.method in ("GET", "HEAD")):
             return super().dispatch(request, *args, **kwargs)
         moment = self.page_moment()
-        version = page_version(self.conference, self.page_url, request.user.is_staff, moment)
+        self.page_copy = copy_for(request.user, self.conference)
+        version = page_version(self.conference, self.page_url, self.page_copy, moment)
         if request.user.is_authenticated and not self.same_for_every_user:
             response = self.personal_response(version, *args, **kwargs)
             patch_cache_control(response, private=True)
@@ -118,7 +121,11 @@ class SharedPageMixin:
                 shared = self.shared_page(version, *args, **kwargs)
                 if isinstance(shared, HttpResponse):
                     return shared
-                assembly, own = shared.own_holes(self.visitor_context(nobody_request(self.request)))
+                assembly, own = shared.own_holes(
+                    self.visitor_context(
+                        nobody_request(self.request, self.page_query, self.page_copy)
+                    )
+                )
                 page = FinishedPage(assembly.filled(own), shared.headers)
             keep_page(key, page, self.page_cache_seconds)
         if "gzip" in accepted_codings(self.request) and page.size >= COMPRESSED_FROM_BYTES:
@@ -163,7 +170,7 @@ class SharedPageMixin:
     def render_for_nobody(self, *args, **kwargs) -> HttpResponse:
         """The view's answer, rendered as nobody would get it (conference.pages.nobody)."""
         request = self.request
-        self.request = nobody_request(request)
+        self.request = nobody_request(request, self.page_query, self.page_copy)
         try:
             response = super().dispatch(self.request, *args, **kwargs)
             if hasattr(response, "render"):  # a TemplateResponse renders lazily: now, as nobody

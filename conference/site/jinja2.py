@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 from conference.i18n.timezones import local_clock, short_date, time_range, time_zone_options
 from conference.markup import render_markdown
-from conference.pages.holes import hole_data
+from conference.pages.holes import check_plain, hole_data
 from conference.routing import reverse_slugs
 
 # What reverse_slugs() can format without quoting: Django's slug converter's characters.
@@ -85,9 +85,11 @@ def personal(template_name: str, **data) -> Markup:
     """A part of the page that belongs to the visitor: their account links, a Save button.
 
     On a page rendered for the shared cache this leaves a hole that conference.pages fills
-    per request from ``template_name`` and ``data`` (kept in the cache, so plain values only).
+    per request from ``template_name`` and ``data`` (kept in the cache, so plain values only:
+    anything else is refused here, however the page is rendered, see ``check_plain``).
     Anywhere else it renders that template here, with the page's context.
     """
+    check_plain(template_name, data)
     context = page_context.get()
     recorder = context.get("hole_recorder")
     if recorder is not None:

@@ -23,7 +23,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from conference.models import Conference
+from conference.models import PUBLIC_COPY, Conference
 from conference.pages.versions import last_modified, not_modified, page_version
 from conference.routing import reverse_slugs
 from sessions.models import Session
@@ -206,7 +206,7 @@ def conference_offline_manifest(request, conference_slug):
     conference = Conference.objects.visible_by_slug(request.user, conference_slug)
     if conference is None:
         raise Http404("No conference by that name.")
-    version = page_version(conference, request.path, is_staff=False)
+    version = page_version(conference, request.path, PUBLIC_COPY)
     modified = last_modified(conference)
     unchanged = not_modified(request, version, modified)
     if unchanged is not None:

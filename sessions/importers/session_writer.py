@@ -12,7 +12,6 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from conference.models import Conference
 from sessions.frab import export_guid
 from sessions.importers.records import EventRecord
 from sessions.importers.rows import (
@@ -259,8 +258,7 @@ class SessionWriting:
                 session.check_speakers_are_free(joining, field="speaker")
         except ValidationError as error:
             return error, start
-        SessionSpeaker.objects.bulk_create(links)
-        Conference.mark_changed(session.conference_id)  # bulk_create sends no signals
+        SessionSpeaker.objects.bulk_create(links)  # moves the conference's changed_at itself
         return None, len(speakers)
 
 

@@ -11,10 +11,15 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
+from conference.models import ChangesConferenceQuerySet
 from conference.uploads import FileKindValidator, RandomName, kind_of_stored_name
 
 
-class AttachmentQuerySet(models.QuerySet):
+class SessionPartQuerySet(ChangesConferenceQuerySet):
+    conference_path = "session__conference"
+
+
+class AttachmentQuerySet(SessionPartQuerySet):
     def available(self):
         """Attachments attendees can open: with a file or a URL, not only announced by title."""
         return self.exclude(file="", url="")
@@ -59,6 +64,8 @@ class SessionLink(models.Model):
         help_text=gettext_lazy("For example slides."),
     )
     position = models.PositiveSmallIntegerField(default=0, verbose_name=gettext_lazy("position"))
+
+    objects = SessionPartQuerySet.as_manager()
 
     class Meta:
         verbose_name = gettext_lazy("session link")

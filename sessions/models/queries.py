@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Exists, F, Min, Model, OuterRef, Prefetch, Q
 
-from conference.models import Conference, Room
+from conference.models import ChangesConferenceQuerySet, Conference, Room
 from conference.versioning import ChangeTrackedQuerySet
 from sessions.models.choices import Kind, Status
 from sessions.models.material import Attachment, SessionLink
@@ -29,7 +29,7 @@ def public_session() -> Q:
     )
 
 
-class SessionQuerySet(ChangeTrackedQuerySet):
+class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
     def get_by_natural_key(self, conference_slug, slug):
         return self.get(conference__slug=conference_slug, slug=slug)
 

@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext, gettext_lazy
 
+from sessions.models.material import SessionPartQuerySet
 from sessions.models.session import Session
 from speakers.models import Speaker
 
@@ -27,6 +28,8 @@ class SessionSpeaker(models.Model):
         help_text=gettext_lazy("Billing order, lowest first."),
         verbose_name=gettext_lazy("position"),
     )
+
+    objects = SessionPartQuerySet.as_manager()
 
     class Meta:
         verbose_name_plural = gettext_lazy("speakers")

@@ -204,5 +204,4 @@ class SpeakerWithAvailabilitySerializer(SpeakerSerializer):
         speaker.availability.all().delete()
         for window in windows:
             window.speaker = speaker
-        # No signals from bulk_create: the speaker's own save has just moved changed_at.
-        Availability.objects.bulk_create(windows)
+        Availability.objects.bulk_create(windows)  # moves the conference's changed_at too

@@ -4,16 +4,22 @@ Every view that caches its page through SharedPageMixin is found from the URL co
 so a new page is covered without editing this file.
 """
 
+import itertools
+
 import pytest
 from django.contrib import messages
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.exceptions import ImproperlyConfigured
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
+from django.test import Client
 from django.urls import URLResolver, get_resolver, resolve, reverse
 
+from conference.models import PUBLIC_COPY
 from conference.pages.copies import FinishedPage, worker_copies
 from conference.pages.holes import HOLE_KINDS, HoleKind, SharedPage, hole_kind
-from conference.pages.nobody import PersonalPartOutsideHoleError
+from conference.pages.nobody import PersonalPartOutsideHoleError, nobody_request
+from conference.pages.versions import page_query
 from conference.pages.views import SharedPageMixin
 from sessions.models import SavedSession
 from tests.builders import make_conference, make_room, make_session, make_speaker, make_track, paris
@@ -86,6 +92,11 @@ def staff_client(client, django_user_model, conference):
     return client
 
 
+def route_url(name: str, placeholders: tuple[str, ...]) -> str:
+    values = {"conference_slug": "leaky", "room_slug": "main-hall", "slug": SLUG}
+    return reverse(name, kwargs={placeholder: values[placeholder] for placeholder in placeholders})
+
+
 def stored_shared_parts() -> list[bytes]:
     """The text of every page kept for others: shared parts, and finished pages."""
     kept = []
@@ -101,8 +112,7 @@ def stored_shared_parts() -> list[bytes]:
 def test_a_cached_page_keeps_nothing_of_the_visitor_who_made_it(
     staff_client, conference, name, placeholders
 ):
-    values = {"conference_slug": "leaky", "room_slug": "main-hall", "slug": SLUG}
-    url = reverse(name, kwargs={placeholder: values[placeholder] for placeholder in placeholders})
+    url = route_url(name, placeholders)
     response = staff_client.get(url)
     assert response.status_code == 200, url
     page = b"".join(response.streaming_content) if response.streaming else response.content
@@ -128,10 +138,8 @@ def test_printing_the_csrf_field_outside_a_hole_fails_the_page(client, conferenc
 
     template = engines["jinja2"].from_string("<form>{{ csrf_input }}</form>")
     request = client.get("/").wsgi_request
-    from conference.pages.nobody import nobody_request
-
     with pytest.raises(PersonalPartOutsideHoleError):
-        template.render({}, nobody_request(request))
+        template.render({}, nobody_request(request, QueryDict(), PUBLIC_COPY))
 
 
 def test_a_hole_kind_whose_states_differ_in_length_is_refused_when_registered():
@@ -152,3 +160,58 @@ def test_a_hole_kind_whose_states_differ_in_length_is_refused_when_registered():
     with pytest.raises(ImproperlyConfigured, match="equally long"):
         hole_kind(Confirmation)
     assert HOLE_KINDS[Confirmation.template_name] is registered
+
+
+UNDECLARED = "probe"
+PROBE_VALUE = "first-visitor-value-5521"
+
+
+def printing_undeclared_parameter(get):
+    """A view's ``get`` that also prints ``?probe=`` into its page: a view reading a query
+    parameter it did not declare."""
+
+    def wrapped(self, request, *args, **kwargs):
+        response = get(self, request, *args, **kwargs)
+        printed = request.GET.get(UNDECLARED, "").encode()
+        if response.streaming:
+            response.streaming_content = itertools.chain(response.streaming_content, [printed])
+        elif getattr(response, "is_rendered", True):
+            response.content += printed
+        else:
+            response.add_post_render_callback(
+                lambda rendered: setattr(rendered, "content", rendered.content + printed)
+            )
+        return response
+
+    return wrapped
+
+
+def body(response) -> bytes:
+    return b"".join(response.streaming_content) if response.streaming else response.content
+
+
+@pytest.mark.parametrize("logged_in", [False, True], ids=["anonymous", "logged-in"])
+@pytest.mark.parametrize(("name", "placeholders"), ROUTES, ids=[name for name, _ in ROUTES])
+def test_an_undeclared_query_parameter_cannot_change_what_others_get(
+    client, django_user_model, monkeypatch, conference, name, placeholders, logged_in
+):
+    view_class = resolve(route_url(name, placeholders)).func.view_class
+    monkeypatch.setattr(view_class, "get", printing_undeclared_parameter(view_class.get))
+    if logged_in:
+        client.force_login(django_user_model.objects.create_user("first-visitor"))
+    url = route_url(name, placeholders)
+    first = client.get(url, {UNDECLARED: PROBE_VALUE})
+    assert first.status_code == 200, url
+    assert PROBE_VALUE.encode() not in body(first)
+    for text in stored_shared_parts():
+        assert PROBE_VALUE.encode() not in text
+    assert PROBE_VALUE.encode() not in body(Client().get(url))  # the next visitor's page
+
+
+def test_the_stand_in_request_carries_only_the_declared_query_parameters(rf):
+    request = rf.get("/pycon/schedule/", {"track": ["b", "a"], "utm_source": "mail", "foo": "1"})
+    request.user = AnonymousUser()
+    stand_in = nobody_request(request, page_query(request, ("tz", "track")), PUBLIC_COPY)
+    assert dict(stand_in.GET.lists()) == {"track": ["a", "b"]}
+    assert stand_in.META["QUERY_STRING"] == "track=a&track=b"
+    assert request.GET["foo"] == "1"  # the visitor's own request is left as it was

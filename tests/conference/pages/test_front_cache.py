@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import requests
 
-PROJECT = Path(__file__).resolve().parents[2]
+PROJECT = Path(__file__).resolve().parents[3]
 CONFIG = PROJECT / "deploy" / "nginx.conf"
 # The two lines `make front` rewrites too (Makefile).
 LISTEN = "listen 127.0.0.1:8080;"
