@@ -23,9 +23,9 @@ def render(thing, recorder):
 @pytest.mark.parametrize(
     ("make_thing", "type_name"),
     [
-        (make_conference, "conference.models.Conference"),
-        (lambda: Conference.objects.all(), "conference.models.ConferenceQuerySet"),
-        (lambda: [1, {"conference": make_conference()}], "conference.models.Conference"),
+        (make_conference, "conference.models.conference.Conference"),
+        (lambda: Conference.objects.all(), "conference.models.conference.ConferenceQuerySet"),
+        (lambda: [1, {"conference": make_conference()}], "conference.models.conference.Conference"),
     ],
     ids=["model instance", "queryset", "nested model instance"],
 )
