@@ -3,14 +3,9 @@ from django.urls import reverse
 
 from sessions.feedback import FEEDBACK_SAVES_PER_ACCOUNT, Feedback
 from sessions.models import Session
-from tests.builders import make_conference, make_session, make_speaker, paris
+from tests.builders import make_session, make_speaker, paris
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
 
 
 @pytest.fixture

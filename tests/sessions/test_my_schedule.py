@@ -23,11 +23,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
-
-
-@pytest.fixture
 def attendee(django_user_model):
     return django_user_model.objects.create_user("ada", "ada@example.org", "correct horse battery")
 

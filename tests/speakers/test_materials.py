@@ -19,11 +19,6 @@ def media(settings, tmp_path):
 
 
 @pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
-
-
-@pytest.fixture
 def user(django_user_model):
     return django_user_model.objects.create_user("ada", "ada@example.org", "speak-2026")
 
