@@ -59,11 +59,6 @@ def outcome_of(response) -> str:
 
 
 @pytest.fixture
-def conference():
-    return make_conference()
-
-
-@pytest.fixture
 def central(conference):
     return make_room(conference, name="Central Room", position=1)
 
