@@ -243,12 +243,6 @@ def value_id(value) -> str:
 
 
 @pytest.fixture
-def attendee_client(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("ada", password="old password 1"))
-    return client
-
-
-@pytest.fixture
 def staff(django_user_model):
     return django_user_model.objects.create_superuser("staff", "staff@example.org", "x")
 

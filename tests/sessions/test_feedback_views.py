@@ -21,13 +21,9 @@ def talk(conference, speaker_user):
 
 @pytest.fixture
 def attendee(django_user_model):
+    """An attendee named "ada_lovelace", which no speaker's name contains, so the page about
+    their feedback shows no author only if it shows neither their username nor address."""
     return django_user_model.objects.create_user("ada_lovelace", "ada@example.org")
-
-
-@pytest.fixture
-def attendee_client(client, attendee):
-    client.force_login(attendee)
-    return client
 
 
 def feedback_url(session):
