@@ -25,6 +25,7 @@ def user(django_user_model):
 
 @pytest.fixture
 def speaker(conference, user):
+    """Ada Lovelace of the shared conference, with the account ``user`` (``speaker_client``)."""
     return make_speaker(conference, name="Ada Lovelace", user=user)
 
 
