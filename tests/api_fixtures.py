@@ -1,5 +1,8 @@
 """Fixtures for the API tests: one APIClient per kind of caller, and throttles counted per test.
 
+The callers are tests/conftest.py's ``attendee`` and ``organizer``; the clients here, named as
+its test clients are, authenticate them to the API instead of logging them in.
+
 Test modules import them all (``from tests.api_fixtures import *``) so that the autouse
 ``fresh_throttle_counts`` applies to their tests too.
 """
@@ -16,11 +19,9 @@ from conference.accounts.limits import SharedThrottleMixin
 
 __all__ = [
     "anonymous",
-    "attendee",
     "attendee_client",
     "client_with_permissions",
     "fresh_throttle_counts",
-    "organizer",
     "organizer_client",
 ]
 
@@ -37,22 +38,10 @@ def anonymous():
 
 
 @pytest.fixture
-def attendee(django_user_model):
-    return django_user_model.objects.create_user("attendee", password="attendee-password")
-
-
-@pytest.fixture
 def attendee_client(attendee):
     client = APIClient()
     client.force_authenticate(attendee)
     return client
-
-
-@pytest.fixture
-def organizer(django_user_model):
-    return django_user_model.objects.create_user(
-        "organizer", password="organizer-password", is_staff=True
-    )
 
 
 @pytest.fixture

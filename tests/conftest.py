@@ -10,6 +10,7 @@ from django.test.utils import override_settings
 
 from conference.i18n.catalogues import compile_stale
 from conference.pages.copies import forget_pages
+from tests.builders import make_conference, make_speaker
 
 
 def pytest_configure(config):
@@ -120,3 +121,50 @@ def dummy_tasks(settings):
 
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
     return default_task_backend
+
+
+# --- The people and the conference most tests are about ----------------------------------------
+# A module that needs other data (an unpublished conference, another time zone, rooms and sessions
+# built once on ``module_db``...) defines its own fixture of the same name, and says what differs.
+
+
+@pytest.fixture
+def conference():
+    """PyCon, "pycon": published, 7–8 April 2026 in Paris (``make_conference``'s defaults), with
+    no rooms, tracks, sessions or speakers yet: each test adds what it is about."""
+    return make_conference(slug="pycon", name="PyCon")
+
+
+@pytest.fixture
+def speaker(conference):
+    """Ada Lovelace ("ada-lovelace"), a speaker of ``conference`` without an account or a session."""
+    return make_speaker(conference, name="Ada Lovelace")
+
+
+@pytest.fixture
+def attendee(django_user_model):
+    """Ada, "ada": an account with an address (not confirmed) and a password, not staff."""
+    return django_user_model.objects.create_user("ada", "ada@example.org", "correct horse battery")
+
+
+@pytest.fixture
+def attendee_client(client, attendee):
+    """The test client, logged in as ``attendee``."""
+    client.force_login(attendee)
+    return client
+
+
+@pytest.fixture
+def organizer(django_user_model):
+    """A staff account, "organizer": the API lets it write. The admin also needs model
+    permissions, which it has none of (pytest-django's ``admin_client`` has them all)."""
+    return django_user_model.objects.create_user(
+        "organizer", "organizer@example.org", "organizer-password", is_staff=True
+    )
+
+
+@pytest.fixture
+def organizer_client(client, organizer):
+    """The test client, logged in as ``organizer``."""
+    client.force_login(organizer)
+    return client

@@ -14,17 +14,6 @@ from tests.builders import make_speaker
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("immediate_tasks")]
 
 
-@pytest.fixture
-def attendee(django_user_model):
-    return django_user_model.objects.create_user("ada", "ada@example.org", "correct horse battery")
-
-
-@pytest.fixture
-def attendee_client(client, attendee):
-    client.force_login(attendee)
-    return client
-
-
 def link_in(message) -> str:
     return re.search(r"https://schedule\.example\.org/\S+", message.body).group(0)
 

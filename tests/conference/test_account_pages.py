@@ -23,11 +23,6 @@ def schedule_link(conference):
     return f'<a href="{url}">Schedule</a>'
 
 
-@pytest.fixture
-def attendee(django_user_model):
-    return django_user_model.objects.create_user("ada", "ada@example.org", "correct horse battery")
-
-
 @pytest.mark.parametrize(
     "path", ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
 )

@@ -38,11 +38,6 @@ def track_fields(track: Track) -> tuple:
     return (track.conference.slug, track.slug, track.name, track.colour, track.description)
 
 
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon", name="PyCon")
-
-
 # --- Conferences ------------------------------------------------------------------------------
 
 

@@ -108,35 +108,35 @@ def test_repeated_parameters_never_break_a_page(client, site, path):
 
 
 @pytest.mark.parametrize(
-    "path",
+    ("path", "status"),
     [
-        "/pycon/sessions/" + "x" * 300 + "/",
-        "/pycon/sessions/talk/attachments/99999999999999999999/",
-        "/pycon/my-schedule/not-a-token.ics",
-        "/pycon/my-schedule/" + "a" * 40 + "." + "b" * 120 + ".ics",
-        "/" + "y" * 2000 + "/schedule/",
-        "/pycon/schedule/grid/?day=2030-01-01",
-        "/pycon/now/" + "z" * 300 + "/",
+        ("/pycon/sessions/" + "x" * 300 + "/", 404),
+        ("/pycon/sessions/talk/attachments/99999999999999999999/", 404),
+        ("/pycon/my-schedule/not-a-token.ics", 404),
+        ("/pycon/my-schedule/" + "a" * 40 + "." + "b" * 120 + ".ics", 404),
+        ("/" + "y" * 2000 + "/schedule/", 404),
+        ("/pycon/schedule/grid/?day=2030-01-01", 200),  # a day it lacks: a grid all the same
+        ("/pycon/now/" + "z" * 300 + "/", 404),
     ],
 )
-def test_unknown_or_absurd_addresses_get_a_404_or_a_page(client, site, path):
-    assert client.get(path).status_code in (200, 404)
+def test_unknown_or_absurd_addresses_get_a_404_or_a_page(client, site, path, status):
+    assert client.get(path).status_code == status
 
 
 @pytest.mark.parametrize(
-    "body",
+    ("body", "status"),
     [
-        {"action": LONG},
-        {"action": "save", "next": "https://evil.example/"},
-        {"action": "save", "next": LONG},
-        {},
+        ({"action": LONG}, 400),
+        ({"action": "save", "next": "https://evil.example/"}, 302),
+        ({"action": "save", "next": LONG}, 302),
+        ({}, 400),
     ],
 )
-def test_odd_save_requests_are_answered_cleanly(client, site, django_user_model, body):
+def test_odd_save_requests_are_answered_cleanly(client, site, django_user_model, body, status):
     client.force_login(django_user_model.objects.create_user("ada"))
     response = client.post("/pycon/sessions/talk/save/", body)
-    assert response.status_code in (302, 400)
-    if response.status_code == 302:
+    assert response.status_code == status
+    if status == 302:
         assert not response.url.startswith("https://evil.example")
 
 
@@ -240,12 +240,6 @@ FORM_VALUES = [*BAD_VALUES, *MORE_VALUES]
 
 def value_id(value) -> str:
     return repr(value)[:20]
-
-
-@pytest.fixture
-def attendee_client(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("ada", password="old password 1"))
-    return client
 
 
 @pytest.fixture

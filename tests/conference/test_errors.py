@@ -21,6 +21,7 @@ NUL_REFUSED = "Null characters are not allowed in a request."
 
 @pytest.fixture
 def conference():
+    """PyCon with a talk, "talk", in a room and with a speaker: pages to break."""
     conference = make_conference(slug="pycon")
     make_session(
         conference, slug="talk", room=make_room(conference), speakers=[make_speaker(conference)]

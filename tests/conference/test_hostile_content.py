@@ -55,6 +55,7 @@ def assert_inert(html: str) -> None:
 
 @pytest.fixture
 def conference():
+    """PyCon with markup and script in its name, venue and description."""
     return make_conference(slug="pycon", name=f"Conf {SCRIPT}", venue=IMAGE, description=ALL)
 
 

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def conference():
+    """PyCon with one talk, 10:35–11:00 on 8 April, whose times each language writes its way."""
     conference = make_conference(slug="pycon", name="PyCon")
     make_session(conference, title="Talk", starts_at=paris(8, 10, 35), ends_at=paris(8, 11))
     return conference

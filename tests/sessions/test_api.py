@@ -24,11 +24,6 @@ from tests.builders import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
-
-
 def list_url(conference):
     return reverse("api:session-list", kwargs={"conference_slug": conference.slug})
 

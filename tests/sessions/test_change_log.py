@@ -28,6 +28,7 @@ def release(conference, version, comment=""):
 
 @pytest.fixture
 def conference():
+    """A conference named "PyCon Test" ("pycon-test"), as the feed's title and author read."""
     return make_conference(name="PyCon Test", slug="pycon-test")
 
 

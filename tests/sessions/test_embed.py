@@ -16,6 +16,7 @@ GRID = "/pycon/embed/grid/"
 
 @pytest.fixture
 def conference():
+    """PyCon with two embedding origins allowed, a room, a track, two talks and a break."""
     conference = make_conference(
         slug="pycon",
         name="PyCon Demo",

@@ -26,6 +26,7 @@ EXPORTS = ["schedule-ics", "schedule-xml", "schedule-json"]
 
 @pytest.fixture
 def conference():
+    """PyCon with a venue, which each session's iCalendar LOCATION names."""
     return make_conference(slug="pycon", venue="Palais")
 
 

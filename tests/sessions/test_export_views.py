@@ -20,11 +20,6 @@ from tests.builders import make_conference, make_session, make_track, paris
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
-
-
 def url(name, **kwargs):
     return reverse(f"sessions:{name}", kwargs={"conference_slug": "pycon", **kwargs})
 

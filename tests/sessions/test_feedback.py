@@ -11,13 +11,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def conference():
-    # 7–8 April 2026; feedback open until the end of 15 April (7 days after).
+    """PyCon, 7–8 April 2026, with feedback open 7 days after instead of 14: until the end of
+    15 April."""
     return make_conference(slug="pycon", feedback_days_after=7)
-
-
-@pytest.fixture
-def attendee(django_user_model):
-    return django_user_model.objects.create_user("ada")
 
 
 @pytest.fixture

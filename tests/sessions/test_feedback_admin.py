@@ -16,11 +16,6 @@ SUMMARY = "admin:schedule_feedback_summary"
 
 
 @pytest.fixture
-def conference():
-    return make_conference(slug="pycon", name="PyCon")
-
-
-@pytest.fixture
 def attendees(django_user_model):
     return [django_user_model.objects.create_user(f"attendee{n}") for n in range(3)]
 

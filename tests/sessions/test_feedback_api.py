@@ -3,14 +3,9 @@ from django.urls import reverse
 
 from sessions.models.feedback import Feedback
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
-from tests.builders import make_conference, make_session, make_track, paris
+from tests.builders import make_session, make_track, paris
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon", name="PyCon")
 
 
 def summary_url(conference):

@@ -3,14 +3,9 @@ from django.urls import reverse
 
 from sessions.models import Session
 from sessions.models.feedback import FEEDBACK_SAVES_PER_ACCOUNT, Feedback
-from tests.builders import make_conference, make_session, make_speaker, paris
+from tests.builders import make_session, make_speaker, paris
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
 
 
 @pytest.fixture
@@ -26,13 +21,9 @@ def talk(conference, speaker_user):
 
 @pytest.fixture
 def attendee(django_user_model):
+    """An attendee named "ada_lovelace", which no speaker's name contains, so the page about
+    their feedback shows no author only if it shows neither their username nor address."""
     return django_user_model.objects.create_user("ada_lovelace", "ada@example.org")
-
-
-@pytest.fixture
-def attendee_client(client, attendee):
-    client.force_login(attendee)
-    return client
 
 
 def feedback_url(session):

@@ -78,11 +78,6 @@ def first_event(conference, kind) -> dict:
     return values
 
 
-@pytest.fixture
-def conference():
-    return make_conference(slug="fields-2026")
-
-
 SESSION_FIELDS = {
     "subtitle": ("subtitle", "Why small tensors matter"),
     "language": ("language", "de"),

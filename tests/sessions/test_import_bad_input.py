@@ -17,7 +17,6 @@ from conference.models import Room, Track
 from sessions.importers import ScheduleImportError, import_schedule
 from sessions.models import ScheduleImport, Session
 from speakers.models import Speaker
-from tests.builders import make_conference
 from tests.sessions.frab_files import schedule_json
 
 pytestmark = pytest.mark.django_db
@@ -361,11 +360,6 @@ CASES = {
         "not allow there.",
     ),
 }
-
-
-@pytest.fixture
-def conference():
-    return make_conference(slug="bad-input-2026")
 
 
 def upload_of(case: str) -> io.BytesIO:

@@ -21,11 +21,6 @@ SESSIONIZE = Path(__file__).parent / "data" / "sessionize-all-data.json"
 HEADER = "id,title,kind,track,room,date,start,end,duration,speakers,description,level,status\n"
 
 
-@pytest.fixture
-def conference():
-    return make_conference(slug="target-2026")
-
-
 def csv_file(*rows, header=HEADER, name="sessions.csv"):
     upload = io.BytesIO((header + "".join(f"{row}\n" for row in rows)).encode())
     upload.name = name

@@ -12,17 +12,12 @@ from sessions.importers import runs
 from sessions.importers.spreadsheet import EXAMPLE_CSV
 from sessions.importers.tasks import run_schedule_import
 from sessions.models import ScheduleImport, Session
-from tests.builders import make_conference, make_room, make_session, paris
+from tests.builders import make_room, make_session, paris
 
 pytestmark = pytest.mark.django_db
 
 HEADER = "id,title,room,date,start,duration,speakers\n"
 IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
-
-
-@pytest.fixture
-def conference():
-    return make_conference(name="PyCon Test")
 
 
 def import_url(conference):

@@ -41,6 +41,7 @@ def demo():
 
 @pytest.fixture
 def conference():
+    """A conference "target-2026": the one the tests' ``import_schedule`` commands name."""
     return make_conference(slug="target-2026")
 
 

@@ -22,22 +22,6 @@ from tests.builders import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
-
-
-@pytest.fixture
-def attendee(django_user_model):
-    return django_user_model.objects.create_user("ada", "ada@example.org", "correct horse battery")
-
-
-@pytest.fixture
-def attendee_client(client, attendee):
-    client.force_login(attendee)
-    return client
-
-
 def save_url(session):
     return reverse(
         "sessions:session-save",

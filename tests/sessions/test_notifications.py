@@ -25,6 +25,7 @@ SITE = "https://schedule.example.org"
 
 @pytest.fixture
 def conference():
+    """A conference named "PyCon Paris" ("pycon-paris"), as the mails' subjects and links read."""
     return make_conference(name="PyCon Paris", slug="pycon-paris")
 
 

@@ -18,11 +18,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
-
-
-@pytest.fixture
 def rooms(conference):
     return make_room(conference, name="Hall", position=1), make_room(
         conference, name="Side", position=2

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from sessions.models import Session
 from speakers.models import Speaker
-from tests.builders import make_conference, make_room, make_session, make_speaker, make_track, paris
+from tests.builders import make_room, make_session, make_speaker, make_track, paris
 
 
 def rows_left_in_cycles(path: str) -> dict[str, int]:
@@ -50,11 +50,6 @@ def rows_left_in_cycles(path: str) -> dict[str, int]:
         gc.garbage.clear()
         if collecting:
             gc.enable()
-
-
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
 
 
 @pytest.mark.django_db

@@ -18,6 +18,7 @@ def release_url(conference):
 
 @pytest.fixture
 def conference():
+    """A conference named "PyCon Test", as the admin's messages read."""
     return make_conference(name="PyCon Test")
 
 

@@ -20,11 +20,6 @@ def release(conference, version, comment=""):
     return release_schedule(conference, version=version, comment=comment, user=None)
 
 
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
-
-
 def test_releases_are_listed_newest_first_with_their_change_records(anonymous, conference):
     central = make_room(conference, name="Central Room", position=1)
     junior = make_room(conference, name="Junior Stage", position=2)

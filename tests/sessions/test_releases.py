@@ -37,11 +37,6 @@ def release(conference, version="v1", **kwargs):
 
 
 @pytest.fixture
-def conference():
-    return make_conference()
-
-
-@pytest.fixture
 def central(conference):
     return make_room(conference, name="Central Room", position=1)
 

@@ -23,11 +23,6 @@ BASE_URL = "https://schedule.example.org"
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def conference():
-    return make_conference(slug="elsewhere-2026")
-
-
 # Every field an organizer enters, by model. Not here: a conference's name, slug, days, zone and
 # published flag (entered when creating the conference imported into), and what is private or
 # not a published schedule's (docs/import.md).

@@ -12,7 +12,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from sessions.models import Session
-from tests.builders import make_conference, make_session, make_speaker, make_track, paris
+from tests.builders import make_session, make_speaker, make_track, paris
 
 pytestmark = pytest.mark.django_db
 
@@ -28,11 +28,6 @@ def titles(response):
 def api_titles(conference, query):
     url = reverse("api:session-list", kwargs={"conference_slug": conference.slug})
     return sorted(row["title"] for row in APIClient().get(url, {"q": query}).json()["results"])
-
-
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
 
 
 def test_search_finds_sessions_by_the_name_of_their_type(client, conference):

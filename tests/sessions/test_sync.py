@@ -19,11 +19,6 @@ pytestmark = pytest.mark.django_db
 LONG_AGO = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
 
 
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
-
-
 def url(conference, name):
     return reverse(f"api:{name}-list", kwargs={"conference_slug": conference.slug})
 

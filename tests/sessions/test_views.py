@@ -29,11 +29,6 @@ def titles(response):
     return [session.title for session in response.context["sessions"]]
 
 
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
-
-
 def test_schedule_groups_sessions_by_day_then_start_time(client, conference):
     make_session(conference, title="Opening", starts_at=paris(7, 9))
     make_session(

@@ -12,11 +12,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def conference():
-    return make_conference()
-
-
-@pytest.fixture
 def ada(conference):
     return make_speaker(conference, name="Ada Lovelace")
 

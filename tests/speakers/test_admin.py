@@ -12,6 +12,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def speaker():
+    """Ada Lovelace of a conference of her own, with a bio and a link: an inline to merge."""
     speaker = make_speaker(name="Ada Lovelace", company="Example Labs", bio="Wrote notes.")
     SpeakerLink.objects.create(speaker=speaker, title="Website", url="https://example.org/")
     return speaker

@@ -14,11 +14,6 @@ from tests.builders import make_conference, make_session, make_speaker, paris
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def conference():
-    return make_conference(name="PyCon", slug="pycon")
-
-
 def list_url(conference):
     return reverse("api:speaker-list", kwargs={"conference_slug": conference.slug})
 

@@ -13,17 +13,13 @@ PREFIX = "availability"
 
 
 @pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
-
-
-@pytest.fixture
 def user(django_user_model):
     return django_user_model.objects.create_user("ada", "ada@example.org", "speak-2026")
 
 
 @pytest.fixture
 def speaker(conference, user):
+    """Ada Lovelace of the shared conference, with the account ``user`` (``speaker_client``)."""
     return make_speaker(conference, name="Ada Lovelace", user=user)
 
 

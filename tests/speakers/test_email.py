@@ -13,6 +13,7 @@ ADDRESS = "ann.private@speakers.example"
 
 @pytest.fixture
 def speaker():
+    """Ann Lee of PyCon, with the address ``ADDRESS`` and a talk: someone pages could leak it on."""
     conference = make_conference(name="PyCon", slug="pycon")
     ann = make_speaker(conference, name="Ann Lee", slug="ann-lee", email=ADDRESS)
     make_session(conference, title="Graphs", room=make_room(conference), speakers=[ann])

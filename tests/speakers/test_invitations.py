@@ -15,6 +15,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("immediate_tasks")]
 
 @pytest.fixture
 def speaker():
+    """Ada Lovelace of a conference of her own, with an address to invite."""
     return make_speaker(name="Ada Lovelace", email="ada@example.org")
 
 

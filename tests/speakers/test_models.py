@@ -8,11 +8,6 @@ from tests.builders import make_conference, make_speaker, paris
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def speaker():
-    return make_speaker(name="Ada Lovelace")
-
-
 def available(speaker, *windows):
     for starts_at, ends_at in windows:
         Availability.objects.create(speaker=speaker, starts_at=starts_at, ends_at=ends_at)

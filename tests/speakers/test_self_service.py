@@ -28,6 +28,7 @@ def ada(django_user_model):
 
 @pytest.fixture
 def speaker(ada):
+    """Ada Lovelace, the account ``ada``, with a bio and a link: a profile to edit herself."""
     speaker = make_speaker(name="Ada Lovelace", user=ada, bio="Wrote notes.")
     SpeakerLink.objects.create(speaker=speaker, title="Website", url="https://example.org/")
     return speaker

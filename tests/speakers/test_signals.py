@@ -13,6 +13,7 @@ LONG_AGO = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
 
 @pytest.fixture
 def speaker():
+    """A speaker, beside a bystander conference; both conferences changed long ago."""
     speaker = make_speaker()
     make_conference()  # a bystander, whose changed_at must not move
     Conference.objects.update(changed_at=LONG_AGO)

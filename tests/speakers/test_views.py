@@ -9,11 +9,6 @@ from tests.builders import make_conference, make_session, make_speaker, paris
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
-
-
 def speaker_list_url(conference):
     return reverse("speakers:speaker-list", kwargs={"conference_slug": conference.slug})
 

@@ -26,6 +26,7 @@ PAGES = ["/pycon/schedule/", "/pycon/schedule/grid/", "/pycon/speakers/"]
 
 @pytest.fixture
 def conference():
+    """PyCon with 12 talks in 3 rooms, each with a speaker: pages large enough to be compressed."""
     conference = make_conference(slug="pycon")
     rooms = [make_room(conference, name=f"Room {number}") for number in range(3)]
     for number in range(12):

@@ -21,6 +21,7 @@ PUBLIC = "public, max-age=0, s-maxage=10, stale-while-revalidate=30"
 
 @pytest.fixture
 def conference():
+    """PyCon with one talk, so that its pages have something to change."""
     conference = make_conference(slug="pycon")
     make_session(conference, title="Talk", starts_at=paris(8, 10))
     return conference

@@ -64,6 +64,7 @@ def test_the_routes_found_are_the_conference_pages_and_exports():
 
 @pytest.fixture
 def conference():
+    """A pair: conference "leaky" and its one session, whose slug and speaker's are ``SLUG``."""
     conference = make_conference(slug="leaky")
     room = make_room(conference, name="Main Hall", slug="main-hall")
     session = make_session(

@@ -11,7 +11,6 @@ from conference.pages import views as page_views
 from conference.pages.copies import forget_pages
 from sessions.models import SavedSession, Session, SessionSpeaker
 from tests.builders import (
-    make_conference,
     make_session,
     make_speaker,
     make_track,
@@ -20,11 +19,6 @@ from tests.builders import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def conference():
-    return make_conference(slug="pycon")
 
 
 def schedule(client, **query):
