@@ -6,7 +6,7 @@ from django.http import HttpResponse
 from django.urls import include, path
 
 from conference.models import Conference
-from sessions.views.personal import saved_session_ids
+from sessions.personal import saved_session_ids
 
 # Tiny on purpose: a floor measured with the page's bytes would only be lower.
 BODY = b"floor"

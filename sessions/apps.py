@@ -11,4 +11,5 @@ class SessionsConfig(AppConfig):
 
     def ready(self):
         from sessions import notifications, signals, sync  # noqa: F401 -- connects, registers
+        from sessions.api import webhooks  # noqa: F401 -- connects the webhooks' receivers
         from sessions.views import personal  # noqa: F401 -- registers its holes

@@ -1,6 +1,7 @@
 from django.urls import path, re_path
+from django.views.decorators.cache import never_cache
 
-from sessions.views import embed, feeds, my_schedule, now, schedule
+from sessions.views import embed, feedback, feeds, my_schedule, now, schedule
 
 app_name = "sessions"
 
@@ -39,3 +40,22 @@ urlpatterns = [
         name="my-schedule-feed",
     ),
 ]
+
+
+# Feedback pages, under /<conference>/ in their own namespace ``feedback``. Never kept by a
+# browser or a cache in front, like the speakers' own pages (speakers/own_urls.py).
+feedback_patterns = (
+    [
+        path(
+            "sessions/<slug:slug>/feedback/",
+            never_cache(feedback.SessionFeedbackView.as_view()),
+            name="session-feedback",
+        ),
+        path(
+            "speaker/feedback/",
+            never_cache(feedback.SpeakerFeedbackView.as_view()),
+            name="speaker-feedback",
+        ),
+    ],
+    "feedback",
+)

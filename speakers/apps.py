@@ -9,3 +9,4 @@ class SpeakersConfig(AppConfig):
 
     def ready(self):
         from speakers import signals  # noqa: F401 -- connects the receivers
+        from speakers.api import webhooks  # noqa: F401 -- connects the webhooks' receivers

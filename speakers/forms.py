@@ -8,8 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from conference.forms import AttendeeFormMixin, ConferenceDateTimeField, ConferenceDayTimeWidget
 from conference.models import Conference
 from conference.versioning import EditConflictError
-from speakers.api.serializers import MAX_AVAILABILITY_WINDOWS
-from speakers.models import Availability, Speaker, SpeakerLink
+from speakers.models import MAX_AVAILABILITY_WINDOWS, Availability, Speaker, SpeakerLink
 
 
 class SpeakerSearchForm(forms.Form):

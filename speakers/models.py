@@ -365,6 +365,11 @@ class SpeakerLink(models.Model):
         return f"{self.title}: {self.url}"
 
 
+# Plenty for any speaker: a cap on the work one form or request can ask for (each window is
+# validated).
+MAX_AVAILABILITY_WINDOWS = 100
+
+
 class Availability(models.Model):
     """A time the speaker can give sessions. A speaker without any is available at any time.
 

@@ -7,6 +7,8 @@ import itertools
 from collections.abc import Collection
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("conference", "sessions", "speakers")
 
@@ -139,3 +141,104 @@ def test_no_module_of_conference_is_over_500_lines():
         if "migrations" not in path.parts
     }
     assert {path: length for path, length in lengths.items() if length > 500} == {}
+
+
+# --- The direction between apps ------------------------------------------------------------------
+# conference <- speakers <- sessions, and the project shell, conference/site/, above all three.
+LEVELS = {"conference": 0, "speakers": 1, "sessions": 2, "site": 3}
+# An app's front doors: what answers a request or a command. The rest of an app is its domain.
+FRONT_DOORS = {"views", "admin", "api", "management"}
+# Django's hooks into an app (AppConfig.ready connects receivers and registers page parts).
+WIRING = {"apps"}
+
+
+def place_of(module: str) -> tuple[str, str]:
+    """The app ``module`` belongs to (``site`` for the project shell) and what it is there:
+    ``front door`` (views/, admin/, api/, management/, a URLconf), ``wiring`` or ``domain``."""
+    parts = module.split(".")
+    if parts[:2] == ["conference", "site"]:
+        return "site", "front door"
+    app, inner = parts[0], parts[1:]
+    if inner[:1] and inner[0] in WIRING:
+        return app, "wiring"
+    if inner[:1] != ["models"] and any(p in FRONT_DOORS or p.endswith("urls") for p in inner):
+        return app, "front door"
+    return app, "domain"
+
+
+def layer_breach(module: str, imported: str) -> str | None:
+    """Why ``module`` may not import ``imported``, or None if it may.
+
+    Only the shell imports the shell. A domain module imports the domain of its own app and of
+    the apps below it, and no front door: it knows no request. A front door may also read any
+    app's domain (a speaker's page lists sessions), and the front doors of its own app and of
+    those below it (the mixins every page builds on). Wiring may import its own app's modules.
+    """
+    (app, kind), (other, other_kind) = place_of(module), place_of(imported)
+    if app == "site":
+        return None
+    if other == "site":
+        return "imports the project shell, which only Django imports"
+    if kind == "wiring":
+        return None if other == app or LEVELS[other] < LEVELS[app] else "imports a higher app"
+    if kind == "domain" and other_kind == "front door":
+        return "a domain module imports a front door"
+    if kind == "domain" and LEVELS[other] > LEVELS[app]:
+        return "a domain module imports a higher app"
+    if other_kind == "front door" and LEVELS[other] > LEVELS[app]:
+        return "a front door imports a higher app's front door"
+    return None
+
+
+def test_no_import_runs_back_up_between_apps():
+    graph = import_graph()
+
+    breaches = [
+        f"{module} (line {line}) imports {imported}: {why}"
+        for module, imports in sorted(graph.items())
+        for imported, line in sorted(imports.items())
+        if (why := layer_breach(module, imported))
+    ]
+
+    assert breaches == [], "\n".join(breaches)
+
+
+@pytest.mark.parametrize(
+    ("module", "imported", "why"),
+    [
+        ("speakers.models", "sessions.models", "a domain module imports a higher app"),
+        ("sessions.releases", "sessions.views.schedule", "a domain module imports a front door"),
+        (
+            "conference.webhooks.delivery",
+            "conference.api.serializers",
+            "a domain module imports a front door",
+        ),
+        (
+            "speakers.views.public",
+            "sessions.views.personal",
+            "a front door imports a higher app's front door",
+        ),
+        (
+            "conference.accounts.views",
+            "conference.site.offline",
+            "imports the project shell, which only Django imports",
+        ),
+        ("sessions.views.schedule", "speakers.models", None),
+        ("speakers.views.public", "sessions.models", None),
+        ("sessions.admin.planner", "conference.admin.widgets", None),
+        ("conference.models.api", "conference.webhooks.addresses", None),
+        ("conference.site.urls", "sessions.views.schedule", None),
+    ],
+)
+def test_layer_rule_names_each_breach(module, imported, why):
+    assert layer_breach(module, imported) == why
+
+
+def test_an_import_hidden_in_a_function_breaches_like_any_other():
+    modules = {"speakers", "speakers.models", "sessions", "sessions.models"}
+    source = "def talks(speaker):\n    from sessions.models import Session\n"
+
+    [(imported, line)] = imports_of(source, "speakers.models", False, modules).items()
+
+    assert (imported, line) == ("sessions.models", 2)
+    assert layer_breach("speakers.models", imported) == "a domain module imports a higher app"

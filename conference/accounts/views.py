@@ -1,10 +1,12 @@
-"""Sign-up, the account page and settings, the mailed links (verify, unsubscribe) and the URL
-set of Django's own auth views, in the site's templates.
+"""Sign-up, the account page and settings, the mailed links (verify, unsubscribe), log-out that
+clears what the browser kept, and Django's own auth views in the site's templates (their URLs:
+conference/accounts/urls.py).
 
 Account pages live outside any conference's URLs, yet wear the header and footer of the
 conference the visitor came from (``account_conference``), so they never feel like another site.
 """
 
+import functools
 from urllib.parse import urlsplit
 
 from django.contrib import messages
@@ -13,12 +15,11 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import QueryDict
 from django.shortcuts import redirect, render
-from django.urls import Resolver404, URLPattern, path, resolve, reverse_lazy
+from django.urls import Resolver404, resolve, reverse_lazy
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views import View
-from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import FormView, TemplateView
 
@@ -33,7 +34,6 @@ from conference.forms import (
 )
 from conference.i18n.languages import activate_conference_language
 from conference.models import AccountEmail, Conference
-from conference.site.offline import forgets_the_visitor
 from conference.views.conferences import safe_next
 
 
@@ -261,47 +261,25 @@ class PasswordResetCompleteView(AccountPageMixin, auth_views.PasswordResetComple
     pass
 
 
-def never_stored(patterns: list[URLPattern]) -> list[URLPattern]:
-    """``patterns`` with every answer marked ``Cache-Control: no-store`` (Django's never_cache).
-
-    Account pages name their visitor and carry CSRF tokens: no browser cache, proxy or service
-    worker may keep them, however their address is spelt (the worker's list of paths it never
-    keeps is a second guard, not the only one).
-    """
-    return [
-        URLPattern(
-            pattern.pattern, never_cache(pattern.callback), pattern.default_args, pattern.name
-        )
-        for pattern in patterns
-    ]
+# What a log-out tells the browser to drop (Clear-Site-Data, for every logout door):
+# - "cache": its HTTP cache, which the back button reads;
+# - "storage": the kept pages (Cache API) and the worker's registration with them, for a worker
+#   that missed the log-out (a page it did not control yet, an older version); the next page
+#   registers the worker again. No other storage holds anything of ours.
+# Not "cookies": the session is already ended on our side, and the page the log-out leads to
+# reads the CSRF and time-zone cookies (and a message, if any). Not "executionContexts": it
+# would reload every open tab of the site.
+LOGGED_OUT_CLEARS = '"cache", "storage"'
 
 
-urlpatterns = never_stored(
-    [
-        path("", AccountView.as_view(), name="account"),
-        path("signup/", SignupView.as_view(), name="signup"),
-        path("settings/", AccountSettingsView.as_view(), name="account-settings"),
-        path("settings/verify/", SendVerificationView.as_view(), name="send-verification"),
-        path("verify/<str:token>/", verify_email, name="verify-email"),
-        path("unsubscribe/<str:token>/", UnsubscribeView.as_view(), name="unsubscribe"),
-        path("login/", LoginView.as_view(), name="login"),
-        # Django's view; the browser also drops what it kept of the visitor's pages.
-        path("logout/", forgets_the_visitor(auth_views.LogoutView.as_view()), name="logout"),
-        path("password/change/", PasswordChangeView.as_view(), name="password_change"),
-        path(
-            "password/change/done/", PasswordChangeDoneView.as_view(), name="password_change_done"
-        ),
-        path("password/reset/", PasswordResetView.as_view(), name="password_reset"),
-        path("password/reset/sent/", PasswordResetDoneView.as_view(), name="password_reset_done"),
-        path(
-            "password/reset/<uidb64>/<token>/",
-            PasswordResetConfirmView.as_view(),
-            name="password_reset_confirm",
-        ),
-        path(
-            "password/reset/done/",
-            PasswordResetCompleteView.as_view(),
-            name="password_reset_complete",
-        ),
-    ]
-)
+def forgets_the_visitor(view):
+    """A log-out view whose answer, once no one is logged in, clears what the browser kept."""
+
+    @functools.wraps(view)
+    def logout(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        if request.method == "POST" and not request.user.is_authenticated:
+            response.headers["Clear-Site-Data"] = LOGGED_OUT_CLEARS
+        return response
+
+    return logout

@@ -242,7 +242,7 @@ def api_exception_handler(exc, context):
         return response
     if isinstance(exc, SuspiciousOperation | BadRequest):
         # A body over DATA_UPLOAD_MAX_MEMORY_SIZE and the like, raised when DRF reads the body:
-        # returning None lets Django answer them, through conference.site.errors.bad_request (JSON).
+        # returning None lets Django answer them, through conference.views.errors.bad_request (JSON).
         return None
     set_rollback()
     if isinstance(exc, IntegrityError):

@@ -2,15 +2,14 @@
 
 import copy
 import datetime
-from urllib.parse import urljoin
 
-from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.relations import MANY_RELATION_KWARGS, ManyRelatedField
 
 from conference.models import Conference, Room, Track
+from conference.routing import absolute_url
 
 
 class FullCleanMixin:
@@ -137,13 +136,6 @@ class ConferenceDateTimeField(serializers.DateTimeField):
 
     def to_representation(self, value):
         return self.utc.to_representation(value)
-
-
-def absolute_url(path: str) -> str | None:
-    """A link as clients should follow it: on the configured site address, whatever the Host."""
-    if not path:
-        return None
-    return urljoin(settings.SITE_URL + "/", path)
 
 
 class BlankAsNullMixin:

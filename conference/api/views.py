@@ -54,7 +54,7 @@ from conference.api.serializers import (
 )
 from conference.api.tokens import reachable_conferences
 from conference.models import HEX_COLOUR_MESSAGE, ApiToken, Conference, Room, Track
-from conference.site.errors import JsonBodyParser
+from conference.views.errors import JsonBodyParser
 
 
 class UpdatedSinceFilter(BaseFilterBackend):

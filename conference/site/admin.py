@@ -7,8 +7,8 @@ every ``@admin.register`` are this site."""
 from django.contrib import admin
 from django.utils.translation import gettext_lazy
 
+from conference.accounts.views import forgets_the_visitor
 from conference.forms import AdminLoginForm
-from conference.site.offline import forgets_the_visitor
 from sessions.dashboard import summarize_conferences
 
 

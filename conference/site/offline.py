@@ -27,6 +27,8 @@ from conference.models import PUBLIC_COPY, Conference
 from conference.pages.versions import last_modified, not_modified, page_version
 from conference.routing import reverse_slugs
 from sessions.models import Session
+from sessions.views.schedule import ScheduleView
+from speakers.views.public import SpeakerListView
 
 THEME_COLOUR = "#1b1f24"  # the header's ink (static/css/site.css --ink)
 WORKER_SOURCE = Path(__file__).with_name("service_worker.js")
@@ -48,30 +50,6 @@ def login_doors() -> list[str]:
     admin's. (The API's token login starts no browser session, so it is not one.)"""
     doors = ["login", "logout", "signup", "admin:login", "admin:logout"]
     return [reverse(door) for door in doors]
-
-
-# What a log-out tells the browser to drop (Clear-Site-Data, for every logout door):
-# - "cache": its HTTP cache, which the back button reads;
-# - "storage": the kept pages (Cache API) and the worker's registration with them, for a worker
-#   that missed the log-out (a page it did not control yet, an older version); the next page
-#   registers the worker again. No other storage holds anything of ours.
-# Not "cookies": the session is already ended on our side, and the page the log-out leads to
-# reads the CSRF and time-zone cookies (and a message, if any). Not "executionContexts": it
-# would reload every open tab of the site.
-LOGGED_OUT_CLEARS = '"cache", "storage"'
-
-
-def forgets_the_visitor(view):
-    """A log-out view whose answer, once no one is logged in, clears what the browser kept."""
-
-    @functools.wraps(view)
-    def logout(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
-        if request.method == "POST" and not request.user.is_authenticated:
-            response.headers["Clear-Site-Data"] = LOGGED_OUT_CLEARS
-        return response
-
-    return logout
 
 
 @functools.cache
@@ -159,9 +137,6 @@ def offline_pages(conference) -> list[str]:
     """Every page of the conference an attendee reads at the venue, as the worker asks for it:
     home, schedule (each day's when it shows one at a time), grid (each day), speakers, every
     session and every speaker. The public's: what a staff member sees beyond it they open."""
-    from sessions.views.schedule import ScheduleView
-    from speakers.views.public import SpeakerListView
-
     slug = {"conference_slug": conference.slug}
     sessions = Session.objects.public().filter(conference=conference)
     days = [day.isoformat() for day in sessions.start_days(conference)]

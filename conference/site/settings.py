@@ -105,8 +105,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     # After the header middleware, so that its 400s carry the security headers too; before
-    # anything reads input (conference/site/errors.py).
-    "conference.site.errors.RefuseUnstorableTextMiddleware",
+    # anything reads input (conference/views/errors.py).
+    "conference.views.errors.RefuseUnstorableTextMiddleware",
     "conference.i18n.timezones.DisplayTimeZoneMiddleware",
     # Last, as django-axes asks: it turns a locked login's answer into a 429 (conference.accounts.limits).
     "axes.middleware.AxesMiddleware",
@@ -381,7 +381,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["conference.site.errors.JsonBodyParser"],
+    "DEFAULT_PARSER_CLASSES": ["conference.views.errors.JsonBodyParser"],
     "DEFAULT_SCHEMA_CLASS": "conference.api.schema.ApiSchema",
     "EXCEPTION_HANDLER": "conference.api.policies.api_exception_handler",
     # DRF's throttles, counted in the "limits" cache per conference.accounts.limits.client_address.

@@ -8,6 +8,7 @@ from django.views.i18n import JavaScriptCatalog, set_language
 
 from conference.site import offline
 from conference.views import conferences
+from sessions.urls import feedback_patterns
 
 conference_patterns = (
     [
@@ -27,7 +28,7 @@ urlpatterns = [
     path("service-worker.js", offline.service_worker, name="service-worker"),
     path("manifest.webmanifest", offline.web_manifest, name="web-manifest"),
     path("offline/", offline.offline_page, name="offline"),
-    path("accounts/", include("conference.accounts.views")),
+    path("accounts/", include("conference.accounts.urls")),
     # The language switcher (includes/language_form.html) posts here. Without a CSRF token: an
     # anonymous visitor's page is the same bytes for all, so it cannot hold theirs, and a forged
     # post only changes which language the site shows them (docs/i18n.md).
@@ -38,14 +39,14 @@ urlpatterns = [
     path("<slug:conference_slug>/", include("sessions.urls")),
     path("<slug:conference_slug>/", include("speakers.urls")),
     path("<slug:conference_slug>/speaker/", include("speakers.own_urls")),
-    path("<slug:conference_slug>/", include("sessions.feedback_urls")),
+    path("<slug:conference_slug>/", include(feedback_patterns)),
 ]
 
-# JSON under /api/, pages elsewhere (conference/site/errors.py).
-handler400 = "conference.site.errors.bad_request"
-handler403 = "conference.site.errors.permission_denied"
-handler404 = "conference.site.errors.page_not_found"
-handler500 = "conference.site.errors.server_error"
+# JSON under /api/, pages elsewhere (conference/views/errors.py).
+handler400 = "conference.views.errors.bad_request"
+handler403 = "conference.views.errors.permission_denied"
+handler404 = "conference.views.errors.page_not_found"
+handler500 = "conference.views.errors.server_error"
 
 if settings.DEBUG:
     from django.conf.urls.static import static

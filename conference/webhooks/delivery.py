@@ -34,6 +34,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from conference.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from conference.routing import absolute_url
 from conference.webhooks.addresses import check_public_url, opener
 
 logger = logging.getLogger(__name__)
@@ -309,6 +310,4 @@ def send_due_webhooks() -> int:
 
 def object_reference(kind: str, instance, api_path: str) -> dict[str, Any]:
     """What an event says of a session or speaker: enough to fetch it from the API."""
-    from conference.api.serializers import absolute_url
-
     return {"type": kind, "id": instance.pk, "slug": instance.slug, "url": absolute_url(api_path)}

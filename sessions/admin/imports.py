@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from conference.models import Conference
-from sessions.forms import ScheduleImportForm
+from sessions.admin.forms import ScheduleImportForm
 from sessions.importers.spreadsheet import EXAMPLE_CSV
 from sessions.importers.tasks import start_check, start_import
 from sessions.models import ScheduleImport

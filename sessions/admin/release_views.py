@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from conference.models import Conference
-from sessions.forms import ReleaseForm, error_messages_by_field
+from sessions.admin.forms import ReleaseForm
+from sessions.forms import error_messages_by_field
 from sessions.releases import preview_release, release_schedule, suggested_version
 
 

@@ -20,10 +20,10 @@ from conference.admin.conference import (
 from conference.admin.widgets import AutocompleteAdminMixin
 from conference.i18n.timezones import short_date
 from conference.models import Conference
+from sessions.admin.forms import SessionAdminForm
 from sessions.admin.imports import import_urls
 from sessions.admin.planner import planner_urls
 from sessions.admin.release_views import release_urls
-from sessions.forms import SessionAdminForm
 from sessions.models import (
     SCHEDULE_ORDER,
     Attachment,

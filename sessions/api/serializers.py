@@ -15,11 +15,11 @@ from conference.api.serializers import (
     StrictTypesMixin,
     TrackSummarySerializer,
     UTCDateTimeField,
-    absolute_url,
     conference_field,
     strict,
 )
 from conference.models import Conference, Room, Track
+from conference.routing import absolute_url
 from sessions.models import Attachment, Release, Removal, Session, SessionLink, SessionSpeaker
 from sessions.releases import CHANGE_KIND_CHOICES, change_summary
 from speakers.api.serializers import NULLABLE_URI, SpeakerSerializer, SpeakerSummarySerializer

@@ -12,7 +12,7 @@
 - ``removal``: what syncing API clients are told is gone.
 - ``bookings``: the locks and deferred checks that keep rooms and speakers from being
   double-booked by concurrent writers.
-- ``sessions.models.feedback``: attendees' ratings, with their rules, in a module of their own.
+- ``feedback``: attendees' ratings and their rules (the window, the save limit, averages).
 
 Everything is imported from here (``from sessions.models import Session``), as Django finds it.
 """
@@ -32,7 +32,7 @@ from sessions.models.queries import (
 )
 from sessions.models.release import Release, ReleaseMail
 from sessions.models.removal import Removal
-from sessions.models.saved import CalendarFeed, SavedSession
+from sessions.models.saved import PENDING_SAVE_KEY, CalendarFeed, SavedSession
 from sessions.models.schedule_import import ImportedValues, ScheduleImport
 from sessions.models.session import FormerSessionSlug, Session, new_guid
 from sessions.models.session_speaker import SessionSpeaker
@@ -40,6 +40,7 @@ from sessions.models.session_speaker import SessionSpeaker
 __all__ = [
     "AUDIENCE_LEVEL_NAMES",
     "KIND_NAMES",
+    "PENDING_SAVE_KEY",
     "SCHEDULE_ORDER",
     "Attachment",
     "CalendarFeed",

@@ -20,13 +20,17 @@ from speakers.models import Speaker
 SCHEDULE_ORDER = ("starts_at", "room__position", "title")
 
 
-def public_session() -> Q:
-    """The condition of ``SessionQuerySet.public()``, for a query that needs it as a column."""
+def announced_session() -> Q:
+    """The condition of ``SessionQuerySet.announced()``."""
     return Q(
         status__in=[Status.PUBLISHED, Status.CANCELLED],
-        conference__is_published=True,
         starts_at__isnull=False,  # implied by the constraints; stated for the reader
     )
+
+
+def public_session() -> Q:
+    """The condition of ``SessionQuerySet.public()``, for a query that needs it as a column."""
+    return announced_session() & Q(conference__is_published=True)
 
 
 class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
@@ -34,8 +38,13 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
         return self.get(conference__slug=conference_slug, slug=slug)
 
     def public(self):
-        """Sessions attendees may see: published or cancelled (shown as such), of a published conference."""
+        """Sessions attendees may see: announced ones of a published conference."""
         return self.filter(public_session())
+
+    def announced(self):
+        """Sessions published or cancelled (shown as such), with a time: what attendees see once
+        their conference is published, and what its speakers see of their own talks before."""
+        return self.filter(announced_session())
 
     def visible_to(self, user):
         """What ``user`` may read: staff preview drafts, everyone else sees public sessions.

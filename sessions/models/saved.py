@@ -18,6 +18,10 @@ from sessions.models.queries import (
 )
 from sessions.models.session import Session
 
+# Where the session store keeps an anonymous visitor's “save” while they log in or sign up
+# (sessions/views/my_schedule.py puts it, sessions/signals.py finishes it).
+PENDING_SAVE_KEY = "pending_saved_session"
+
 
 class SavedSessionQuerySet(models.QuerySet):
     def of(self, user, conference: Conference):

@@ -17,12 +17,9 @@ from django.views.generic import TemplateView
 from conference.pages.views import visitor_messages
 from conference.views.conferences import ConferenceMixin, ConferencePageMixin, safe_next
 from sessions.exports.ical import build_calendar
-from sessions.models import CalendarFeed, SavedSession, Session
+from sessions.models import PENDING_SAVE_KEY, CalendarFeed, SavedSession, Session
+from sessions.personal import card_messages
 from sessions.timetable import group_by_day_and_slot, happening_now_and_next, mark_clashes
-from sessions.views.personal import card_messages
-
-# An anonymous visitor's “save” waits here while they log in or sign up (see signals.py).
-PENDING_SAVE_KEY = "pending_saved_session"
 
 
 class PublicSessionMixin(ConferenceMixin):

@@ -10,10 +10,10 @@ from conference.api.serializers import (
     FullCleanMixin,
     StrictTypesMixin,
     UTCDateTimeField,
-    absolute_url,
     conference_field,
 )
-from speakers.models import Availability, Speaker, SpeakerLink
+from conference.routing import absolute_url
+from speakers.models import MAX_AVAILABILITY_WINDOWS, Availability, Speaker, SpeakerLink
 
 NULLABLE_URI = {"type": "string", "format": "uri", "nullable": True}
 
@@ -70,10 +70,6 @@ class SpeakerSerializer(FullCleanMixin, StrictTypesMixin, serializers.ModelSeria
 
     def get_url(self, speaker) -> str:
         return absolute_url(speaker.get_absolute_url())
-
-
-# Plenty for any speaker: a cap on the work one request can ask for (each window is validated).
-MAX_AVAILABILITY_WINDOWS = 100
 
 
 def window_messages(detail) -> list[str]:

@@ -5,13 +5,14 @@ from django.shortcuts import get_object_or_404
 from django.views import View
 from django.views.generic import DetailView, ListView
 
+from conference.pages.views import visitor_messages
 from conference.uploads import serve_upload
 from conference.views.conferences import (
     ConferencePageMixin,
     DropsEmptyParametersMixin,
     FollowsFormerSlugsMixin,
 )
-from sessions.views.personal import SaveTogglesMixin
+from sessions.personal import save_toggles
 from speakers.forms import SpeakerSearchForm
 
 
@@ -55,11 +56,16 @@ class SpeakerListView(DropsEmptyParametersMixin, SpeakerSessionsMixin, ListView)
         return super().get_context_data(search_form=form, query=query, **kwargs)
 
 
-class SpeakerDetailView(
-    FollowsFormerSlugsMixin, SaveTogglesMixin, SpeakerSessionsMixin, DetailView
-):
+class SpeakerDetailView(FollowsFormerSlugsMixin, SpeakerSessionsMixin, DetailView):
     template_name = "speakers/speaker_detail.html"
     context_object_name = "speaker"
+
+    def personal_context(self, request) -> dict:
+        # The Save buttons of the speaker's session cards, as on the schedule.
+        return {
+            **super().personal_context(request),
+            **save_toggles(request.user, self.conference, visitor_messages(request)),
+        }
 
     def current_slug(self, former_slug):
         speakers = self.speakers().filter(former_slugs__slug=former_slug)

@@ -139,8 +139,7 @@ class MyTalksView(OwnSpeakerMixin, TemplateView):
         speaker = self.speaker
         sessions = (
             Session.objects.filter(conference=self.conference)
-            .filter(status__in=[Session.Status.PUBLISHED, Session.Status.CANCELLED])
-            .placed()
+            .announced()
             .with_speaker(speaker)
             .annotate(save_count=Count("saves"))
             .select_related("conference", "room", "track")

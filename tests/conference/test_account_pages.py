@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from conference.accounts import views as accounts
+from conference.accounts import urls as accounts
 from tests.builders import make_conference, make_session
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 """Bad requests get a clear 4xx, JSON under /api/ and a plain page elsewhere; never a 500.
 
 The NUL tests matter most on PostgreSQL, which refuses NUL in text (a DataError, so a 500 before
-conference.site.errors refused them first); CI runs them there as well as on SQLite.
+conference.views.errors refused them first); CI runs them there as well as on SQLite.
 """
 
 import json

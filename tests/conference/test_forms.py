@@ -17,8 +17,8 @@ PROJECT_APPS = ("conference", "sessions", "speakers")
 # that are saved to a column: the form that saves them says where.
 SAVED_TO = {
     "conference.forms.AccountSettingsForm.email": get_user_model()._meta.get_field("email"),
-    "sessions.forms.ReleaseForm.version": Release._meta.get_field("version"),
-    "sessions.forms.ReleaseForm.comment": Release._meta.get_field("comment"),
+    "sessions.admin.forms.ReleaseForm.version": Release._meta.get_field("version"),
+    "sessions.admin.forms.ReleaseForm.comment": Release._meta.get_field("comment"),
     "speakers.forms.InvitationForm.email": SpeakerInvitation._meta.get_field("email"),
 }
 # Fields no column receives: searches, lookups, passwords (saved hashed), hidden form state.
@@ -38,10 +38,10 @@ NOT_SAVED = {
     "conference.admin.versioned_forms.VersionedModelForm.loaded_version",
     "conference.admin.versioned_forms.VersionedModelForm.loaded_values",
     "conference.admin.versioned_forms.VersionedModelForm.overwrite_version",
-    "sessions.forms.SessionAdminForm.loaded_version",
-    "sessions.forms.SessionAdminForm.loaded_values",
-    "sessions.forms.SessionAdminForm.overwrite_version",
-    "sessions.forms.ReleaseForm.shown",
+    "sessions.admin.forms.SessionAdminForm.loaded_version",
+    "sessions.admin.forms.SessionAdminForm.loaded_values",
+    "sessions.admin.forms.SessionAdminForm.overwrite_version",
+    "sessions.admin.forms.ReleaseForm.shown",
     "speakers.forms.SpeakerSearchForm.q",
 }
 
