@@ -130,7 +130,7 @@ sessions = list(Session.objects.public().filter(conference__slug="pytorch-eu-202
 for number in range(attendees):
     user = get_user_model().objects.create_user(f"load{number}", password=None)
     store = SessionStore()
-    store[SESSION_KEY], store[BACKEND_SESSION_KEY] = str(user.pk), "django.contrib.auth.backends.ModelBackend"
+    store[SESSION_KEY], store[BACKEND_SESSION_KEY] = str(user.pk), "conference.permissions.AccountBackend"
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.create()
     token = _get_new_csrf_string()

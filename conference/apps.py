@@ -16,6 +16,7 @@ class ConferenceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from conference import lookups, signals  # noqa: F401 -- registers them, connects them
+        # Registers the lookups and the permissions, connects the receivers.
+        from conference import lookups, permissions, signals  # noqa: F401
 
         post_migrate.connect(create_cache_tables, sender=self)

@@ -15,6 +15,7 @@ from django.utils.http import urlencode
 
 from conference.i18n.timezones import short_date
 from conference.models import Conference
+from conference.permissions import conferences_where
 from sessions.models import Release, Session
 from sessions.releases import preview_release
 from sessions.warnings import schedule_warnings
@@ -64,23 +65,22 @@ def summarize_conferences(user, every_one: bool = False) -> dict:
     """What the admin's index shows ``user``: a card per conference still to come or running, and
     for the ``RECENT_PAST`` that ended last (every conference with ``every_one``), the one
     starting last first; and how many older ones were left out. Nothing for those who may not
-    see sessions."""
-    if not (user.has_perm("schedule.view_session") or user.has_perm("schedule.change_session")):
-        return {"conference_summaries": [], "past_conferences": 0}
-    conferences = Conference.objects.order_by("-starts_on", "name")
+    see sessions: of the conferences their teams cover."""
+    reachable = conferences_where(user, "schedule.view_session")
+    conferences = reachable.order_by("-starts_on", "name")
     left_out = 0
     if not every_one:
         today = timezone.localdate()
-        ended = Conference.objects.filter(ends_on__lt=today).order_by("-ends_on", "name")
+        ended = reachable.filter(ends_on__lt=today).order_by("-ends_on", "name")
         recent = list(ended.values_list("pk", flat=True)[: RECENT_PAST + 1])
         left_out = ended.count() - RECENT_PAST if len(recent) > RECENT_PAST else 0
         conferences = conferences.filter(Q(ends_on__gte=today) | Q(pk__in=recent[:RECENT_PAST]))
     conferences = list(conferences)
     counts = Session.objects.filter(conference__in=conferences).counts_by_conference()
-    may_change = user.has_perm("schedule.change_session")
-    may_import = may_change and user.has_perm("schedule.add_session")
     summaries = []
     for conference in conferences:
+        may_change = user.has_perm("schedule.change_session", conference)
+        may_import = user.has_perm("schedule.add_scheduleimport", conference)
         by_status = counts.get(conference.pk, {})
         preview = preview_release(conference)
         warnings = schedule_warnings(conference, conference.sessions.all())
@@ -100,7 +100,9 @@ def summarize_conferences(user, every_one: bool = False) -> dict:
                 last_release=preview.previous,
                 changes_since=preview.summary,
                 planner_url=tool_url("planner", conference) if may_change else None,
-                release_url=tool_url("release", conference) if may_change else None,
+                release_url=tool_url("release", conference)
+                if user.has_perm("schedule.add_release", conference)
+                else None,
                 import_url=tool_url("import", conference) if may_import else None,
             )
         )

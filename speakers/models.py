@@ -5,6 +5,7 @@ import zlib
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dates import WEEKDAYS_ABBR
@@ -19,6 +20,7 @@ from conference.models import (
     KeepsFormerSlugs,
     mailable_accounts,
 )
+from conference.models.teams import preview_of
 from conference.routing import reverse_slugs
 from conference.uploads import FileKindValidator, ImageSizeValidator, RandomName, reencoded_image
 from conference.versioning import ChangeTrackedQuerySet, Versioned
@@ -32,9 +34,16 @@ class SpeakerQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
         return self.get(conference__slug=conference_slug, slug=slug)
 
     def visible_to(self, user, sessions):
-        """What ``user`` may read: staff every speaker, everyone else the speakers of ``sessions``
-        (the sessions they may see), as on the speaker pages."""
-        return self if user.is_staff else self.giving(sessions)
+        """What ``user`` may read: every speaker of the conferences their teams cover
+        (``preview_of``), of the others the speakers of ``sessions`` (the sessions they may
+        see), as on the speaker pages."""
+        preview = preview_of(user)
+        if preview.everything:
+            return self
+        giving = Q(pk__in=sessions.values("speakers"))
+        if preview.conference_ids:
+            return self.filter(giving | Q(conference__in=preview.conference_ids))
+        return self.filter(giving)
 
     def giving(self, sessions):
         """Speakers of any of ``sessions`` (a Session queryset), each once.

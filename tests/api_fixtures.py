@@ -11,16 +11,16 @@ import datetime
 import uuid
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.test import APIClient
 
 from conference.accounts.limits import SharedThrottleMixin
+from tests.builders import make_team
 
 __all__ = [
     "anonymous",
     "attendee_client",
-    "client_with_permissions",
+    "client_in_team",
     "fresh_throttle_counts",
     "organizer_client",
 ]
@@ -51,9 +51,12 @@ def organizer_client(organizer):
     return client
 
 
-def client_with_permissions(user, *codenames: str) -> APIClient:
-    """A client for ``user`` (not staff) holding the given model permissions, e.g. "add_room"."""
-    user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
+def client_in_team(user, conference, **roles) -> APIClient:
+    """A client for ``user``, made a member of a team of ``conference`` with ``roles``, e.g.
+    ``is_venue=True`` (members of teams are staff)."""
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    make_team(user, conferences=[conference], **roles)
     client = APIClient()
     client.force_authenticate(user)
     return client

@@ -7,7 +7,7 @@ import zoneinfo
 
 from django.utils.text import slugify
 
-from conference.models import Conference, Room, Track
+from conference.models import Conference, Room, Team, Track
 from sessions.models import Session, SessionSpeaker
 from speakers.models import Speaker
 
@@ -127,3 +127,12 @@ def shows_save_button(html: str, title: str, *, saved: bool) -> bool:
     state = f'aria-pressed="{str(saved).lower()}"><span aria-hidden="true">{star}</span> {label}'
     hidden = f'<span class="visually-hidden"> “{title}” to my schedule</span>'
     return re.search(re.escape(state) + " *" + re.escape(hidden), html) is not None
+
+
+def make_team(*members, conferences=(), **fields) -> Team:
+    """A team of ``members`` covering ``conferences`` (or every one, ``all_conferences=True``),
+    with the roles given as ``is_organizer=True`` and so on."""
+    team = Team.objects.create(name=fields.pop("name", f"Team {next(_counter)}"), **fields)
+    team.conferences.set(conferences)
+    team.members.set(members)
+    return team

@@ -10,7 +10,7 @@ from django.test.utils import override_settings
 
 from conference.i18n.catalogues import compile_stale
 from conference.pages.copies import forget_pages
-from tests.builders import make_conference, make_speaker
+from tests.builders import make_conference, make_speaker, make_team
 
 
 def pytest_configure(config):
@@ -156,11 +156,13 @@ def attendee_client(client, attendee):
 
 @pytest.fixture
 def organizer(django_user_model):
-    """A staff account, "organizer": the API lets it write. The admin also needs model
-    permissions, which it has none of (pytest-django's ``admin_client`` has them all)."""
-    return django_user_model.objects.create_user(
+    """ "organizer": a member of an organizer team of every conference, so it may do everything
+    in each one (conference/permissions.py), without being a superuser."""
+    user = django_user_model.objects.create_user(
         "organizer", "organizer@example.org", "organizer-password", is_staff=True
     )
+    make_team(user, all_conferences=True, is_organizer=True)
+    return user
 
 
 @pytest.fixture

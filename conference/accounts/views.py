@@ -87,7 +87,7 @@ class SignupView(AccountPageMixin, FormView):
 
     def form_valid(self, form):
         user = form.save()
-        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(self.request, user, backend="conference.permissions.AccountBackend")
         mail.queue_verification_mail(user)
         messages.success(
             self.request,

@@ -4,14 +4,17 @@ imports it."""
 
 from django import forms
 from django.contrib import admin
+from django.http import Http404
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from conference.admin.scoped import ConferenceScopedAdmin
 from conference.admin.widgets import AutocompleteAdminMixin
 from conference.models import ApiToken, WebhookDelivery, WebhookEndpoint
+from conference.permissions import conferences_where
 
 
 class WebhookEndpointForm(forms.ModelForm):
@@ -27,7 +30,7 @@ class WebhookEndpointForm(forms.ModelForm):
 
 
 @admin.register(WebhookEndpoint)
-class WebhookEndpointAdmin(admin.ModelAdmin):
+class WebhookEndpointAdmin(ConferenceScopedAdmin, admin.ModelAdmin):
     form = WebhookEndpointForm
     list_display = ["url", "conference", "event_list", "is_active", "delivery_log"]
     list_filter = ["is_active", "conference"]
@@ -59,8 +62,10 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
 
 
 @admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(admin.ModelAdmin):
+class WebhookDeliveryAdmin(ConferenceScopedAdmin, admin.ModelAdmin):
     """The delivery log: read only; the worker writes it."""
+
+    conference_lookup = "endpoint__conference"
 
     list_display = [
         "created_at",
@@ -115,3 +120,47 @@ class ApiTokenAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
     autocomplete_fields = ["user"]
     filter_horizontal = ["conferences"]
     readonly_fields = ["key", "created_at"]
+
+    # Tokens are personal (conference/permissions.py, ``owns_the_token``): a person lists,
+    # makes and revokes their own, and a token limited to conferences names only those their
+    # teams cover. It acts as its owner, never beyond (conference/api/policies.py).
+
+    def get_queryset(self, request):
+        tokens = super().get_queryset(request)
+        return tokens if request.user.is_superuser else tokens.filter(user=request.user)
+
+    def get_object(self, request, object_id, from_field=None):
+        obj = super().get_object(request, object_id, from_field)
+        if obj is None:
+            raise Http404("No such token of yours.")
+        return obj
+
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        return fields if request.user.is_superuser else [f for f in fields if f != "user"]
+
+    def get_field_queryset(self, db, db_field, request):
+        queryset = super().get_field_queryset(db, db_field, request)
+        if db_field.name == "conferences" and not request.user.is_superuser:
+            return conferences_where(request.user, "conference.view_conference")
+        return queryset
+
+    def save_model(self, request, obj, form, change):
+        if not request.user.is_superuser:
+            obj.user = request.user
+        super().save_model(request, obj, form, change)
+
+    def has_module_permission(self, request):
+        return request.user.has_perm("conference")
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm("conference.view_apitoken", obj)
+
+    def has_add_permission(self, request):
+        return request.user.has_perm("conference.add_apitoken")
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.has_perm("conference.change_apitoken", obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.has_perm("conference.delete_apitoken", obj)

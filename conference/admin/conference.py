@@ -15,6 +15,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from conference.admin.scoped import ConferenceScopedAdmin
 from conference.admin.versioned_forms import VersionedModelForm
 from conference.admin.widgets import KeyCheckingAutocompleteSelect
 from conference.forms import named_with_conference
@@ -224,14 +225,14 @@ class VersionedInline(admin.TabularInline):
         return [*super().get_fields(request, obj), "loaded_version", "loaded_values"]
 
 
-class RoomInline(VersionedInline):
+class RoomInline(ConferenceScopedAdmin, VersionedInline):
     model = Room
     extra = 0
     prepopulated_fields = {"slug": ("name",)}
     fields = ["name", "slug", "kind", "capacity", "position", "description", "guid"]
 
 
-class TrackInline(VersionedInline):
+class TrackInline(ConferenceScopedAdmin, VersionedInline):
     model = Track
     extra = 0
     prepopulated_fields = {"slug": ("name",)}
@@ -265,7 +266,9 @@ def embed_snippet(conference) -> str:
 
 
 @admin.register(Conference)
-class ConferenceAdmin(admin.ModelAdmin):
+class ConferenceAdmin(ConferenceScopedAdmin, admin.ModelAdmin):
+    conference_lookup = "pk"
+
     list_display = [
         "name",
         "starts_on",
@@ -355,7 +358,7 @@ class ConferenceAdmin(admin.ModelAdmin):
         )
 
 
-class ConferencePartAdmin(VersionedAdmin):
+class ConferencePartAdmin(ConferenceScopedAdmin, VersionedAdmin):
     """Rooms and tracks: listed per conference with how many sessions use them."""
 
     list_filter = ["conference"]

@@ -87,21 +87,41 @@ class ApiPagination(LimitOffsetPagination):
         ]
 
 
-class StaffOrModelPermissionsOrReadOnly(permissions.DjangoModelPermissions):
-    """Anyone may read (each view's queryset decides what they see); staff, or holders of the
-    model's add/change/delete permission, may write."""
+class TeamPermission(permissions.BasePermission):
+    """Who may do what through the API, for every view: the permissions of
+    conference/permissions.py, granted by the person's teams in the conference of the URL.
+
+    Reads are open (each view's queryset decides what a visitor sees) unless the view names a
+    ``read_permission``; a write needs the model's add, change or delete permission. A token
+    acts as its owner, within its own limits (``TokenScopePermission``, and
+    ``reachable_conferences`` hides the conferences it is not for): never beyond them.
+    """
+
+    WRITE_ACTIONS = {"POST": "add", "PUT": "change", "PATCH": "change", "DELETE": "delete"}
 
     def has_permission(self, request, view):
-        if request.method in permissions.SAFE_METHODS:
+        permission = self.required(request, view)
+        if permission is None:
             return True
         user = request.user
         if not (user and user.is_authenticated):
             return False
-        if user.is_staff:
-            return True
-        # The view's class-level queryset names the model; get_queryset() would already look up
-        # the conference and answer 404 before an anonymous writer learns they must log in.
-        return user.has_perms(self.get_required_permissions(request.method, view.queryset.model))
+        # Looked up only for a signed-in person: an anonymous writer learns they must log in
+        # before learning whether the conference exists.
+        conference = view.conference if "conference_slug" in view.kwargs else None
+        return user.has_perm(permission, conference)
+
+    def has_object_permission(self, request, view, obj):
+        permission = self.required(request, view)
+        return permission is None or request.user.has_perm(permission, obj)
+
+    def required(self, request, view) -> str | None:
+        if request.method in permissions.SAFE_METHODS:
+            return getattr(view, "read_permission", None)
+        if getattr(view, request.method.lower(), None) is None:
+            return None  # no such door: DRF answers 405, whoever asks
+        opts = view.queryset.model._meta
+        return f"{opts.app_label}.{self.WRITE_ACTIONS[request.method]}_{opts.model_name}"
 
 
 def etags_match_weakly(etag: str, header: str) -> bool:
@@ -149,7 +169,7 @@ class ConditionalReadMixin:
 class ApiPolicyMixin(ConditionalReadMixin):
     """Who may do what, how lists are paged, and conditional reads, for every API viewset."""
 
-    permission_classes = [TokenScopePermission, StaffOrModelPermissionsOrReadOnly]
+    permission_classes = [TokenScopePermission, TeamPermission]
     pagination_class = ApiPagination
 
 

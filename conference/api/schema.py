@@ -12,7 +12,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import permissions
 
-from conference.api.policies import StaffOrModelPermissionsOrReadOnly
+from conference.api.policies import TeamPermission
 from conference.api.serializers import (
     ErrorSerializer,
     PreconditionFailedSerializer,
@@ -28,9 +28,8 @@ class ApiSchema(AutoSchema):
 
     def get_auth(self):
         auths = super().get_auth()
-        open_reads = any(
-            isinstance(permission, StaffOrModelPermissionsOrReadOnly)
-            for permission in self.view.get_permissions()
+        open_reads = getattr(self.view, "read_permission", None) is None and any(
+            isinstance(permission, TeamPermission) for permission in self.view.get_permissions()
         )
         if open_reads and self.method in permissions.SAFE_METHODS and {} not in auths:
             auths.append({})

@@ -3,9 +3,9 @@ changed conferences (0008); and logged-in sessions, which name the backend that 
 account, move back from conference.session_store.AccountBackend to Django's ModelBackend, so
 nobody is logged out by the deploy (and forth again, if it is undone)."""
 
-from django.contrib.auth import BACKEND_SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from django.db import migrations
+
+from conference.migrations._sessions import moving_sessions
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 ACCOUNT_BACKEND = "conference.session_store.AccountBackend"
@@ -33,21 +33,6 @@ def on_postgresql(sql: str):
             schema_editor.execute(sql)
 
     return run
-
-
-def moving_sessions(old_backend: str, new_backend: str):
-    def move(apps, schema_editor):
-        Session = apps.get_model("sessions", "Session")  # django.contrib.sessions'
-        store = SessionStore()
-        sessions = Session.objects.using(schema_editor.connection.alias)
-        for session in sessions.iterator(chunk_size=1000):
-            data = store.decode(session.session_data)
-            if data.get(BACKEND_SESSION_KEY) == old_backend:
-                data[BACKEND_SESSION_KEY] = new_backend
-                session.session_data = store.encode(data)
-                session.save(update_fields=["session_data"])
-
-    return move
 
 
 class Migration(migrations.Migration):

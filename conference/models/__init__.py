@@ -3,6 +3,7 @@
 - ``conference``: Conference, Room and Track, and the former slugs that keep old links working.
 - ``accounts``: what an account's owner proved and chose about mail from the site (AccountEmail).
 - ``api``: what outside clients hold: API tokens, webhook endpoints and their deliveries.
+- ``teams``: who may do what, per conference: teams, their roles and invitations.
 
 Everything is imported from here (``from conference.models import Conference``), as Django finds it.
 """
@@ -34,6 +35,7 @@ from conference.models.conference import (
     validate_not_reserved,
     validate_time_zone,
 )
+from conference.models.teams import Preview, Role, Team, TeamInvitation, preview_of, reach_of
 
 __all__ = [
     "HEX_COLOUR_MESSAGE",
@@ -47,7 +49,11 @@ __all__ = [
     "ConferenceQuerySet",
     "FormerSlug",
     "KeepsFormerSlugs",
+    "Preview",
+    "Role",
     "Room",
+    "Team",
+    "TeamInvitation",
     "Track",
     "WebhookDelivery",
     "WebhookEndpoint",
@@ -57,6 +63,8 @@ __all__ = [
     "describe_days",
     "mailable_accounts",
     "new_webhook_secret",
+    "preview_of",
+    "reach_of",
     "time_zone_choices",
     "validate_hex_colour",
     "validate_not_reserved",

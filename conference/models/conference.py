@@ -16,6 +16,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from conference.content_version import ChangesConferenceQuerySet, deferred_marks
 from conference.embedding import embed_origin_lines, validate_embed_origins
+from conference.models.teams import preview_of
 from conference.versioning import Versioned, VersionedQuerySet
 
 
@@ -59,9 +60,14 @@ class ConferenceQuerySet(models.QuerySet):
         return self.filter(is_published=True)
 
     def visible_to(self, user):
-        """What ``user`` may read: staff preview unpublished conferences, everyone else not
-        (which copy of its pages they get follows the same rule: ``copy_for``)."""
-        return self.all() if user.is_staff else self.published()
+        """What ``user`` may read: the published conferences, and those their teams cover
+        (``preview_of``; which copy of its pages they get follows the same rule: ``copy_for``)."""
+        preview = preview_of(user)
+        if preview.everything:
+            return self.all()
+        if preview.conference_ids:
+            return self.filter(Q(is_published=True) | Q(pk__in=preview.conference_ids))
+        return self.published()
 
     def visible_by_slug(self, user, slug: str) -> "Conference | None":
         """The conference ``slug`` if ``user`` may read it (``visible_to``), else None.
@@ -101,7 +107,7 @@ def copy_for(user, conference: "Conference") -> str:
     """Which copy of ``conference``'s shared pages ``user`` gets: PREVIEW_COPY for whoever
     ``visible_to`` lets preview it, else PUBLIC_COPY. The page layer asks only this, so the
     copy a visitor is given and what they may read come from one rule."""
-    return PREVIEW_COPY if user.is_staff else PUBLIC_COPY
+    return PREVIEW_COPY if preview_of(user).covers(conference.pk) else PUBLIC_COPY
 
 
 class Conference(models.Model):

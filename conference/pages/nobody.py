@@ -16,7 +16,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, QueryDict
 
-from conference.models import PREVIEW_COPY
+from conference.models import PREVIEW_COPY, Preview
 
 # What a request carries of its visitor, besides the user: left out of the stand-in.
 PERSONAL_META = ("HTTP_COOKIE", "CSRF_COOKIE", "CSRF_COOKIE_NEEDS_UPDATE", "HTTP_AUTHORIZATION")
@@ -42,24 +42,28 @@ CSRF_STAND_IN = CsrfStandIn()
 
 
 class Nobody(AnonymousUser):
-    """No account, no name, no address: only the role a shared page's version names, the copy
-    (``conference.models.copy_for``) it is rendered for."""
+    """No account, no name, no address: only the copy of the page's conference
+    (``conference.models.copy_for``) it is rendered for, as what it may preview
+    (``preview_of`` reads ``page_preview``)."""
 
-    def __init__(self, page_copy: str):
-        self.is_staff = page_copy == PREVIEW_COPY
+    def __init__(self, page_copy: str, conference_id: int | None):
+        previewed = frozenset({conference_id}) if page_copy == PREVIEW_COPY else frozenset()
+        self.page_preview = Preview(everything=False, conference_ids=previewed)
 
 
-def nobody_request(request: HttpRequest, query: QueryDict, page_copy: str) -> HttpRequest:
+def nobody_request(
+    request: HttpRequest, query: QueryDict, page_copy: str, conference_id: int | None = None
+) -> HttpRequest:
     """``request`` as nobody makes it: same address and display zone, nothing personal, and
     ``query`` (the parameters the page declares, ``page_query``) as its whole query string;
-    rendered for ``page_copy`` (``copy_for`` the visitor).
+    rendered for ``page_copy`` (``copy_for`` the visitor) of conference ``conference_id``.
 
     The shared part is cached by the declared parameters alone: a view reading any other
     (``request.GET["foo"]``) must find nothing there, or one visitor's value would be kept
     for all.
     """
     stand_in = copy.copy(request)
-    stand_in.user = Nobody(page_copy)
+    stand_in.user = Nobody(page_copy, conference_id)
     stand_in.COOKIES = {}
     stand_in.META = {
         name: value for name, value in request.META.items() if name not in PERSONAL_META

@@ -123,7 +123,9 @@ class SharedPageMixin:
                     return shared
                 assembly, own = shared.own_holes(
                     self.visitor_context(
-                        nobody_request(self.request, self.page_query, self.page_copy)
+                        nobody_request(
+                            self.request, self.page_query, self.page_copy, self.conference.pk
+                        )
                     )
                 )
                 page = FinishedPage(assembly.filled(own), shared.headers)
@@ -170,7 +172,7 @@ class SharedPageMixin:
     def render_for_nobody(self, *args, **kwargs) -> HttpResponse:
         """The view's answer, rendered as nobody would get it (conference.pages.nobody)."""
         request = self.request
-        self.request = nobody_request(request, self.page_query, self.page_copy)
+        self.request = nobody_request(request, self.page_query, self.page_copy, self.conference.pk)
         try:
             response = super().dispatch(self.request, *args, **kwargs)
             if hasattr(response, "render"):  # a TemplateResponse renders lazily: now, as nobody

@@ -261,7 +261,10 @@ TRUSTED_PROXIES = int(_trusted_proxies)
 # every process, where organizers see them in the admin and delete one to unlock an account.
 AUTHENTICATION_BACKENDS = [
     "conference.accounts.limits.LoginLimitBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Accounts and passwords; Django's global model permissions grant nothing here: who may do
+    # what is decided per conference by teams, through rules (conference/permissions.py).
+    "conference.permissions.AccountBackend",
+    "rules.permissions.ObjectPermissionBackend",
 ]
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"  # axes' default, said here
 AXES_LOCKOUT_PARAMETERS = ["username"]

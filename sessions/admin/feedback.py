@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from conference.admin.conference import ConferencePartListFilter, conference_id_from
-from conference.models import Conference
+from conference.admin.scoped import ConferenceScopedAdmin
+from conference.permissions import conferences_where
 from sessions.models.feedback import Feedback, summarize
 
 # A spreadsheet reads a cell starting with one of these as a formula (OWASP "CSV injection").
@@ -71,7 +72,9 @@ class FeedbackTrackFilter(ConferencePartListFilter):
 
 
 @admin.register(Feedback)
-class FeedbackAdmin(admin.ModelAdmin):
+class FeedbackAdmin(ConferenceScopedAdmin, admin.ModelAdmin):
+    conference_lookup = "session__conference"
+
     list_display = ["session", "conference", "track", "rating", "short_comment", "hidden"]
     list_filter = [
         ("session__conference", admin.RelatedFieldListFilter),
@@ -147,7 +150,8 @@ class FeedbackAdmin(admin.ModelAdmin):
         narrows it to one."""
         if not self.has_view_permission(request):
             raise PermissionDenied
-        feedback = Feedback.objects.all()
+        # Only the feedback of the conferences the person may read it in (get_queryset).
+        feedback = self.get_queryset(request)
         chosen = conference_id_from(request.GET.get("conference"))
         if chosen is not None:
             feedback = feedback.filter(session__conference_id=chosen)
@@ -156,7 +160,9 @@ class FeedbackAdmin(admin.ModelAdmin):
             "opts": self.opts,
             "title": _("Feedback: averages and counts"),
             "summaries": summarize(feedback.totals_by_session()),
-            "conferences": Conference.objects.order_by("-starts_on", "name"),
+            "conferences": conferences_where(request.user, "schedule.view_feedback").order_by(
+                "-starts_on", "name"
+            ),
             "chosen": chosen,
         }
         return TemplateResponse(request, "admin/schedule/feedback/summary.html", context)

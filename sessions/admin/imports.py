@@ -6,7 +6,6 @@ sessions. The steps themselves are sessions/importers/runs.py, started (now or i
 sessions/importers/tasks.py.
 """
 
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -15,6 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import View
 
+from conference.admin.scoped import reachable
 from conference.models import Conference
 from sessions.admin.forms import ScheduleImportForm
 from sessions.importers.spreadsheet import EXAMPLE_CSV
@@ -58,9 +58,7 @@ class ImportMixin:
         self.conference = get_object_or_404(Conference, pk=kwargs["conference_id"])
 
     def dispatch(self, request, *args, **kwargs):
-        admin = self.model_admin
-        if not (admin.has_add_permission(request) and admin.has_change_permission(request)):
-            raise PermissionDenied
+        reachable(request, "schedule.add_scheduleimport", self.conference)
         return super().dispatch(request, *args, **kwargs)
 
     def admin_context(self, title: str) -> dict:

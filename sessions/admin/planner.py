@@ -9,7 +9,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.contrib import messages
-from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.http import HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect
@@ -24,6 +24,7 @@ from django.views import View
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition
 
+from conference.admin.scoped import reachable
 from conference.models import Conference
 from conference.versioning import EditConflictError
 from sessions.forms import SessionMoveForm
@@ -88,8 +89,8 @@ class PlannerMixin:
         self.conference = get_object_or_404(Conference, pk=kwargs["conference_id"])
 
     def dispatch(self, request, *args, **kwargs):
-        if not self.model_admin.has_change_permission(request):
-            raise PermissionDenied
+        # Moving sessions of this conference; another conference's planner is a 404.
+        reachable(request, "schedule.change_session", self.conference)
         return super().dispatch(request, *args, **kwargs)
 
     def planner_url(self, day: datetime.date | None = None) -> str:

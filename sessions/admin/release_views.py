@@ -6,13 +6,14 @@ is stored until the organizer confirms; the rules are ``sessions.releases.releas
 """
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views import View
 
+from conference.admin.scoped import reachable
 from conference.models import Conference
 from sessions.admin.forms import ReleaseForm
 from sessions.forms import error_messages_by_field
@@ -35,8 +36,7 @@ class ReleaseView(View):
         self.conference = get_object_or_404(Conference, pk=kwargs["conference_id"])
 
     def dispatch(self, request, *args, **kwargs):
-        if not self.model_admin.has_change_permission(request):
-            raise PermissionDenied
+        reachable(request, "schedule.add_release", self.conference)
         return super().dispatch(request, *args, **kwargs)
 
     def get(self, request, *args, **kwargs):

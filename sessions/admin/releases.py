@@ -8,13 +8,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from conference.admin.conference import ConferenceTimeZoneAdminMixin
+from conference.admin.scoped import ConferenceScopedAdmin
 from conference.i18n.timezones import short_date
-from conference.models import Conference
+from conference.permissions import conferences_where
 from sessions.models import Release
 
 
 @admin.register(Release)
-class ReleaseAdmin(ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
+class ReleaseAdmin(ConferenceScopedAdmin, ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
     """Past releases, read only: a release is what was announced, so it is never edited or
     deleted here; new ones are made on the release page (sessions/admin/release_views.py)."""
 
@@ -38,7 +39,7 @@ class ReleaseAdmin(ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
     def has_view_permission(self, request, obj=None):
         # Whoever may release sees what was released before.
         return super().has_view_permission(request, obj) or request.user.has_perm(
-            "schedule.change_session"
+            "schedule.add_release", obj
         )
 
     def has_change_permission(self, request, obj=None):
@@ -48,9 +49,8 @@ class ReleaseAdmin(ConferenceTimeZoneAdminMixin, admin.ModelAdmin):
         return False
 
     def changelist_view(self, request, extra_context=None):
-        may_release = request.user.has_perm("schedule.change_session")
         extra_context = {
-            "release_conferences": list(Conference.objects.all()) if may_release else [],
+            "release_conferences": list(conferences_where(request.user, "schedule.add_release")),
             **(extra_context or {}),
         }
         return super().changelist_view(request, extra_context)

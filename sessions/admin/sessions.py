@@ -17,9 +17,11 @@ from conference.admin.conference import (
     conference_of_form,
     open_popups_on,
 )
+from conference.admin.scoped import ConferenceScopedAdmin
 from conference.admin.widgets import AutocompleteAdminMixin
 from conference.i18n.timezones import short_date
 from conference.models import Conference
+from conference.permissions import conferences_where
 from sessions.admin.forms import SessionAdminForm
 from sessions.admin.imports import import_urls
 from sessions.admin.planner import planner_urls
@@ -35,7 +37,9 @@ from sessions.models import (
 )
 
 
-class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
+class SessionSpeakerInline(ConferenceScopedAdmin, AutocompleteAdminMixin, admin.TabularInline):
+    conference_lookup = "session__conference"
+
     model = SessionSpeaker
     extra = 1
     autocomplete_fields = ["speaker"]
@@ -58,13 +62,17 @@ class SessionSpeakerInline(AutocompleteAdminMixin, admin.TabularInline):
         return formset
 
 
-class AttachmentInline(admin.TabularInline):
+class AttachmentInline(ConferenceScopedAdmin, admin.TabularInline):
+    conference_lookup = "session__conference"
+
     model = Attachment
     extra = 0
     fields = ["title", "file", "url", "kind", "position"]
 
 
-class SessionLinkInline(admin.TabularInline):
+class SessionLinkInline(ConferenceScopedAdmin, admin.TabularInline):
+    conference_lookup = "session__conference"
+
     model = SessionLink
     extra = 0
     fields = ["title", "url", "kind", "position"]
@@ -131,9 +139,10 @@ class HeldFilter(admin.SimpleListFilter):
 
 
 def listed_conferences(request) -> list[Conference]:
-    """Every conference, loaded once per request for the session list's buttons and columns."""
+    """The conferences whose sessions the person may see, loaded once per request for the
+    session list's buttons and columns."""
     if not hasattr(request, "listed_conferences"):
-        request.listed_conferences = list(Conference.objects.all())
+        request.listed_conferences = list(conferences_where(request.user, "schedule.view_session"))
     return request.listed_conferences
 
 
@@ -144,7 +153,7 @@ TEXT = gettext_lazy("Text")
 
 
 @admin.register(Session)
-class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
+class SessionAdmin(ConferenceScopedAdmin, ConferenceTimeZoneAdminMixin, VersionedAdmin):
     form = SessionAdminForm
     list_display = [
         "title",
@@ -245,12 +254,15 @@ class SessionAdmin(ConferenceTimeZoneAdminMixin, VersionedAdmin):
         # up on this page (the breadcrumbs lead back to the others). Object tools: a planner
         # button per conference, for those who may move sessions.
         conferences = listed_conferences(request)
-        planned = conferences if self.has_change_permission(request) else []
-        may_import = self.has_add_permission(request) and self.has_change_permission(request)
+        user = request.user
         extra_context = {
             "is_nav_sidebar_enabled": False,
-            "planner_conferences": planned,
-            "import_conferences": conferences if may_import else [],
+            "planner_conferences": [
+                each for each in conferences if user.has_perm("schedule.change_session", each)
+            ],
+            "import_conferences": [
+                each for each in conferences if user.has_perm("schedule.add_scheduleimport", each)
+            ],
             **(extra_context or {}),
         }
         return super().changelist_view(request, extra_context)
@@ -488,7 +500,9 @@ def why_left_alone(status: str, target: str, sessions: list[Session]) -> str:
 
 
 @admin.register(Attachment)
-class AttachmentAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
+class AttachmentAdmin(ConferenceScopedAdmin, AutocompleteAdminMixin, admin.ModelAdmin):
+    conference_lookup = "session__conference"
+
     list_display = ["title", "session", "file", "url", "added_by"]
     list_select_related = ["session", "added_by"]
     search_fields = ["title", "session__title"]

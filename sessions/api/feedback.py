@@ -1,17 +1,15 @@
 """Feedback averages for organizers over the API: ``GET /api/v1/conferences/<slug>/feedback/``.
 
-Staff only; one grouped query (``Feedback.objects.totals_by_session()``), as the admin's summary.
+For the conference's organizer, programme and reviewer teams; one grouped query (``Feedback.objects.totals_by_session()``), as the admin's summary.
 Comments are not in the API: organizers read them in the admin.
 """
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import generics, permissions, serializers
+from rest_framework import generics, serializers
 from rest_framework.response import Response
 
-from conference.api.policies import ApiPolicyMixin
 from conference.api.schema import CONFERENCE_SLUG, DEMO_CONFERENCE, errors
-from conference.models import Conference
+from conference.api.views import ConferenceScopedMixin
 from sessions.models.feedback import ConferenceSummary, Feedback, summarize
 
 
@@ -72,13 +70,17 @@ EXAMPLE = {
     },
     examples=[OpenApiExample("A conference with three ratings", value=EXAMPLE)],
 )
-class FeedbackSummaryView(ApiPolicyMixin, generics.GenericAPIView):
-    permission_classes = [permissions.IsAdminUser]
+class FeedbackSummaryView(ConferenceScopedMixin, generics.GenericAPIView):
+    """Averages for those who may read the conference's feedback (``schedule.view_feedback``:
+    its organizer, programme and reviewer teams), within their token's conferences."""
+
+    read_permission = "schedule.view_feedback"
+    queryset = Feedback.objects.none()
     serializer_class = FeedbackSummarySerializer
     pagination_class = None
 
     def get(self, request, conference_slug):
-        conference = get_object_or_404(Conference.objects.all(), slug=conference_slug)
+        conference = self.conference
         totals = Feedback.objects.of_conference(conference).totals_by_session()
         [summary] = summarize(totals) or [ConferenceSummary(conference.pk, conference.name)]
         data = {

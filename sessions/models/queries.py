@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Count, Exists, F, Min, Model, OuterRef, Prefetch, Q
 
 from conference.models import ChangesConferenceQuerySet, Conference, Room
+from conference.models.teams import preview_of
 from conference.versioning import ChangeTrackedQuerySet
 from sessions.models.choices import Kind, Status
 from sessions.models.material import Attachment, SessionLink
@@ -47,12 +48,20 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
         return self.filter(announced_session())
 
     def visible_to(self, user):
-        """What ``user`` may read: staff preview drafts, everyone else sees public sessions.
+        """What ``user`` may read: public sessions, and every placed one (drafts too) of the
+        conferences their teams cover (``preview_of``).
 
-        Unscheduled sessions are in no schedule, not even staff's preview: they wait in the
+        Unscheduled sessions are in no schedule, not even a team's preview: they wait in the
         admin (and the planner) until they have a time.
         """
-        return self.placed() if user.is_staff else self.public()
+        preview = preview_of(user)
+        if preview.everything:
+            return self.placed()
+        if preview.conference_ids:
+            return self.filter(
+                public_session() | Q(conference__in=preview.conference_ids, starts_at__isnull=False)
+            )
+        return self.public()
 
     def placed(self):
         """Sessions with a time: every one that can appear in a schedule."""

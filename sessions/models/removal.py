@@ -3,19 +3,25 @@
 import datetime
 
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from conference.models import Conference
+from conference.models.teams import preview_of
 
 
 class RemovalQuerySet(models.QuerySet):
     def visible_to(self, user):
-        """Removals ``user`` may learn of: staff all, everyone else only of what was public.
+        """Removals ``user`` may learn of: all of the conferences their teams cover
+        (``preview_of``), of the others only what was public.
 
         A draft deleted or never shown stays unknown to attendees, as it was while it existed.
         """
-        return self if user.is_staff else self.filter(was_public=True)
+        preview = preview_of(user)
+        if preview.everything:
+            return self
+        return self.filter(Q(was_public=True) | Q(conference__in=preview.conference_ids))
 
     def changed_since(self, moment: datetime.datetime):
         return self.filter(removed_at__gte=moment)

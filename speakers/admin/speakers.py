@@ -14,6 +14,7 @@ from conference.admin.conference import (
     conference_of_form,
     forwarded_conference,
 )
+from conference.admin.scoped import ConferenceScopedAdmin
 from conference.admin.widgets import AutocompleteAdminMixin
 from conference.i18n.timezones import time_zone_note
 from speakers.forms import InvitationForm
@@ -21,13 +22,17 @@ from speakers.invitations import invite_speaker
 from speakers.models import Availability, Speaker, SpeakerInvitation, SpeakerLink
 
 
-class SpeakerLinkInline(admin.TabularInline):
+class SpeakerLinkInline(ConferenceScopedAdmin, admin.TabularInline):
+    conference_lookup = "speaker__conference"
+
     model = SpeakerLink
     extra = 0
     fields = ["title", "url", "position"]
 
 
-class AvailabilityInline(admin.TabularInline):
+class AvailabilityInline(ConferenceScopedAdmin, admin.TabularInline):
+    conference_lookup = "speaker__conference"
+
     model = Availability
     extra = 0
     fields = ["starts_at", "ends_at"]
@@ -41,8 +46,10 @@ class AvailabilityInline(admin.TabularInline):
         return formset
 
 
-class SpeakerInvitationInline(admin.TabularInline):
+class SpeakerInvitationInline(ConferenceScopedAdmin, admin.TabularInline):
     """Who invited the speaker to link an account, where, and whether it was accepted."""
+
+    conference_lookup = "speaker__conference"
 
     model = SpeakerInvitation
     extra = 0
@@ -58,7 +65,9 @@ class SpeakerInvitationInline(admin.TabularInline):
 
 
 @admin.register(Speaker)
-class SpeakerAdmin(ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, VersionedAdmin):
+class SpeakerAdmin(
+    ConferenceScopedAdmin, ConferenceTimeZoneAdminMixin, AutocompleteAdminMixin, VersionedAdmin
+):
     list_display = ["name", "role", "company", "conference", "session_count"]
     list_filter = ["conference"]
     list_select_related = ["conference"]

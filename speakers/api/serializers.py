@@ -155,8 +155,10 @@ class SpeakerWithAvailabilitySerializer(SpeakerSerializer):
     def shows_availability(self) -> bool:
         if getattr(self.context.get("view"), "swagger_fake_view", False):
             return True  # the schema documents the field
-        request = self.context.get("request")
-        return request is not None and request.user.is_staff
+        request, conference = self.context.get("request"), self.context.get("conference")
+        return request is not None and request.user.has_perm(
+            "speakers.view_availability", conference
+        )
 
     def validate(self, attrs):
         windows = attrs.pop("availability", None)

@@ -102,8 +102,8 @@ class SpeakerViewSet(VersionedObjectMixin, ConferenceScopedMixin, viewsets.Model
         speakers = Speaker.objects.filter(conference=self.conference).visible_to(
             user, self.conference.sessions.visible_to(user)
         )
-        if user.is_staff:
-            # Staff alone see their availability (SpeakerWithAvailabilitySerializer).
+        if user.has_perm("speakers.view_availability", self.conference):
+            # The conference's teams alone see availability (SpeakerWithAvailabilitySerializer).
             speakers = speakers.prefetch_related("availability")
         return (
             speakers.select_related("conference")

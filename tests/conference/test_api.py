@@ -13,7 +13,7 @@ from conference.api.views import RoomViewSet
 from conference.models import Room, Track
 from sessions.models import Session
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
-from tests.api_fixtures import client_with_permissions
+from tests.api_fixtures import client_in_team
 from tests.builders import make_conference, make_room, make_session, make_speaker, make_track
 
 pytestmark = pytest.mark.django_db
@@ -204,8 +204,8 @@ def test_staff_create_a_room_in_the_conference_of_the_url_whatever_the_body_says
     }
 
 
-def test_users_with_the_add_room_permission_create_rooms(attendee, conference):
-    client = client_with_permissions(attendee, "add_room")
+def test_the_venue_team_creates_rooms(attendee, conference):
+    client = client_in_team(attendee, conference, is_venue=True)
     response = client.post(
         nested_url(conference, "room-list"),
         {"slug": "a", "name": "A", "capacity": 80, "position": 2},
@@ -226,9 +226,9 @@ def test_users_with_the_add_room_permission_create_rooms(attendee, conference):
     }
 
 
-def test_the_add_room_permission_does_not_allow_deleting_rooms(attendee, conference):
+def test_a_reviewer_may_not_delete_rooms(attendee, conference):
     make_room(conference, slug="hall")
-    client = client_with_permissions(attendee, "add_room")
+    client = client_in_team(attendee, conference, is_reviewer=True)
     assert client.delete(nested_url(conference, "room-detail", "hall")).status_code == 403
 
 

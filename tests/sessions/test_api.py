@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from sessions.models import Attachment, SavedSession, Session, SessionSpeaker
 from speakers.models import SpeakerLink
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
-from tests.api_fixtures import client_with_permissions, stamps_read
+from tests.api_fixtures import client_in_team, stamps_read
 from tests.builders import (
     make_conference,
     make_room,
@@ -524,8 +524,8 @@ def test_ordinary_users_cannot_create_sessions(attendee_client, conference):
     assert response.status_code == 403
 
 
-def test_users_with_the_add_session_permission_create_sessions(attendee, conference):
-    client = client_with_permissions(attendee, "add_session")
+def test_the_programme_team_creates_sessions(attendee, conference):
+    client = client_in_team(attendee, conference, is_programme=True)
     response = client.post(list_url(conference), new_session(), format="json")
     assert response.status_code == 201
     session = Session.objects.get()

@@ -1,7 +1,6 @@
 import datetime
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from sessions.models import Session
@@ -10,6 +9,7 @@ from tests.builders import (
     make_conference,
     make_room,
     make_session,
+    make_team,
     make_track,
     make_unscheduled_session,
     paris,
@@ -74,14 +74,12 @@ def test_dashboard_links_to_each_conferences_tools_and_public_pages(admin_client
         assert f'href="{url}"' in html
 
 
-def test_dashboard_hides_the_tools_from_staff_who_may_not_change_sessions(
+def test_dashboard_hides_the_tools_from_a_team_that_may_not_change_sessions(
     client, django_user_model
 ):
     conference = make_conference(name="PyCon")
     user = django_user_model.objects.create_user("viewer", is_staff=True)
-    user.user_permissions.add(
-        Permission.objects.get(codename="view_session", content_type__app_label="schedule")
-    )
+    make_team(user, conferences=[conference], is_reviewer=True)
     client.force_login(user)
     response = client.get(reverse("admin:index"))
     [summary] = response.context["conference_summaries"]

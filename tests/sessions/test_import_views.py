@@ -2,7 +2,6 @@ import re
 from html import unescape
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from django.urls import reverse
@@ -12,7 +11,7 @@ from sessions.importers import runs
 from sessions.importers.spreadsheet import EXAMPLE_CSV
 from sessions.importers.tasks import run_schedule_import
 from sessions.models import ScheduleImport, Session
-from tests.builders import make_room, make_session, paris
+from tests.builders import make_room, make_session, make_team, paris
 
 pytestmark = pytest.mark.django_db
 
@@ -131,17 +130,16 @@ def test_example_csv_downloads(admin_client):
     assert response.content.decode() == EXAMPLE_CSV
 
 
-@pytest.mark.parametrize("codenames", [["change_session"], ["add_session"]])
-def test_staff_need_both_add_and_change_permissions_on_sessions(
-    client, django_user_model, conference, codenames
-):
+@pytest.mark.parametrize(
+    ("roles", "status"), [({}, 404), ({"is_reviewer": True}, 403), ({"is_venue": True}, 403)]
+)
+def test_imports_are_for_the_programme_team(client, django_user_model, conference, roles, status):
     staff = django_user_model.objects.create_user("helper", is_staff=True)
-    staff.user_permissions.add(
-        *Permission.objects.filter(content_type__app_label="schedule", codename__in=codenames)
-    )
+    if roles:
+        make_team(staff, conferences=[conference], **roles)
     client.force_login(staff)
 
-    assert client.get(import_url(conference)).status_code == 403
+    assert client.get(import_url(conference)).status_code == status
 
 
 def test_import_list_links_each_upload(admin_client, conference):

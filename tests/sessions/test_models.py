@@ -10,6 +10,7 @@ from tests.builders import (
     make_room,
     make_session,
     make_speaker,
+    make_team,
     make_unscheduled_session,
     paris,
 )
@@ -468,8 +469,9 @@ def test_an_accepted_talk_can_wait_without_a_time_or_room(django_user_model):
     session.save()
     assert list(Session.objects.unscheduled()) == [session]
     assert not Session.objects.public().exists()
-    staff = django_user_model(is_staff=True)
-    assert not Session.objects.visible_to(staff).exists()  # not even in staff's preview
+    team = django_user_model.objects.create_user("team", is_staff=True)
+    make_team(team, conferences=[conference], is_programme=True)
+    assert not Session.objects.visible_to(team).exists()  # not even in its team's preview
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,6 @@ from html import unescape
 
 import pytest
 from django.contrib.admin.models import CHANGE, LogEntry
-from django.contrib.auth.models import Permission
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
@@ -17,6 +16,7 @@ from tests.builders import (
     make_room,
     make_session,
     make_speaker,
+    make_team,
     make_track,
     make_unscheduled_session,
     paris,
@@ -208,31 +208,31 @@ def test_attendees_are_sent_to_the_admin_login(client, django_user_model, confer
     assert client.get(planner_url(conference)).status_code == 302
 
 
-@pytest.mark.parametrize("codenames", [[], ["view_session"]])
-def test_staff_without_the_change_permission_on_sessions_are_refused(
-    client, django_user_model, conference, central, codenames
+@pytest.mark.parametrize(
+    ("roles", "status"), [({}, 404), ({"is_reviewer": True}, 403), ({"is_venue": True}, 403)]
+)
+def test_those_who_may_not_change_its_sessions_are_refused_the_planner(
+    client, django_user_model, conference, central, roles, status
 ):
+    """A member of its teams without the role is refused; to others it does not exist."""
     staff = django_user_model.objects.create_user("helper", is_staff=True)
-    schedule = Permission.objects.filter(content_type__app_label="schedule")
-    staff.user_permissions.add(*schedule.filter(codename__in=codenames))
+    if roles:
+        make_team(staff, conferences=[conference], **roles)
     session = make_session(conference, room=central)
     client.force_login(staff)
-    assert client.get(planner_url(conference)).status_code == 403
-    assert client.get(move_url(session)).status_code == 403
+    assert client.get(planner_url(conference)).status_code == status
+    assert client.get(move_url(session)).status_code == status
     assert (
-        post_move(client, session, room=central.pk, starts_at="2026-04-08T11:00").status_code == 403
+        post_move(client, session, room=central.pk, starts_at="2026-04-08T11:00").status_code
+        == status
     )
     session.refresh_from_db()
     assert session.starts_at == paris(8, 10)
 
 
-def test_staff_with_the_change_permission_on_sessions_may_plan(
-    client, django_user_model, conference, central
-):
+def test_the_programme_team_may_plan(client, django_user_model, conference, central):
     staff = django_user_model.objects.create_user("organizer", is_staff=True)
-    staff.user_permissions.add(
-        Permission.objects.get(content_type__app_label="schedule", codename="change_session")
-    )
+    make_team(staff, conferences=[conference], is_programme=True)
     session = make_session(conference, room=central)
     client.force_login(staff)
     assert client.get(planner_url(conference)).status_code == 200

@@ -2,12 +2,11 @@ import datetime
 import re
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from sessions.models import Release
 from sessions.releases import release_schedule
-from tests.builders import make_conference, make_room, make_session, make_speaker, paris
+from tests.builders import make_conference, make_room, make_session, make_speaker, make_team, paris
 
 pytestmark = pytest.mark.django_db
 
@@ -151,28 +150,25 @@ def test_an_unpublished_conference_is_refused_with_a_reason(admin_client):
     assert not Release.objects.exists()
 
 
-@pytest.mark.parametrize("codenames", [[], ["view_session"], ["view_release"]])
-def test_staff_without_the_change_permission_on_sessions_may_not_release(
-    client, django_user_model, conference, codenames
+@pytest.mark.parametrize(
+    ("roles", "status"), [({}, 404), ({"is_reviewer": True}, 403), ({"is_venue": True}, 403)]
+)
+def test_those_who_may_not_release_are_refused(
+    client, django_user_model, conference, roles, status
 ):
     staff = django_user_model.objects.create_user("helper", is_staff=True)
-    staff.user_permissions.add(
-        *Permission.objects.filter(content_type__app_label="schedule", codename__in=codenames)
-    )
+    if roles:
+        make_team(staff, conferences=[conference], **roles)
     client.force_login(staff)
 
-    assert client.get(release_url(conference)).status_code == 403
-    assert client.post(release_url(conference), {"version": "v1"}).status_code == 403
+    assert client.get(release_url(conference)).status_code == status
+    assert client.post(release_url(conference), {"version": "v1"}).status_code == status
     assert not Release.objects.exists()
 
 
-def test_staff_with_the_change_permission_on_sessions_may_release(
-    client, django_user_model, conference
-):
+def test_the_programme_team_may_release(client, django_user_model, conference):
     staff = django_user_model.objects.create_user("organizer", is_staff=True)
-    staff.user_permissions.add(
-        Permission.objects.get(content_type__app_label="schedule", codename="change_session")
-    )
+    make_team(staff, conferences=[conference], is_programme=True)
     make_session(conference, title="Graphs")
     client.force_login(staff)
 

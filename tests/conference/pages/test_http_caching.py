@@ -92,7 +92,7 @@ def test_the_answer_that_logs_a_visitor_in_is_private(client, django_user_model)
 
 
 def test_sessions_of_the_former_account_backend_stay_logged_in(client, django_user_model):
-    """Migration conference 0009 moves them to Django's ModelBackend."""
+    """Migration conference 0009 moves them to Django's ModelBackend, 0020 from there to ours."""
     user = django_user_model.objects.create_user("ada")
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
@@ -103,6 +103,9 @@ def test_sessions_of_the_former_account_backend_stay_logged_in(client, django_us
         "conference.migrations.0009_plain_sessions_and_no_change_notices"
     )
     move = migration.moving_sessions(migration.ACCOUNT_BACKEND, migration.MODEL_BACKEND)
+    move(apps, SimpleNamespace(connection=connection))
+    teams = importlib.import_module("conference.migrations.0020_sessions_to_account_backend")
+    move = teams.moving_sessions(teams.MODEL_BACKEND, teams.ACCOUNT_BACKEND)
     move(apps, SimpleNamespace(connection=connection))
     client.cookies["sessionid"] = store.session_key
     assert client.get("/accounts/").wsgi_request.user == user

@@ -7,22 +7,31 @@ from django.contrib.auth.models import AnonymousUser
 from conference.models import PREVIEW_COPY, PUBLIC_COPY, Conference, copy_for
 from conference.pages import views as page_views
 from sessions.models import Session
-from tests.builders import make_conference, make_session, paris
+from tests.builders import make_conference, make_session, make_team, paris
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize(
     ("who", "copy"),
-    [("anonymous", PUBLIC_COPY), ("attendee", PUBLIC_COPY), ("staff", PREVIEW_COPY)],
+    [
+        ("anonymous", PUBLIC_COPY),
+        ("attendee", PUBLIC_COPY),
+        ("staff of no team", PUBLIC_COPY),
+        ("its team", PREVIEW_COPY),
+        ("another conference's team", PUBLIC_COPY),
+    ],
 )
 def test_those_who_may_preview_a_conference_get_its_preview_copy(django_user_model, who, copy):
     unpublished = make_conference(slug="unpublished", is_published=False)
+    other = make_conference(slug="other", is_published=False)
     user = (
         AnonymousUser()
         if who == "anonymous"
-        else django_user_model.objects.create_user(who, is_staff=who == "staff")
+        else django_user_model.objects.create_user(who, is_staff=who != "attendee")
     )
+    if who.endswith("team"):
+        make_team(user, conferences=[unpublished if who == "its team" else other], is_venue=True)
     assert copy_for(user, unpublished) == copy
     previews = unpublished in Conference.objects.visible_to(user)
     assert previews == (copy == PREVIEW_COPY)
