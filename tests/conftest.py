@@ -20,7 +20,7 @@ BROWSER_TESTS = TESTS / "browser"
 SERVER_MODULES = [
     TESTS / "test_readme.py",
     TESTS / "conference" / "test_sqlite_server.py",
-    TESTS / "conference" / "test_front_cache.py",
+    TESTS / "conference" / "pages" / "test_front_cache.py",
 ]
 
 
