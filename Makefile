@@ -94,9 +94,13 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 # The suite runs with production settings (debug off, .env.local ignored): they need a secret key.
+# One pytest worker per core (pytest-xdist), each with its own test database; a module's tests
+# stay on one worker, so module-scoped data and servers are set up once. TEST_WORKERS=0: one
+# process. `make test PYTEST_ARGS='-m browser'` runs one marker (docs/testing.md).
+TEST_WORKERS ?= auto
 test: export DJANGO_SECRET_KEY ?= test-only-secret-key
 test: $(VENV)/.installed-dev node_modules/.installed $(MO)
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Fuzz the REST API against its own OpenAPI schema with schemathesis: every operation, with a staff
 # token so that writes run too, on a throwaway SQLite copy of the demo conference. Touches only
-# 127.0.0.1; exits non-zero when a check fails. Takes a few minutes.
+# 127.0.0.1, on a free port unless SCHEMATHESIS_PORT names one; exits non-zero when a check fails.
+# Takes a few minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PORT="${SCHEMATHESIS_PORT:-8899}"
-BASE="http://127.0.0.1:${PORT}"
 PYTHON=.venv/bin/python
-DB=/tmp/schemathesis.sqlite3
-SERVER_LOG=/tmp/schemathesis-server.log
+PORT="${SCHEMATHESIS_PORT:-$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
+BASE="http://127.0.0.1:${PORT}"
+# A folder of this run's own: another run on the machine keeps its database and log apart.
+WORK="$(mktemp -d /tmp/schemathesis.XXXXXX)"
+DB="${WORK}/db.sqlite3"
+SERVER_LOG="${WORK}/server.log"
 
 export DATABASE_URL="sqlite:///${DB}"
 export DJANGO_DEBUG=0
@@ -21,7 +24,6 @@ export DJANGO_API_USER_RATE=1000000/minute
 export DJANGO_API_TOKEN_RATE=1000000/minute
 
 echo "--- fresh database with the demo conference"
-rm -f "$DB"
 "$PYTHON" manage.py migrate --no-input -v 0
 "$PYTHON" manage.py load_demo >/dev/null
 # The staff token every request sends, and an attendee account whose password the fuzzer may try.
@@ -34,24 +36,31 @@ print(Token.objects.get_or_create(user=users.get(username="organizer"))[0].key)
 ')"
 
 echo "--- API server on ${BASE}"
-# One sync worker: SQLite takes one writer at a time, and requests then never wait on each other.
+# Two schemathesis workers, each with a sync gunicorn worker to answer it, so both cores work.
+# SQLite's writers wait for each other (conference/settings.py), as under `make serve`; a write
+# waits at most for another request's, well within --request-timeout.
 # Request lines up to gunicorn's largest limit, as `make serve` allows (long filter URLs); a
 # longer one gets gunicorn's own HTML 400 before Django sees it.
 # Django logs every 4xx as a warning; they go to the log, read back below if a check fails.
-.venv/bin/gunicorn conference.site.wsgi --bind "127.0.0.1:${PORT}" --workers 1 \
+WORKERS="${SCHEMATHESIS_WORKERS:-2}"
+.venv/bin/gunicorn conference.site.wsgi --bind "127.0.0.1:${PORT}" --workers "$WORKERS" \
     --limit-request-line 8190 >"$SERVER_LOG" 2>&1 &
 SERVER=$!
-trap 'kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null || true' EXIT
-for _ in $(seq 50); do
-    if "$PYTHON" -c "import urllib.request; urllib.request.urlopen('${BASE}/api/schema/')" 2>/dev/null; then
-        break
-    fi
+stop_server() {
+    local status=$?
+    kill "$SERVER" 2>/dev/null || true
+    wait "$SERVER" 2>/dev/null || true
+    if [ "$status" -eq 0 ]; then rm -rf "$WORK"; else echo "(database and server log kept in ${WORK})"; fi
+}
+trap stop_server EXIT
+deadline=$((SECONDS + 120))
+until "$PYTHON" -c "import urllib.request; urllib.request.urlopen('${BASE}/api/schema/')" 2>/dev/null; do
     kill -0 "$SERVER" 2>/dev/null || { echo "the server did not start:"; cat "$SERVER_LOG"; exit 1; }
-    sleep 0.2
+    [ "$SECONDS" -lt "$deadline" ] || { echo "the server did not answer:"; cat "$SERVER_LOG"; exit 1; }
+    sleep 0.2  # polling for start-up, not waiting for a result
 done
 
-CONFIG="$(mktemp --suffix=.toml)"
-trap 'kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null || true; rm -f "$CONFIG"' EXIT
+CONFIG="${WORK}/schemathesis.toml"
 cat >"$CONFIG" <<'TOML'
 # Most generated slugs name nothing; steer most requests at the demo's objects so that fuzzing
 # reaches validation and the database instead of stopping at a 404.
@@ -130,7 +139,7 @@ status=0
     --header "Authorization: Token ${TOKEN}" \
     --checks all \
     --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-25}" \
-    --workers 1 \
+    --workers "$WORKERS" \
     --request-timeout 10 \
     --generation-database none \
     --seed "${SCHEMATHESIS_SEED:-1}" \

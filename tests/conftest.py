@@ -1,4 +1,5 @@
 import datetime
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -12,10 +13,30 @@ from conference.i18n.catalogues import compile_stale
 from conference.pages.copies import forget_pages
 from tests.builders import make_conference, make_speaker, make_team
 
+TESTS = Path(__file__).parent
+# What CI runs once, in its SQLite leg (docs/testing.md): tests that drive a browser, and modules
+# that start servers on a SQLite database of their own, so the suite's database changes nothing.
+BROWSER_TESTS = TESTS / "browser"
+SERVER_MODULES = [
+    TESTS / "test_readme.py",
+    TESTS / "conference" / "test_sqlite_server.py",
+    TESTS / "conference" / "pages" / "test_front_cache.py",
+]
+
 
 def pytest_configure(config):
     # `make test` compiles the catalogue first; a bare `pytest` after editing a .po does it here.
     compile_stale()
+
+
+def pytest_collection_modifyitems(items):
+    if moved := [str(path) for path in SERVER_MODULES if not path.is_file()]:
+        raise pytest.UsageError(f"tests/conftest.py names server modules that moved: {moved}")
+    for item in items:
+        if item.path.is_relative_to(BROWSER_TESTS):
+            item.add_marker(pytest.mark.browser)
+        elif item.path in SERVER_MODULES:
+            item.add_marker(pytest.mark.server)
 
 
 @pytest.fixture(autouse=True, scope="session")

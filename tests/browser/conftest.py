@@ -13,6 +13,7 @@ import threading
 
 import pytest
 from django.core.management import call_command
+from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.axe import AXE
 
@@ -92,6 +93,27 @@ def demo_conference(transactional_db):
     call_command("loaddata", "pytorch-eu-2026", verbosity=0)
 
 
+@pytest.fixture(scope="module")
+def shared_demo(django_db_setup, django_db_blocker):
+    """The demo conference, committed once and served by a live server of its own, for a module
+    whose tests only read it; emptied after the module's last test.
+
+    Its tests take ``db`` (a transaction rolled back after each), not ``live_server``, which
+    empties the database after every test. A test that writes, through the browser or not,
+    takes ``live_server`` and ``demo_conference``: on PostgreSQL the server's writes are
+    committed and would outlive it."""
+    with django_db_blocker.unblock():
+        call_command("loaddata", "pytorch-eu-2026", verbosity=0)
+        server = LiveServer("localhost")
+        server._live_server_modified_settings.enable()
+        try:
+            yield server
+        finally:
+            server._live_server_modified_settings.disable()
+            server.stop()
+            call_command("flush", interactive=False, verbosity=0)
+
+
 def requests_in_flight() -> list[threading.Thread]:
     """The live server's threads still answering a request (socketserver names them so)."""
     return [
@@ -140,5 +162,13 @@ def page_of(browser, live_server, **options):
 def page(browser, live_server, demo_conference):
     """A tab without the service worker (test_offline.py has its own ``page`` with it)."""
     page = page_of(browser, live_server)
+    yield page
+    close_page(page)
+
+
+@pytest.fixture
+def shared_page(browser, shared_demo, db):
+    """A tab on ``shared_demo``'s server, for tests that only read the demo conference."""
+    page = page_of(browser, shared_demo)
     yield page
     close_page(page)

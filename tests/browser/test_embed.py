@@ -21,7 +21,10 @@ def other_site(tmp_path):
     handler = functools.partial(SimpleHTTPRequestHandler, directory=str(tmp_path))
     handler.log_message = lambda *args: None
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # shutdown() waits for the server's next poll: the default half second, after every test.
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+    ).start()
     server.origin = f"http://127.0.0.1:{server.server_port}"
     server.folder = tmp_path
     yield server

@@ -1,8 +1,15 @@
+import pytest
 from playwright.sync_api import expect
 
 from tests.builders import paris
 
 NOW_PAGE = "/pytorch-eu-2026/now/"
+
+
+@pytest.fixture
+def page(shared_page):
+    """The tests here only read: one demo conference and one server for the module."""
+    return shared_page
 
 
 def test_now_page_shows_every_room_at_a_frozen_time(page, clock):

@@ -1,11 +1,18 @@
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import new_context
 
 SCHEDULE = "/pytorch-eu-2026/schedule/"
 LIVE_MIGRATION = "Lightning Talk: Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
+
+
+@pytest.fixture
+def page(shared_page):
+    """The tests here only read: one demo conference and one server for the module."""
+    return shared_page
 
 
 def session_titles(page):
@@ -75,19 +82,19 @@ def test_opening_a_speaker_shows_their_bio_and_sessions(page):
     ).to_be_visible()
 
 
-def test_grid_on_a_phone_needs_no_sideways_scrolling(browser, live_server, demo_conference):
+def test_grid_on_a_phone_needs_no_sideways_scrolling(browser, shared_demo, db):
     context = new_context(browser, viewport={"width": 375, "height": 800})
     page = context.new_page()
-    page.goto(live_server.url + "/pytorch-eu-2026/schedule/grid/?day=2026-04-08")
+    page.goto(shared_demo.url + "/pytorch-eu-2026/schedule/grid/?day=2026-04-08")
     expect(page.get_by_role("link", name=LIVE_MIGRATION)).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     context.close()
 
 
-def test_schedule_works_without_javascript(browser, live_server, demo_conference):
+def test_schedule_works_without_javascript(browser, shared_demo, db):
     context = new_context(browser, java_script_enabled=False)
     page = context.new_page()
-    page.goto(live_server.url + SCHEDULE)
+    page.goto(shared_demo.url + SCHEDULE)
     page.get_by_label("Times shown in").select_option("Asia/Tokyo")
     page.get_by_role("button", name="Show times").click()
     expect(page.locator(".slot-time").first).to_have_text("17:35 JST")

@@ -52,14 +52,14 @@ def differing_share(reference: Image.Image, actual: Image.Image) -> float:
 
 
 @pytest.mark.parametrize("name", SHOTS)
-def test_the_schedule_looks_as_its_reference(browser, live_server, demo_conference, tmp_path, name):
+def test_the_schedule_looks_as_its_reference(browser, shared_demo, db, tmp_path, name):
     path, viewport, scheme = SHOTS[name]
     context = new_context(
         browser, viewport=viewport, color_scheme=scheme, timezone_id="Europe/Paris"
     )
     try:
         page = context.new_page()
-        page.goto(live_server.url + path)
+        page.goto(shared_demo.url + path)
         page.evaluate("document.fonts.ready.then(() => true)")
         actual_path = tmp_path / f"{name}.png"
         page.screenshot(path=actual_path, animations="disabled", caret="hide")
