@@ -142,12 +142,20 @@ class PasswordResetForm(AttendeeFormMixin, auth_forms.PasswordResetForm):
         self.request = request
 
     def get_users(self, email):
-        confirmed = set(
-            get_user_model()
-            .objects.filter(confirmed_address(), email__iexact=email)
-            .values_list("pk", flat=True)
+        """Django's choice of accounts (active, a usable password, the address alike however
+        written) among those whose address is confirmed, in one read: the link goes to the
+        address that read found confirmed, never to one it became since an earlier read."""
+        user_model = get_user_model()
+        email_field = user_model.get_email_field_name()
+        accounts = user_model._default_manager.filter(
+            confirmed_address(), is_active=True, **{f"{email_field}__iexact": email}
         )
-        return (user for user in super().get_users(email) if user.pk in confirmed)
+        return (
+            user
+            for user in accounts
+            if user.has_usable_password()
+            and auth_forms._unicode_ci_compare(email, getattr(user, email_field))
+        )
 
     def clean(self):
         cleaned_data = super().clean()

@@ -95,13 +95,18 @@ def three_way_merge(row: "Versioned", loaded: dict[str, str], mine: dict[str, st
     - changed only meanwhile (``mine`` is still as loaded): theirs stays, in ``kept``;
     - changed by both alike: nothing to plan;
     - changed by both differently: an overlap, for the organizer to choose (``choose_kept()``);
-    - changed meanwhile but not in ``mine``: ``unmerged``, as nothing tells who should win.
+    - changed meanwhile but not in ``mine``: ``unmerged``, as nothing tells who should win;
+    - missing from ``loaded``: ``unmerged`` too. Nothing says what the organizer saw, so
+      their value cannot count as unchanged, whatever was saved meanwhile.
 
     What saving ``mine`` whole would undo (``undone``) is every change meanwhile it differs from.
     """
     plan = MergePlan()
     for name, now in row.displayed_values().items():
-        if name not in loaded or loaded[name] == now:
+        if name not in loaded:
+            plan.unmerged.append(name)
+            continue
+        if loaded[name] == now:
             continue  # not changed meanwhile
         if name not in mine:
             plan.unmerged.append(name)

@@ -12,6 +12,7 @@ from conference.forms import AttendeeFormMixin
 from conference.i18n.timezones import clock_text
 from conference.versioning import EditConflictError
 from sessions.models import Attachment, Session, SessionLink
+from sessions.models.material import check_speaker_upload
 
 SLOT_MINUTES = 5
 WHOLE_VENUE = "venue"
@@ -192,6 +193,15 @@ class SpeakerAttachmentForm(AttendeeFormMixin, forms.ModelForm):
         if not given:
             raise ValidationError(_("Choose a file to upload, or give a link."), code="empty")
         return cleaned_data
+
+    def _post_clean(self):
+        super()._post_clean()  # the model's rules: the file's kind and size
+        upload = self.cleaned_data.get("file")
+        if upload and not self.errors:  # judged last: a refused file counts against no limit
+            try:
+                check_speaker_upload(self.instance.session, self.instance.added_by, upload.size)
+            except ValidationError as refusal:
+                self.add_error("file", refusal)
 
     def save(self, commit=True):
         attachment = super().save(commit=False)

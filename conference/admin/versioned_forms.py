@@ -160,6 +160,14 @@ class VersionedModelForm(forms.ModelForm):
         """Lay this page's changes over the row as saved meanwhile, in three steps: plan what
         changed on each side (``plan_merge()``), choose whose value each field keeps
         (``choose_kept()``), and apply that to cleaned_data (``apply_merge()``)."""
+        missing = [
+            name
+            for name in self.instance.displayed_values()
+            if name not in self.loaded_displayed_values
+        ]
+        if missing:  # a tampered or truncated page: its values cannot count as unchanged
+            self.add_error(None, self.values_missing_error(missing))
+            return
         plan = self.plan_merge()
         if plan.unmerged:  # changed meanwhile where this page says nothing to compare with
             self.edit_conflict = self.stale_conflict()
@@ -245,6 +253,19 @@ class VersionedModelForm(forms.ModelForm):
                 else _("Choose whose value to keep for each, then save again.")
             ),
             code="edit_conflict",
+        )
+
+    def values_missing_error(self, missing: list[str]) -> ValidationError:
+        """Nothing saved: the page does not say what it showed of ``missing`` fields."""
+        labels = ", ".join(str(self.instance.field_label(name)) for name in missing)
+        return ValidationError(
+            _(
+                "Someone else saved “%(object)s” after you opened this page, and this page "
+                "does not say what it showed of %(fields)s, so nothing was saved. Reload it to "
+                "edit the current version."
+            )
+            % {"object": self.instance, "fields": labels},
+            code="values_missing",
         )
 
     def stale_conflict(self) -> EditConflictError:

@@ -15,7 +15,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
 from conference.content_version import ChangesConferenceQuerySet, deferred_marks
-from conference.embedding import embed_origin_lines, validate_embed_origins
+from conference.embedding import embed_origin_lines, is_origin, validate_embed_origins
 from conference.models.teams import preview_of
 from conference.versioning import Versioned, VersionedQuerySet
 
@@ -259,8 +259,11 @@ class Conference(models.Model):
 
     @property
     def embedding_origins(self) -> list[str]:
-        """``embed_origins`` as the embed's ``frame-ancestors`` takes them."""
-        return [line.rstrip("/") for line in embed_origin_lines(self.embed_origins)]
+        """``embed_origins`` as the embed's ``frame-ancestors`` takes them: origins only, so a
+        line saved before they were checked this closely cannot add a source or a directive."""
+        return [
+            line.rstrip("/") for line in embed_origin_lines(self.embed_origins) if is_origin(line)
+        ]
 
     @cached_property
     def tz(self) -> zoneinfo.ZoneInfo:

@@ -104,13 +104,19 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
-    # After the header middleware, so that its 400s carry the security headers too; before
-    # anything reads input (conference/views/errors.py).
+    # After the header middleware, so that their 413s and 400s carry the security headers too;
+    # before anything reads input (conference/views/errors.py).
+    "conference.views.errors.RefuseLargeBodyMiddleware",
     "conference.views.errors.RefuseUnstorableTextMiddleware",
     "conference.i18n.timezones.DisplayTimeZoneMiddleware",
     # Last, as django-axes asks: it turns a locked login's answer into a 429 (conference.accounts.limits).
     "axes.middleware.AxesMiddleware",
 ]
+
+# The largest request body the app reads, as its Content-Length declares it: a 50 MB slide
+# with its form. Larger is a 413 before the body is read (RefuseLargeBodyMiddleware); nginx's
+# client_max_body_size (deploy/nginx.conf) is the same, so behind it such a body never arrives.
+REQUEST_MAX_BYTES = 60 * 1024 * 1024
 
 ROOT_URLCONF = "conference.site.urls"
 WSGI_APPLICATION = "conference.site.wsgi.application"

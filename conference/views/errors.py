@@ -8,7 +8,8 @@ the admin's list filters and autocomplete, DRF's query parameters, the session c
 token header.
 
 The ``handler400``-``handler500`` views (set in ``conference.site.urls``) answer what Django raises
-itself: too many fields, a body over DATA_UPLOAD_MAX_MEMORY_SIZE, the refusal above, and any
+itself: too many fields, a body over DATA_UPLOAD_MAX_MEMORY_SIZE, the refusals here (NUL, and
+``RefuseLargeBodyMiddleware``'s body declared over REQUEST_MAX_BYTES), and any
 error outside a DRF view. ``conference.api.policies.api_exception_handler`` hands bad requests inside DRF
 views to them too, so each status has one wording for pages and API alike.
 """
@@ -129,6 +130,31 @@ class RefuseUnstorableTextMiddleware:
         return self.get_response(request)
 
 
+class RequestBodyTooLarge(RequestDataTooBig):
+    """A request declaring a body over settings.REQUEST_MAX_BYTES, refused unread."""
+
+
+class RefuseLargeBodyMiddleware:
+    """A 413 for a request whose Content-Length is over settings.REQUEST_MAX_BYTES, before
+    anything reads its body.
+
+    Django bounds what it keeps in memory (DATA_UPLOAD_MAX_MEMORY_SIZE, checked against the
+    declared length before reading, but not counting uploaded files) and how many fields and
+    files a form has; it streams files of any size to disk. Each file field checks its own size
+    only once the whole body is read. So without this a huge upload keeps a worker reading for
+    as long as the client sends. A body without a Content-Length is not read by Django at all.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        declared = request.META.get("CONTENT_LENGTH") or ""
+        if declared.isascii() and declared.isdigit() and int(declared) > settings.REQUEST_MAX_BYTES:
+            raise RequestBodyTooLarge("Request body over REQUEST_MAX_BYTES.")
+        return self.get_response(request)
+
+
 class JsonBodyParser(JSONParser):
     """DRF's JSON parser; a body nested too deeply for Python's parser is a 400, not a 500."""
 
@@ -167,6 +193,11 @@ def bad_request(request, exception=None):
 
 
 def refusal(request, exception=None) -> HttpResponse:
+    if isinstance(exception, RequestBodyTooLarge):
+        message = gettext("The request is too large: at most %(limit)s in all.") % {
+            "limit": megabytes(settings.REQUEST_MAX_BYTES)
+        }
+        return error_response(request, 413, gettext("Request too large"), message)
     if isinstance(exception, RequestDataTooBig):
         limit = megabytes(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         message = gettext(

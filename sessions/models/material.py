@@ -1,16 +1,19 @@
 """What a session links to and the files it offers: slides, videos, material."""
 
 import contextlib
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils.text import slugify
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
+from conference.accounts.limits import Limit
 from conference.models import ChangesConferenceQuerySet
 from conference.uploads import FileKindValidator, RandomName, kind_of_stored_name
 
@@ -178,3 +181,59 @@ class Attachment(models.Model):
                 },
             )
         return self.url
+
+
+# What speakers may upload on their materials page (speakers/views/materials.py); organizers,
+# in the admin, are not bound. Per session: room for a deck in a few versions and formats, not
+# for a file store. Per account and hour: a speaker with several talks uploads a few decks; a
+# script refilling what it deletes stops here.
+SPEAKER_FILES_PER_SESSION = 10
+SPEAKER_BYTES_PER_SESSION = 200 * 1024 * 1024
+SPEAKER_UPLOADS_PER_ACCOUNT = Limit("speaker-upload-account", 20, timedelta(hours=1))
+
+
+def check_speaker_upload(session, user, size: int) -> None:
+    """Refuse (ValidationError) a speaker's upload of ``size`` bytes that would take the files
+    the session's speakers added past SPEAKER_FILES_PER_SESSION or SPEAKER_BYTES_PER_SESSION,
+    or the account past SPEAKER_UPLOADS_PER_ACCOUNT; an upload within the session's bounds
+    counts against the account's hour."""
+    files = [
+        attachment.file
+        for attachment in Attachment.objects.filter(session=session, added_by__isnull=False)
+        .exclude(file="")
+        .only("file")
+    ]
+    if len(files) >= SPEAKER_FILES_PER_SESSION:
+        raise ValidationError(
+            ngettext(
+                "This session already has %(count)d file from its speakers, the most it takes. "
+                "Remove one to add another.",
+                "This session already has %(count)d files from its speakers, the most it takes. "
+                "Remove one to add another.",
+                len(files),
+            )
+            % {"count": len(files)},
+            code="too_many_files",
+        )
+    stored = 0
+    for file in files:
+        with contextlib.suppress(OSError, ValueError):  # gone from storage: takes no room
+            stored += file.size
+    if stored + size > SPEAKER_BYTES_PER_SESSION:
+        raise ValidationError(
+            gettext(
+                "The files of this session's speakers would come to %(total)s; the limit is "
+                "%(limit)s. Remove one, or upload a smaller file."
+            )
+            % {
+                "total": filesizeformat(stored + size),
+                "limit": filesizeformat(SPEAKER_BYTES_PER_SESSION),
+            },
+            code="session_files_too_large",
+        )
+    if not SPEAKER_UPLOADS_PER_ACCOUNT.allows(f"user:{user.pk}"):
+        raise ValidationError(
+            gettext("You uploaded many files in the last hour. Try again in %(minutes)s minutes.")
+            % {"minutes": SPEAKER_UPLOADS_PER_ACCOUNT.minutes_left()},
+            code="rate_limited",
+        )

@@ -2,6 +2,7 @@ import re
 
 import pytest
 from django.core import mail
+from django.db import connection
 
 from conference.models import AccountEmail
 
@@ -115,6 +116,27 @@ def test_password_reset_mails_nothing_to_an_address_changed_since_it_was_confirm
         client.post("/accounts/password/reset/", {"email": address})
 
     assert mail.outbox == []
+
+
+def test_password_reset_mails_the_address_it_found_confirmed_not_one_changed_meanwhile(
+    client, attendee, django_user_model
+):
+    """The account's address changes (to one never confirmed) between the reset's reads: the
+    link goes to the address the read that found it confirmed saw, or nowhere."""
+    changed = []
+
+    def address_changed_after_the_first_read(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if not changed and sql.lstrip().upper().startswith("SELECT") and "auth_user" in sql:
+            changed.append(sql)
+            django_user_model.objects.filter(pk=attendee.pk).update(email="ADA@example.org")
+        return result
+
+    with connection.execute_wrapper(address_changed_after_the_first_read):
+        client.post("/accounts/password/reset/", {"email": "ada@example.org"})
+
+    assert changed
+    assert [message.to for message in mail.outbox] in ([], [["ada@example.org"]])
 
 
 def test_password_reset_answers_alike_for_a_confirmed_an_unconfirmed_and_no_account(

@@ -174,6 +174,46 @@ def test_a_form_over_the_limit_is_a_413_page(client):
     assert_error_page(response, 413, TOO_LARGE)
 
 
+class UnreadBody:
+    """A request body that records whether anything read it."""
+
+    def __init__(self):
+        self.reads = 0
+
+    def read(self, *args):
+        self.reads += 1
+        return b""
+
+    def readline(self, *args):
+        return self.read()
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/accounts/login/", "/admin/login/", "/api/v1/auth/token/"],
+    ids=["page", "admin", "api"],
+)
+def test_a_request_declaring_a_body_over_the_limit_is_a_413_before_it_is_read(client, path):
+    body = UnreadBody()
+
+    response = client.generic(
+        "POST",
+        path,
+        CONTENT_TYPE="multipart/form-data; boundary=x",
+        CONTENT_LENGTH=str(537 * 1024 * 1024),
+        **{"wsgi.input": body},
+    )
+
+    assert response.status_code == 413
+    assert "The request is too large: at most 60 MB in all." in response.content.decode()
+    assert body.reads == 0
+
+
+def test_an_upload_under_the_request_limit_still_reaches_its_form(admin_client):
+    response = admin_client.post("/admin/login/", {"username": "x" * 10})
+    assert response.status_code != 413
+
+
 TOO_MANY = "Too many query parameters or form fields: at most 1,000."
 
 

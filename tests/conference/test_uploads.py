@@ -1,5 +1,6 @@
 import io
 import re
+import zipfile
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -191,3 +192,90 @@ def test_a_truncated_photo_is_refused_not_a_server_error(admin_client, media_roo
 
     assert response.status_code == 200
     assert "photo" in response.context["adminform"].form.errors
+
+
+ODP_TYPE = b"application/vnd.oasis.opendocument.presentation"
+
+
+def odp_bytes() -> bytes:
+    """An OpenDocument presentation as LibreOffice writes one: ``mimetype`` first, stored."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("mimetype", ODP_TYPE)
+        archive.writestr("content.xml", "<office:document-content/>", zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()
+
+
+def zip_bomb(unpacked=64 * 1024 * 1024) -> bytes:
+    """A small file whose ``mimetype`` entry starts as an OpenDocument's and unpacks to
+    ``unpacked`` bytes."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        info = zipfile.ZipInfo("mimetype")
+        info.compress_type = zipfile.ZIP_DEFLATED
+        with archive.open(info, "w") as entry:
+            entry.write(ODP_TYPE)
+            zeros = bytes(1024 * 1024)
+            for _ in range(unpacked // len(zeros)):
+                entry.write(zeros)
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def unpacked_bytes(monkeypatch):
+    """How many bytes zipfile hands out of archives' entries, all reads together."""
+    counted = [0]
+    read = zipfile.ZipExtFile.read
+
+    def counting_read(self, n=-1):
+        data = read(self, n)
+        counted[0] += len(data)
+        return data
+
+    monkeypatch.setattr(zipfile.ZipExtFile, "read", counting_read)
+    return counted
+
+
+def test_a_zip_bomb_claiming_to_be_opendocument_is_refused_without_unpacking_it(
+    admin_client, media_root, unpacked_bytes
+):
+    bomb = zip_bomb()
+    assert len(bomb) < 200 * 1024
+
+    response = upload_in_admin(admin_client, make_session(), SimpleUploadedFile("x.odp", bomb))
+
+    assert response.status_code == 200
+    assert "would unpack to far more than its size" in response.content.decode()
+    assert (Attachment.objects.count(), stored_files(media_root)) == (0, [])
+    assert unpacked_bytes[0] <= 1024
+
+
+def test_an_opendocument_presentation_is_accepted_reading_a_few_bytes(
+    admin_client, media_root, unpacked_bytes
+):
+    response = upload_in_admin(
+        admin_client, make_session(), SimpleUploadedFile("x.odp", odp_bytes())
+    )
+
+    assert response.status_code == 302
+    (path,) = stored_files(media_root)
+    assert path.endswith(".odp")
+    assert unpacked_bytes[0] <= 2 * 101  # its mimetype, read once at most twice over
+
+
+def test_a_download_sends_the_kind_found_at_upload_without_opening_the_file(
+    admin_client, client, media_root, monkeypatch
+):
+    odp = odp_bytes()
+    upload_in_admin(admin_client, make_session(), SimpleUploadedFile("x.odp", odp))
+    attachment = Attachment.objects.get()
+
+    def no_zip(*args, **kwargs):
+        raise AssertionError("a download opened the zip")
+
+    monkeypatch.setattr(zipfile, "ZipFile", no_zip)
+    response = client.get(attachment.href)
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == ODP_TYPE.decode()
+    assert b"".join(response.streaming_content) == odp

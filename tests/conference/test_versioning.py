@@ -162,6 +162,15 @@ def test_three_way_merge_does_not_merge_a_change_the_organizers_values_cannot_te
     assert plan.unmerged == ["title"]
 
 
+def test_three_way_merge_does_not_merge_a_field_the_loaded_values_leave_out():
+    session = make_session(title="Old")
+    opened = loaded(session).displayed_values()
+    del opened["title"]
+    Session.objects.filter(pk=session.pk).update(title="Theirs")
+    plan = three_way_merge(loaded(session), opened, {"title": "Old"})
+    assert (plan.unmerged, plan.kept) == (["title"], set())
+
+
 TITLE_OVERLAP = Overlap("title", "Title", "Old", "Theirs", "Mine")
 
 

@@ -1,5 +1,7 @@
 """Two organizers saving one session from pages opened at the same version (VersionedModelForm)."""
 
+import json
+
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.contrib.messages import get_messages
@@ -353,3 +355,28 @@ def test_admin_saving_my_version_anyway_undoes_a_speaker_added_meanwhile(admin_c
 
     assert response.status_code == 302
     assert stored(session).ordered_speakers == [ada]
+
+
+def test_admin_refuses_a_merge_whose_loaded_values_leave_out_a_field_asking_to_reload(
+    admin_client, session, two_rooms
+):
+    """A tampered (or truncated) form: its loaded values say nothing of the room, which
+    someone moved meanwhile. Its own, older room must not count as “unchanged” and win."""
+    junior = two_rooms[1]
+    opened = opened_form(admin_client, session)
+    loaded = json.loads(opened["loaded_values"])
+    del loaded["room"]
+    moved_on_the_planner(session, junior)
+
+    response = save_in_admin(
+        admin_client, session, opened, loaded_values=json.dumps(loaded), title="New title"
+    )
+
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.non_field_errors()
+    assert "Reload it to edit the current version." in " ".join(errors)
+    assert (stored(session).title, stored(session).room, stored(session).version) == (
+        "Old title",
+        junior,
+        2,
+    )

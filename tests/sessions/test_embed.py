@@ -130,6 +130,11 @@ def test_an_unpublished_conference_has_no_embed(client, conference):
         "ftp://pycon.example.org",
         "'self'",
         "https://pycon.example.org:port",
+        "https://a.example.org;script-src 'unsafe-inline' 'unsafe-eval'",
+        "https://good.example.org https:",
+        "https://good.example.org\t'self'",
+        "https://pycon.example.org:99999",
+        "https://pycon.example.org,https://other.example.org",
     ],
 )
 def test_a_website_that_is_not_an_origin_is_refused_naming_it(conference, line):
@@ -138,7 +143,16 @@ def test_a_website_that_is_not_an_origin_is_refused_naming_it(conference, line):
     with pytest.raises(ValidationError) as refused:
         conference.full_clean()
 
-    assert line in str(refused.value.message_dict["embed_origins"])
+    assert f"line 2, “{line}”" in " ".join(refused.value.message_dict["embed_origins"])
+
+
+def test_a_source_saved_before_origins_were_checked_never_reaches_the_policy(client, conference):
+    conference.__class__.objects.filter(pk=conference.pk).update(
+        embed_origins="https://pycon.example.org\nhttps://a.example.org;script-src 'unsafe-eval'"
+        "\nhttps://good.example.org https:"
+    )
+
+    assert frame_ancestors(client.get(EMBED)) == "frame-ancestors https://pycon.example.org"
 
 
 def test_the_admin_offers_a_snippet_to_copy_with_the_embeds_address(admin_client, conference):

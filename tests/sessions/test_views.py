@@ -631,9 +631,10 @@ def test_a_session_page_says_what_an_uploaded_file_is(client, conference, settin
     settings.MEDIA_ROOT = tmp_path
     session = make_session(conference)
     (tmp_path / "attachments").mkdir()
-    (tmp_path / "attachments" / "0f3c.pdf").write_bytes(b"%PDF-1.7\n" + b"0" * 2551)
+    stored = f"attachments/{'0f3c' * 8}.pdf"  # as RandomName names a PDF
+    (tmp_path / stored).write_bytes(b"%PDF-1.7\n" + b"0" * 2551)
     attachment = Attachment.objects.create(
-        session=session, title="My Talk: the slides", file="attachments/0f3c.pdf"
+        session=session, title="My Talk: the slides", file=stored
     )
     html = client.get(session_url(session)).content.decode()
     download = reverse(

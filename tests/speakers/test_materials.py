@@ -4,7 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from sessions.models import Attachment, Session
+from sessions.models import Attachment, Session, material
 from tests.builders import make_conference, make_room, make_session, make_speaker
 
 pytestmark = pytest.mark.django_db
@@ -276,3 +276,62 @@ def test_materials_page_query_count_does_not_grow(
     with django_assert_max_num_queries(12):
         response = speaker_client.get(materials_url(session))
     assert len(response.context["materials"]) == n
+
+
+def upload(client, session, title="Slides"):
+    return client.post(
+        materials_url(session), {"title": title, "kind": "slides", "file": pdf(), "url": ""}
+    )
+
+
+def test_a_session_takes_a_bounded_number_of_speaker_files(
+    speaker_client, session, media, monkeypatch
+):
+    monkeypatch.setattr(material, "SPEAKER_FILES_PER_SESSION", 2, raising=False)
+    assert [upload(speaker_client, session, f"v{n}").status_code for n in range(3)] == [
+        302,
+        302,
+        200,
+    ]
+    response = upload(speaker_client, session, "v3")
+    assert response.context["form"].errors["file"] == [
+        "This session already has 2 files from its speakers, the most it takes. "
+        "Remove one to add another."
+    ]
+    assert (Attachment.objects.count(), len(list(media.rglob("*.pdf")))) == (2, 2)
+
+
+def test_a_session_takes_a_bounded_total_size_of_speaker_files(
+    speaker_client, session, media, monkeypatch
+):
+    monkeypatch.setattr(material, "SPEAKER_BYTES_PER_SESSION", len(PDF) * 2, raising=False)
+    assert [upload(speaker_client, session, f"v{n}").status_code for n in range(3)] == [
+        302,
+        302,
+        200,
+    ]
+    response = upload(speaker_client, session, "v3")
+    assert response.context["form"].errors["file"] == [
+        "The files of this session's speakers would come to 5.9\xa0KB; the limit is "
+        "3.9\xa0KB. Remove one, or upload a smaller file."
+    ]
+    assert Attachment.objects.count() == 2
+
+
+def test_an_account_uploads_at_most_twenty_files_an_hour(speaker_client, conference, speaker):
+    sessions = [make_session(conference, title=f"Talk {n}", speakers=[speaker]) for n in range(3)]
+    statuses = [upload(speaker_client, sessions[n % 3]).status_code for n in range(20)]
+    response = upload(speaker_client, sessions[2])
+
+    assert statuses == [302] * 20
+    assert response.status_code == 200
+    assert "You uploaded many files in the last hour." in response.context["form"].errors["file"][0]
+    assert Attachment.objects.count() == 20
+
+
+def test_a_refused_file_counts_against_no_upload_limit(speaker_client, session, monkeypatch):
+    monkeypatch.setattr(material.SPEAKER_UPLOADS_PER_ACCOUNT, "allowed", 1)
+    page = SimpleUploadedFile("x.pdf", b"<html></html>", content_type="application/pdf")
+    speaker_client.post(materials_url(session), {"title": "X", "file": page, "url": ""})
+
+    assert upload(speaker_client, session).status_code == 302
