@@ -335,9 +335,13 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 # Background work (mails, large imports) goes through the tasks API. The database backend needs
 # no extra service: `manage.py db_worker` runs the queue, beside runserver in `make run` and
 # beside gunicorn in `make serve` (docs/deploy.md).
+# Two queues, each with its own worker: "default" (mails, imports) and "webhooks" (deliveries,
+# conference/webhooks/delivery.py), so that a slow receiver never holds up a mail.
+TASK_QUEUES = ["default", "webhooks"]
 TASKS = {
     "default": {
         "BACKEND": os.environ.get("DJANGO_TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+        "QUEUES": TASK_QUEUES,
     }
 }
 
