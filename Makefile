@@ -41,16 +41,16 @@ catalogues: $(VENV)/.installed
 
 # Two task workers run beside the server, on the same database: no other service. One for the
 # "default" queue (mails, imports), one for "webhooks" (deliveries), so a slow receiver never holds
-# up a mail; beside them, fail_lost_tasks marks failed, every 5 minutes, a task whose worker was
-# killed mid-way. Ctrl-C reaches them all; however the server stops, the trap stops the others too
+# up a mail; run_task_workers starts both and starts again one that exits, and each waits out a
+# locked database (conference/site/workers.py). Beside them, fail_lost_tasks marks failed, every
+# 5 minutes, a task whose worker was killed mid-way. Ctrl-C reaches them all; however the server stops, the trap stops the others too
 # (one still starting up ignores the terminal's Ctrl-C, as background commands of a script do).
 run: $(VENV)/.installed .env.local $(MO)
 	$(MANAGE) migrate --no-input
 	$(MANAGE) load_demo --port $(PORT)
-	$(MANAGE) db_worker --no-reload --queue-name default & worker=$$!; \
-	$(MANAGE) db_worker --no-reload --queue-name webhooks & webhooks=$$!; \
+	$(MANAGE) run_task_workers & workers=$$!; \
 	$(MANAGE) fail_lost_tasks --every 300 & watcher=$$!; \
-	trap 'kill $$worker $$webhooks $$watcher 2>/dev/null; wait $$worker $$webhooks $$watcher' EXIT INT TERM; \
+	trap 'kill $$workers $$watcher 2>/dev/null; wait $$workers $$watcher' EXIT INT TERM; \
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
 # Production-like: gunicorn with 2 workers per core (+1), and beside it the task workers (mails,
@@ -68,10 +68,9 @@ serve: $(VENV)/.installed $(MO)
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) collectstatic --no-input --verbosity 0
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) load_demo --port $(PORT)
 	export DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}"; \
-	$(MANAGE) db_worker --no-reload --queue-name default & worker=$$!; \
-	$(MANAGE) db_worker --no-reload --queue-name webhooks & webhooks=$$!; \
+	$(MANAGE) run_task_workers & workers=$$!; \
 	$(MANAGE) fail_lost_tasks --every 300 & watcher=$$!; \
-	trap 'kill $$worker $$webhooks $$watcher 2>/dev/null; wait $$worker $$webhooks $$watcher' EXIT INT TERM; \
+	trap 'kill $$workers $$watcher 2>/dev/null; wait $$workers $$watcher' EXIT INT TERM; \
 	$(BIN)/gunicorn conference.site.wsgi \
 		--workers $$(( $$(nproc) * 2 + 1 )) --bind 127.0.0.1:$(PORT) \
 		--access-logfile - --graceful-timeout 20 --limit-request-line 8190
