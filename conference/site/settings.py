@@ -107,6 +107,8 @@ MIDDLEWARE = [
     # After the header middleware, so that its 400s carry the security headers too; before
     # anything reads input (conference/views/errors.py).
     "conference.views.errors.RefuseUnstorableTextMiddleware",
+    # A write that found SQLite's write lock taken past its timeout: 503 with Retry-After.
+    "conference.views.errors.BusyDatabaseMiddleware",
     "conference.i18n.timezones.DisplayTimeZoneMiddleware",
     # Last, as django-axes asks: it turns a locked login's answer into a 429 (conference.accounts.limits).
     "axes.middleware.AxesMiddleware",
