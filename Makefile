@@ -39,20 +39,22 @@ locale/fr/LC_MESSAGES/%.mo: locale/fr/LC_MESSAGES/%.po $(VENV)/.installed
 catalogues: $(VENV)/.installed
 	$(BIN)/python -m conference.i18n.catalogues update
 
-# The task worker (mails) runs beside the server, on the same database: no other service; beside
-# it, fail_lost_tasks marks failed, every 5 minutes, a task whose worker was killed mid-way.
-# Ctrl-C reaches all three; however the server stops, the trap stops the others too (one still
-# starting up ignores the terminal's Ctrl-C, as background commands of a script do).
+# Two task workers run beside the server, on the same database: no other service. One for the
+# "default" queue (mails, imports), one for "webhooks" (deliveries), so a slow receiver never holds
+# up a mail; run_task_workers starts both and starts again one that exits, and each waits out a
+# locked database (conference/site/workers.py). Beside them, fail_lost_tasks marks failed, every
+# 5 minutes, a task whose worker was killed mid-way. Ctrl-C reaches them all; however the server stops, the trap stops the others too
+# (one still starting up ignores the terminal's Ctrl-C, as background commands of a script do).
 run: $(VENV)/.installed .env.local $(MO)
 	$(MANAGE) migrate --no-input
 	$(MANAGE) load_demo --port $(PORT)
-	$(MANAGE) db_worker --no-reload & worker=$$!; \
+	$(MANAGE) run_task_workers & workers=$$!; \
 	$(MANAGE) fail_lost_tasks --every 300 & watcher=$$!; \
-	trap 'kill $$worker $$watcher 2>/dev/null; wait $$worker $$watcher' EXIT INT TERM; \
+	trap 'kill $$workers $$watcher 2>/dev/null; wait $$workers $$watcher' EXIT INT TERM; \
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
-# Production-like: gunicorn with 2 workers per core (+1), and beside it the task worker (mails)
-# and fail_lost_tasks as in `make run`; debug off, hashed and compressed static files served by
+# Production-like: gunicorn with 2 workers per core (+1), and beside it the task workers (mails,
+# webhooks) and fail_lost_tasks as in `make run`; debug off, hashed and compressed static files served by
 # whitenoise, persistent database connections. Set DJANGO_SECRET_KEY (a random
 # one is made and kept in .venv/secret_key, readable by its owner only, otherwise), DATABASE_URL and
 # REDIS_URL as in docs/deploy.md. Without REDIS_URL, limits are counted where all the workers see
@@ -66,9 +68,9 @@ serve: $(VENV)/.installed $(MO)
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) collectstatic --no-input --verbosity 0
 	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}" $(MANAGE) load_demo --port $(PORT)
 	export DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat $(VENV)/secret_key)}"; \
-	$(MANAGE) db_worker --no-reload & worker=$$!; \
+	$(MANAGE) run_task_workers & workers=$$!; \
 	$(MANAGE) fail_lost_tasks --every 300 & watcher=$$!; \
-	trap 'kill $$worker $$watcher 2>/dev/null; wait $$worker $$watcher' EXIT INT TERM; \
+	trap 'kill $$workers $$watcher 2>/dev/null; wait $$workers $$watcher' EXIT INT TERM; \
 	$(BIN)/gunicorn conference.site.wsgi \
 		--workers $$(( $$(nproc) * 2 + 1 )) --bind 127.0.0.1:$(PORT) \
 		--access-logfile - --graceful-timeout 20 --limit-request-line 8190

@@ -132,7 +132,12 @@ def clock(monkeypatch):
 @pytest.fixture
 def immediate_tasks(settings):
     """Background tasks run as soon as they are enqueued, in the test's own transaction."""
-    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    settings.TASKS = {
+        "default": {
+            "BACKEND": "django_tasks.backends.immediate.ImmediateBackend",
+            "QUEUES": settings.TASK_QUEUES,
+        }
+    }
 
 
 @pytest.fixture
@@ -140,7 +145,12 @@ def dummy_tasks(settings):
     """Background tasks are kept, never run: ``dummy_tasks.results`` lists what was enqueued."""
     from django_tasks import default_task_backend
 
-    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    settings.TASKS = {
+        "default": {
+            "BACKEND": "django_tasks.backends.dummy.DummyBackend",
+            "QUEUES": settings.TASK_QUEUES,
+        }
+    }
     return default_task_backend
 
 

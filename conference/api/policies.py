@@ -17,6 +17,7 @@ from rest_framework.views import exception_handler, set_rollback
 
 from conference.api.tokens import TokenScopePermission
 from conference.versioning import EditConflictError, Versioned
+from conference.views.errors import is_database_locked
 
 logger = logging.getLogger("django.request")
 
@@ -260,9 +261,10 @@ def api_exception_handler(exc, context):
     response = exception_handler(exc, context)
     if response is not None:
         return response
-    if isinstance(exc, SuspiciousOperation | BadRequest):
-        # A body over DATA_UPLOAD_MAX_MEMORY_SIZE and the like, raised when DRF reads the body:
-        # returning None lets Django answer them, through conference.views.errors.bad_request (JSON).
+    if isinstance(exc, SuspiciousOperation | BadRequest) or is_database_locked(exc):
+        # A body over DATA_UPLOAD_MAX_MEMORY_SIZE and the like, raised when DRF reads the body,
+        # and a write that found the database locked: returning None lets Django answer them,
+        # through conference.views.errors (bad_request, BusyDatabaseMiddleware; JSON).
         return None
     set_rollback()
     if isinstance(exc, IntegrityError):

@@ -108,6 +108,8 @@ MIDDLEWARE = [
     # before anything reads input (conference/views/errors.py).
     "conference.views.errors.RefuseLargeBodyMiddleware",
     "conference.views.errors.RefuseUnstorableTextMiddleware",
+    # A write that found SQLite's write lock taken past its timeout: 503 with Retry-After.
+    "conference.views.errors.BusyDatabaseMiddleware",
     "conference.i18n.timezones.DisplayTimeZoneMiddleware",
     # Last, as django-axes asks: it turns a locked login's answer into a 429 (conference.accounts.limits).
     "axes.middleware.AxesMiddleware",
@@ -344,9 +346,13 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 # Background work (mails, large imports) goes through the tasks API. The database backend needs
 # no extra service: `manage.py db_worker` runs the queue, beside runserver in `make run` and
 # beside gunicorn in `make serve` (docs/deploy.md).
+# Two queues, each with its own worker: "default" (mails, imports) and "webhooks" (deliveries,
+# conference/webhooks/delivery.py), so that a slow receiver never holds up a mail.
+TASK_QUEUES = ["default", "webhooks"]
 TASKS = {
     "default": {
         "BACKEND": os.environ.get("DJANGO_TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+        "QUEUES": TASK_QUEUES,
     }
 }
 

@@ -7,6 +7,11 @@ a 500. A middleware, because a validator on our own fields would leave out what 
 the admin's list filters and autocomplete, DRF's query parameters, the session cookie and the
 token header.
 
+A write that waited SQLite's whole timeout for the database's write lock raises
+OperationalError "database is locked": nothing was written and the same request will succeed a
+moment later, so it is a 503 with Retry-After, not a 500; ``BusyDatabaseMiddleware`` answers it
+when a view raised it, ``server_error`` when a middleware did (saving the session).
+
 The ``handler400``-``handler500`` views (set in ``conference.site.urls``) answer what Django raises
 itself: too many fields, a body over DATA_UPLOAD_MAX_MEMORY_SIZE, the refusals here (NUL, and
 ``RefuseLargeBodyMiddleware``'s body declared over REQUEST_MAX_BYTES), and any
@@ -15,6 +20,7 @@ views to them too, so each status has one wording for pages and API alike.
 """
 
 import re
+import sys
 
 from django.conf import settings
 from django.core.exceptions import (
@@ -23,6 +29,7 @@ from django.core.exceptions import (
     TooManyFieldsSent,
     TooManyFilesSent,
 )
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
@@ -248,7 +255,44 @@ def page_not_found(request, exception=None):
     return render(request, "conference/404.html", context, status=404)
 
 
+# Seconds a client is asked to wait before trying a write again that found the database locked.
+BUSY_RETRY_AFTER = 5
+
+
+def is_database_locked(error: BaseException | None) -> bool:
+    return isinstance(error, OperationalError) and "database is locked" in str(error)
+
+
+def database_busy(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After: the request found the database's write lock taken for longer than
+    its timeout (SQLite, behind a long write) and did nothing."""
+    response = error_response(
+        request,
+        503,
+        gettext("Busy: please try again"),
+        gettext("The site is busy writing and saved nothing. Please try again in a few seconds."),
+    )
+    response["Retry-After"] = str(BUSY_RETRY_AFTER)
+    return response
+
+
+class BusyDatabaseMiddleware:
+    """A view that found the database locked answers 503 with Retry-After (``database_busy``)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        return database_busy(request) if is_database_locked(exception) else None
+
+
 def server_error(request):
+    # Django calls this while handling the error: a middleware's, which no process_exception sees.
+    if is_database_locked(sys.exc_info()[1]):
+        return database_busy(request)
     if is_api(request):
         return JsonResponse({"detail": "Server error."}, status=500)
     return defaults.server_error(request)

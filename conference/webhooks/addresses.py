@@ -6,12 +6,22 @@ admin port). Addresses that resolve to anything but public unicast addresses are
 endpoint is saved (``validate_public_url``) and again on the very address each connection is
 made to (``opener``), since DNS answers may change in between.
 ``WEBHOOKS_ALLOW_PRIVATE_ADDRESSES`` allows them, for tests and closed networks.
+
+A request made within ``deadline()`` is over by then, however its receiver paces its bytes: a
+socket timeout alone is per wait, so a receiver sending a byte every few seconds never trips it.
+Each wait on the connection's socket (connecting, the TLS handshake, every send and read) may
+take only what is left of the deadline.
 """
 
+import contextvars
 import http.client
 import ipaddress
 import socket
+import ssl
+import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -72,17 +82,96 @@ def check_public_url(url: str) -> None:
         raise ValueError(str(error)) from error
 
 
+# When the request in progress in this context must be over, in time.monotonic() seconds.
+_deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "webhook_deadline", default=None
+)
+
+
+DEADLINE_PASSED = "The receiver did not answer within the deadline."
+
+
+class DeadlineExceededError(TimeoutError):
+    """The receiver took longer than the whole request may take."""
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Requests made inside end within ``seconds`` in all, or raise DeadlineExceededError."""
+    token = _deadline.set(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _deadline.reset(token)
+
+
+def time_left(timeout: float | None = None) -> float | None:
+    """What a wait may take: ``timeout``, or less when the deadline comes first."""
+    end = _deadline.get()
+    if end is None:
+        return timeout
+    left = end - time.monotonic()
+    if left <= 0:
+        raise DeadlineExceededError(DEADLINE_PASSED)
+    return left if timeout is None else min(timeout, left)
+
+
+class DeadlineWaits:
+    """Each wait on the socket may take only what is left of the deadline."""
+
+    def _within_deadline(self, method, *args, **kwargs):
+        left = time_left()
+        if left is None:
+            return method(*args, **kwargs)
+        self.settimeout(left)
+        try:
+            return method(*args, **kwargs)
+        except TimeoutError as error:
+            if isinstance(error, DeadlineExceededError) or time.monotonic() < _deadline.get():
+                raise
+            raise DeadlineExceededError(DEADLINE_PASSED) from error
+
+    def recv(self, *args, **kwargs):
+        return self._within_deadline(super().recv, *args, **kwargs)
+
+    def recv_into(self, *args, **kwargs):
+        return self._within_deadline(super().recv_into, *args, **kwargs)
+
+    def send(self, *args, **kwargs):
+        return self._within_deadline(super().send, *args, **kwargs)
+
+    def sendall(self, *args, **kwargs):
+        # sendall's timeout bounds the whole call, not each chunk (Python 3.5+).
+        return self._within_deadline(super().sendall, *args, **kwargs)
+
+
+class DeadlineSocket(DeadlineWaits, socket.socket):
+    pass
+
+
+class DeadlineSSLSocket(DeadlineWaits, ssl.SSLSocket):
+    def do_handshake(self, *args, **kwargs):
+        return self._within_deadline(super().do_handshake, *args, **kwargs)
+
+
+def connect(address, timeout, source_address, **kwargs) -> DeadlineSocket:
+    plain = socket.create_connection(address, time_left(timeout), source_address, **kwargs)
+    sock = DeadlineSocket(plain.family, plain.type, plain.proto, fileno=plain.detach())
+    sock.settimeout(timeout)
+    return sock
+
+
 def create_guarded_connection(address, timeout=None, source_address=None, **kwargs):
     """socket.create_connection() to an address of the host that was checked just now, so a
     name that resolves elsewhere between the check and the connection (DNS rebinding) cannot
     slip through."""
     host, port = address
     if settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES:
-        return socket.create_connection(address, timeout, source_address, **kwargs)
+        return connect(address, timeout, source_address, **kwargs)
     error = None
     for ip in public_addresses(host, port):
         try:
-            return socket.create_connection((ip, port), timeout, source_address, **kwargs)
+            return connect((ip, port), timeout, source_address, **kwargs)
         except OSError as failure:
             error = failure
     raise error
@@ -126,7 +215,18 @@ class GuardedHTTPSHandler(urllib.request.HTTPSHandler):
         return self.do_open(GuardedHTTPSConnection, req, context=self._context)
 
 
+def tls_context() -> ssl.SSLContext:
+    """Python's default checks (certificate, host name), on sockets that keep the deadline."""
+    context = ssl.create_default_context()
+    context.set_alpn_protocols(["http/1.1"])
+    context.sslsocket_class = DeadlineSSLSocket
+    return context
+
+
 # No proxy from the environment: a proxy would connect wherever the name resolves for it.
 opener = urllib.request.build_opener(
-    urllib.request.ProxyHandler({}), GuardedHTTPHandler, GuardedHTTPSHandler, NoRedirects
+    urllib.request.ProxyHandler({}),
+    GuardedHTTPHandler,
+    GuardedHTTPSHandler(context=tls_context()),
+    NoRedirects,
 )

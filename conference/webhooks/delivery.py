@@ -35,7 +35,7 @@ from django_tasks import task
 
 from conference.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
 from conference.routing import absolute_url
-from conference.webhooks.addresses import check_public_url, opener
+from conference.webhooks.addresses import check_public_url, deadline, opener
 
 logger = logging.getLogger(__name__)
 
@@ -44,10 +44,15 @@ Event = WebhookEndpoint.Event
 # Waits before the 2nd, 3rd, … try: 1, 5, 25 minutes, about 2 and 10 hours. Then it has failed.
 RETRY_DELAYS = [datetime.timedelta(minutes=5**n) for n in range(5)]
 MAX_ATTEMPTS = len(RETRY_DELAYS) + 1
-# A receiver should answer at once and work later; a slow one must not hold a task worker.
-TIMEOUT_SECONDS = 5
+# A receiver should answer at once and work later; a slow one must not hold a task worker. A
+# deadline for the whole try, from connecting to the last byte read: a timeout per read would let
+# a receiver trickling a byte at a time hold the worker as long as it likes.
+DEADLINE_SECONDS = 5
 # How long a try in progress keeps others from starting the same one.
-CLAIMED_FOR = datetime.timedelta(seconds=TIMEOUT_SECONDS * 12)
+CLAIMED_FOR = datetime.timedelta(seconds=DEADLINE_SECONDS * 12)
+# Deliveries have a queue of their own, with a worker of its own (`make run`, `make serve`,
+# docs/deploy.md): however many receivers are slow, mails never wait behind them.
+QUEUE = "webhooks"
 # What of a failing answer is kept in the delivery log.
 ERROR_EXCERPT = 500
 # An outbox row committed this long ago was left by a callback that never ran: the sweep sends
@@ -210,7 +215,11 @@ def queue_deliveries(events: list[tuple[str, int, Any, datetime.datetime]]) -> N
 
 
 def post(delivery: WebhookDelivery) -> int:
-    """Send one try of ``delivery``; its status code. Raises OSError or ValueError on failure."""
+    """Send one try of ``delivery``, over within DEADLINE_SECONDS; its status code.
+
+    Raises OSError (a TimeoutError past the deadline) or ValueError on failure; an answer that
+    is not 2xx as HTTPError, with the start of its body read within the deadline (``excerpt``).
+    """
     endpoint = delivery.endpoint
     check_public_url(endpoint.url)
     message_id = str(delivery.pk)  # the same on every try, so a receiver can ignore repeats
@@ -233,8 +242,16 @@ def post(delivery: WebhookDelivery) -> int:
             "X-Confsched-Delivery": message_id,
         },
     )
-    with opener.open(request, timeout=TIMEOUT_SECONDS) as response:
-        return response.status
+    with deadline(DEADLINE_SECONDS):
+        try:
+            with opener.open(request, timeout=DEADLINE_SECONDS) as response:
+                return response.status
+        except urllib.error.HTTPError as answer:
+            try:
+                answer.excerpt = answer.read(ERROR_EXCERPT).decode(errors="replace")
+            except OSError:
+                answer.excerpt = ""
+            raise
 
 
 def try_delivery(delivery: WebhookDelivery) -> None:
@@ -247,7 +264,7 @@ def try_delivery(delivery: WebhookDelivery) -> None:
         error = "" if 200 <= delivery.response_code < 300 else f"HTTP {delivery.response_code}"
     except urllib.error.HTTPError as answer:  # 3xx (not followed), 4xx, 5xx
         delivery.response_code = answer.code
-        error = f"HTTP {answer.code}: {answer.read(ERROR_EXCERPT).decode(errors='replace')}"
+        error = f"HTTP {answer.code}: {getattr(answer, 'excerpt', '')}"
     except (OSError, ValueError) as failure:
         delivery.response_code = None
         error = str(getattr(failure, "reason", failure)) or type(failure).__name__
@@ -266,7 +283,7 @@ def try_delivery(delivery: WebhookDelivery) -> None:
         transaction.on_commit(lambda: send_webhook.using(run_after=retry_at).enqueue(delivery.pk))
 
 
-@task()
+@task(queue_name=QUEUE)
 def send_webhook(delivery_id: int) -> str:
     """Try a pending delivery whose time has come; its status after the try."""
     with transaction.atomic():

@@ -8,6 +8,7 @@ one transaction and rolls everything back if there is any.
 """
 
 import datetime
+from contextlib import nullcontext
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,6 +21,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from conference.models import Conference, Room, Track, validate_hex_colour
 from sessions.frab import export_guid, room_guid
+from sessions.importers.checking import on_a_copy_of_sqlite
 from sessions.importers.merge import FieldDecision, decide, remembered_values
 from sessions.importers.records import (
     PersonRecord,
@@ -73,7 +75,8 @@ def write_schedule(
     with the reason (Session.hold()), instead of failing the import.
     """
     report = ImportReport(dry_run=dry_run, zone=conference.tz)
-    with transaction.atomic():
+    # A check on SQLite writes into a copy, never holding the live file's write lock (checking.py).
+    with on_a_copy_of_sqlite() if dry_run else nullcontext(), transaction.atomic():
         # Sessions of the file may swap slots: PostgreSQL checks room bookings once all are written.
         with (
             Conference.changes_marked_at_end(conference.pk),

@@ -225,3 +225,17 @@ def test_api_reads_answer_while_an_import_writes(server):
     assert importing.returncode == 0, output
     assert answers_during_the_import, "no read happened while the import held the write lock"
     assert set(answers_during_the_import) == {200}, answers_during_the_import
+
+
+def test_checking_an_import_never_takes_the_write_lock(server):
+    """A check (a dry run) writes into a copy of the database: it runs to the end while another
+    process holds the live file's write lock, where a write would wait, then fail."""
+    with closing(sqlite3.connect(server.database, isolation_level=None)) as writer:
+        writer.execute("BEGIN IMMEDIATE")
+        checked = server.manage(
+            "import_schedule", str(SCHEDULE), "--conference", "39c3", "--dry-run"
+        )
+        writer.execute("ROLLBACK")
+
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "dry run" in (checked.stdout + checked.stderr).lower()
