@@ -33,7 +33,7 @@ def test_load_demo_twice_duplicates_nothing():
     first = row_counts()
     load_demo()
     assert row_counts() == first
-    assert first[:2] == (1, 29)
+    assert first[:2] == (2, 29 + 3)  # PyTorch Conference Europe 2026 and Demo Summit 2027
 
 
 def test_load_demo_leaves_an_organizers_edits_alone():
@@ -70,10 +70,29 @@ def test_load_demo_gives_the_full_admin_address_with_the_port(args, address):
 
 def test_the_demo_ships_released_as_v1_so_its_next_release_lists_real_changes():
     assert "released as v1" in load_demo()
-    conference = Conference.objects.get()
+    conference = Conference.objects.get(slug="pytorch-eu-2026")
     [baseline] = conference.releases.all()
     assert baseline.version == "v1"
     assert len(baseline.snapshot) == conference.sessions.public().count()
     Session.objects.filter(slug__startswith="live-migration").update(title="Live migration, again")
 
     assert preview_release(conference).summary == "1 retitled"
+
+
+def test_each_demo_organizer_reaches_their_own_conference_only():
+    load_demo()
+    demo, summit = (
+        Conference.objects.get(slug=slug) for slug in ("pytorch-eu-2026", "demo-summit-2027")
+    )
+    users = get_user_model().objects
+    organizer, summit_organizer = (
+        users.get(username="organizer"),
+        users.get(username="summit-organizer"),
+    )
+
+    assert not (organizer.is_superuser or summit_organizer.is_superuser)
+    assert organizer.has_perm("schedule.change_session", demo)
+    assert not organizer.has_perm("conference.view_conference", summit)
+    assert summit_organizer.has_perm("schedule.change_session", summit)
+    assert not summit.is_published
+    assert list(Conference.objects.visible_to(organizer)) == [demo]
