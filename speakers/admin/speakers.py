@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.translation import gettext as _
@@ -131,7 +131,8 @@ class SpeakerAdmin(
 
     def invite_view(self, request, object_id):
         """The change page's “Invite to edit their profile”: an address, then the mail."""
-        speaker = get_object_or_404(Speaker.objects.select_related("conference"), pk=object_id)
+        # A speaker of a conference out of reach is a 404, as on the change page.
+        speaker = self.get_object(request, object_id)
         if not self.has_change_permission(request, speaker):
             raise PermissionDenied
         form = InvitationForm(request.POST or None, initial={"email": speaker.email})
