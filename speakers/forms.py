@@ -23,6 +23,15 @@ class InvitationForm(forms.Form):
     email = forms.EmailField(
         label=_("Email address"), max_length=254, help_text=_("The invitation link is mailed here.")
     )
+    forwardable = forms.BooleanField(
+        label=_("May be forwarded"),
+        required=False,
+        help_text=_(
+            "Unticked, only an account that confirmed this address can accept the invitation. "
+            "Ticked, anyone the mail is forwarded to can, and the mail says so: for a speaker "
+            "whose assistant keeps their profile, say."
+        ),
+    )
 
 
 class SpeakerProfileForm(AttendeeFormMixin, forms.ModelForm):

@@ -5,6 +5,9 @@ cannot be altered and stops working after ``settings.SPEAKER_INVITATION_MAX_AGE`
 ``SpeakerInvitation`` row makes it single-use and records who invited whom. The mail goes out
 through the task worker, once the invitation is committed, like the account mails
 (conference/accounts/mail.py), and counts against a per-address limit (conference/accounts/limits.py).
+
+A link is accepted only by an account whose confirmed address is the invited one, unless the
+inviter made it forwardable: then whoever holds it may, and its mail says so.
 """
 
 from dataclasses import dataclass
@@ -20,6 +23,7 @@ from django_tasks import task
 
 from conference.accounts.limits import SPEAKER_INVITATIONS_PER_ADDRESS, Limit
 from conference.accounts.mail import absolute, templated_mail
+from conference.models import has_confirmed_address
 from speakers.models import Speaker, SpeakerInvitation
 
 INVITATION_SALT = "speakers.invitations.accept"
@@ -91,17 +95,28 @@ def read_invitation(token: str, conference_slug: str) -> SpeakerInvitation:
     return invitation
 
 
-def invite_speaker(speaker: Speaker, email: str, invited_by) -> SpeakerInvitation | Limit:
-    """Record an invitation of ``speaker`` to ``email`` and queue its mail once committed.
+def invite_speaker(
+    speaker: Speaker, email: str, invited_by, *, forwardable: bool = False
+) -> SpeakerInvitation | Limit:
+    """Record an invitation of ``speaker`` to ``email`` and queue its mail once committed;
+    ``forwardable``: anyone holding the link may accept it, not only that address's account.
 
-    Refused with ValidationError when the speaker already has an account; when too many
-    invitations went to that address lately, nothing is recorded and the limit is returned.
+    Refused with ValidationError when the speaker already has an account, or the address is
+    the inviter's own; when too many invitations went to that address lately, nothing is
+    recorded and the limit is returned.
     """
     if speaker.user_id is not None:
         raise ValidationError(
             _("%(speaker)s is already linked to an account.") % {"speaker": speaker}, code="linked"
         )
-    invitation = SpeakerInvitation(speaker=speaker, email=email, created_by=invited_by)
+    if invited_by is not None and email.strip().lower() == (invited_by.email or "").lower():
+        # An invitation to one's own address would link one's own account to the speaker.
+        raise ValidationError(
+            _("You cannot invite yourself; ask another organizer to."), code="self"
+        )
+    invitation = SpeakerInvitation(
+        speaker=speaker, email=email, created_by=invited_by, forwardable=forwardable
+    )
     invitation.full_clean()
     if not SPEAKER_INVITATIONS_PER_ADDRESS.allows(email.strip().lower()):
         return SPEAKER_INVITATIONS_PER_ADDRESS
@@ -146,12 +161,36 @@ class Accepted:
     already_linked: bool  # the same account had accepted another invitation of this speaker
 
 
+def wrong_address(invitation: SpeakerInvitation, user) -> ValidationError | None:
+    """Why ``user`` may not accept ``invitation``: it is not forwardable and their account's
+    confirmed address is not the invited one. None if they may."""
+    if invitation.forwardable or has_confirmed_address(user, invitation.email):
+        return None
+    if user.email.strip().lower() == invitation.email.strip().lower():
+        message = _(
+            "This invitation is for %(address)s, your account's address, which you have not "
+            "confirmed yet. Follow the link we mailed you (or send it again from your account "
+            "settings), then open this invitation again."
+        )
+    else:
+        message = _(
+            "This invitation was sent to %(address)s: only an account whose confirmed address "
+            "is %(address)s can accept it. Log in with that account, or ask the organizers to "
+            "invite this account's address."
+        )
+    return ValidationError(message % {"address": invitation.email}, code="wrong_address")
+
+
 def accept_invitation(invitation: SpeakerInvitation, user) -> Accepted:
     """Link ``user``'s account to the invited speaker and use the invitation up.
 
-    Refused (ValidationError, nothing written) when the speaker is linked to another account,
-    or the account to another speaker of the same conference.
+    Refused (ValidationError, nothing written) when the account's confirmed address is not the
+    invited one (unless the invitation is forwardable), when the speaker is linked to another
+    account, or the account to another speaker of the same conference.
     """
+    refused = wrong_address(invitation, user)
+    if refused is not None:
+        raise refused
     with transaction.atomic():
         speaker = Speaker.objects.select_for_update().get(pk=invitation.speaker_id)
         invitation = SpeakerInvitation.objects.select_for_update().get(pk=invitation.pk)

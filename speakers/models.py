@@ -464,7 +464,8 @@ class SpeakerInvitation(models.Model):
     """An organizer's invitation to link an account to a speaker (speakers/invitations.py).
 
     The mailed link carries this row's id, signed with a timestamp; the row records who invited
-    whom, and ``accepted_at`` makes the link single-use.
+    whom, and ``accepted_at`` makes the link single-use. Only an account whose confirmed address
+    is ``email`` accepts it, unless the inviter made it ``forwardable``.
     """
 
     speaker = models.ForeignKey(
@@ -474,6 +475,16 @@ class SpeakerInvitation(models.Model):
         verbose_name=gettext_lazy("speaker"),
     )
     email = models.EmailField(verbose_name=gettext_lazy("email"))
+    # Without it, only an account whose confirmed address is ``email`` may accept: a link that
+    # reaches someone else (a shared inbox, a colleague who invited themselves) links nobody.
+    forwardable = models.BooleanField(
+        gettext_lazy("may be forwarded"),
+        default=False,
+        help_text=gettext_lazy(
+            "Anyone holding the link may accept it, not only an account that confirmed the "
+            "invited address."
+        ),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

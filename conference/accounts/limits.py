@@ -1,4 +1,4 @@
-"""Limits on logins, password-reset and verification mail and API requests, and the client address they count by.
+"""Limits on logins, password-reset, verification and invitation mail and API requests, and the client address they count by.
 
 Failed logins are counted by django-axes (settings.AXES_*): its authentication backend refuses a
 locked account at every door that calls ``authenticate()`` with the request, and its signal
@@ -165,6 +165,10 @@ VERIFICATION_MAILS_PER_ACCOUNT = Limit("verification-account", 5, timedelta(hour
 # Speaker invitations: a few per address each hour, like verification mail, so no mailbox gets
 # flooded by an organizer's repeated clicks or a bulk action run twice.
 SPEAKER_INVITATIONS_PER_ADDRESS = Limit("speaker-invitation-email", 3, timedelta(hours=1))
+
+# Team invitations: a few per inviter each hour, enough to bring a team in, too few for one
+# organizer's account (or whoever holds it) to mail the world through the site.
+TEAM_INVITATIONS_PER_INVITER = Limit("team-invitation-inviter", 10, timedelta(hours=1))
 
 
 # --- API throttles ----------------------------------------------------------------------------

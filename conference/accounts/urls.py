@@ -16,6 +16,7 @@ from conference.accounts.views import (
     PasswordResetView,
     SendVerificationView,
     SignupView,
+    TeamInvitationView,
     UnsubscribeView,
     forgets_the_visitor,
     verify_email,
@@ -45,6 +46,7 @@ urlpatterns = never_stored(
         path("settings/verify/", SendVerificationView.as_view(), name="send-verification"),
         path("verify/<str:token>/", verify_email, name="verify-email"),
         path("unsubscribe/<str:token>/", UnsubscribeView.as_view(), name="unsubscribe"),
+        path("team-invitation/<str:token>/", TeamInvitationView.as_view(), name="team-invitation"),
         path("login/", LoginView.as_view(), name="login"),
         # Django's view; the browser also drops what it kept of the visitor's pages.
         path("logout/", forgets_the_visitor(auth_views.LogoutView.as_view()), name="logout"),

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.contrib.auth.views import redirect_to_login
 from django.http import QueryDict
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse_lazy
@@ -23,6 +24,7 @@ from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import FormView, TemplateView
 
+from conference import teams
 from conference.accounts import mail
 from conference.forms import (
     AccountSettingsForm,
@@ -218,6 +220,59 @@ class UnsubscribeView(View):
             "registration/unsubscribe_invalid.html",
             account_context(self.request),
             status=400,
+        )
+
+
+class TeamInvitationView(View):
+    """A team invitation's link (conference/teams.py). A GET only shows it (mail scanners fetch
+    every link); the invited account accepts with a button (a POST). Logged out, the visitor is
+    sent to log in (or sign up from there) and comes back here."""
+
+    def dispatch(self, request, token):
+        if not request.user.is_authenticated:
+            messages.info(
+                request,
+                _(
+                    "You are invited to join a team. Log in, or create an account with the "
+                    "address the invitation was sent to and confirm it; then open the link again."
+                ),
+            )
+            return redirect_to_login(request.path)
+        try:
+            self.invitation = teams.read_team_invitation(token)
+        except teams.TeamInvitationError as refused:
+            return self.refused(refused)
+        return super().dispatch(request, token)
+
+    def get(self, request, token):
+        refused = teams.wrong_account(self.invitation, request.user)
+        if refused is not None:
+            return self.refused(refused)
+        team = self.invitation.team
+        context = {
+            **account_context(request),
+            "team": team,
+            "conferences": teams.conferences_of(team),
+            "roles": teams.roles_of(team),
+        }
+        return render(request, "registration/team_invitation.html", context)
+
+    def post(self, request, token):
+        try:
+            team = teams.accept_team_invitation(self.invitation, request.user)
+        except teams.TeamInvitationError as refused:
+            return self.refused(refused)
+        messages.success(request, _("Welcome to the team “%(team)s”.") % {"team": team})
+        return redirect("admin:index")
+
+    def refused(self, refused: teams.TeamInvitationError):
+        context = {**account_context(self.request), "title": refused.title}
+        context["message"] = refused.message
+        return render(
+            self.request,
+            "registration/team_invitation_invalid.html",
+            context,
+            status=refused.status,
         )
 
 

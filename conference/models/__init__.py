@@ -9,7 +9,12 @@ Everything is imported from here (``from conference.models import Conference``),
 """
 
 from conference.content_version import ChangesConferenceQuerySet
-from conference.models.accounts import AccountEmail, confirmed_address, mailable_accounts
+from conference.models.accounts import (
+    AccountEmail,
+    confirmed_address,
+    has_confirmed_address,
+    mailable_accounts,
+)
 from conference.models.api import (
     ApiToken,
     WebhookDelivery,
@@ -61,6 +66,7 @@ __all__ = [
     "confirmed_address",
     "copy_for",
     "describe_days",
+    "has_confirmed_address",
     "mailable_accounts",
     "new_webhook_secret",
     "preview_of",

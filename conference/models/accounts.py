@@ -2,6 +2,7 @@
 has the pages). Registered with the app through conference/models/conference.py, which imports it."""
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -24,6 +25,16 @@ def confirmed_address(prefix: str = "") -> Q:
     return ~Q(**{f"{prefix}email": ""}) & Q(
         **{f"{prefix}account_email__verified_address": F(f"{prefix}email")}
     )
+
+
+def has_confirmed_address(user, address: str) -> bool:
+    """Whether ``address`` is ``user``'s address and its owner confirmed it: what accepting an
+    invitation mailed to ``address`` asks of an account (letter case aside, as mail programs do)."""
+    address = (address or "").strip()
+    if not (address and user.is_authenticated):
+        return False
+    users = get_user_model().objects
+    return users.filter(confirmed_address(), pk=user.pk, email__iexact=address).exists()
 
 
 def mailable_accounts(prefix: str = "") -> Q:

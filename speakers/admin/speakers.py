@@ -53,7 +53,7 @@ class SpeakerInvitationInline(ConferenceScopedAdmin, admin.TabularInline):
 
     model = SpeakerInvitation
     extra = 0
-    fields = ["email", "created_by", "created_at", "accepted_at", "accepted_by"]
+    fields = ["email", "forwardable", "created_by", "created_at", "accepted_at", "accepted_by"]
     readonly_fields = fields
     verbose_name_plural = gettext_lazy("invitations to edit their own profile")
 
@@ -131,15 +131,20 @@ class SpeakerAdmin(
 
     def invite_view(self, request, object_id):
         """The change page's “Invite to edit their profile”: an address, then the mail."""
-        # A speaker of a conference out of reach is a 404, as on the change page.
-        speaker = self.get_object(request, object_id)
-        if not self.has_change_permission(request, speaker):
+        speaker = self.get_object(request, object_id)  # 404 out of the person's conferences
+        # Inviting links an account to the speaker: for those who may change this speaker.
+        if not request.user.has_perm("speakers.change_speaker", speaker):
             raise PermissionDenied
         form = InvitationForm(request.POST or None, initial={"email": speaker.email})
         sent = (
             request.method == "POST"
             and form.is_valid()
-            and self.send_invitation(request, speaker, form.cleaned_data["email"])
+            and self.send_invitation(
+                request,
+                speaker,
+                form.cleaned_data["email"],
+                forwardable=form.cleaned_data["forwardable"],
+            )
         )
         if sent:
             return redirect("admin:speakers_speaker_change", speaker.pk)
@@ -160,7 +165,14 @@ class SpeakerAdmin(
     def invite(self, request, queryset):
         """Each selected speaker gets an invitation at their own address (Speaker.email)."""
         for speaker in queryset.select_related("conference").order_by("name", "pk"):
-            if not speaker.email:
+            # The list shows speakers the person may only view, too (their other conferences).
+            if not request.user.has_perm("speakers.change_speaker", speaker):
+                self.message_user(
+                    request,
+                    _("Not invited: you may not change %(speaker)s.") % {"speaker": speaker},
+                    messages.WARNING,
+                )
+            elif not speaker.email:
                 self.message_user(
                     request,
                     _("Not invited: %(speaker)s has no email address.") % {"speaker": speaker},
@@ -169,9 +181,9 @@ class SpeakerAdmin(
             else:
                 self.send_invitation(request, speaker, speaker.email)
 
-    def send_invitation(self, request, speaker, email) -> bool:
+    def send_invitation(self, request, speaker, email, *, forwardable=False) -> bool:
         try:
-            sent = invite_speaker(speaker, email, request.user)
+            sent = invite_speaker(speaker, email, request.user, forwardable=forwardable)
         except ValidationError as error:
             self.message_user(
                 request,
@@ -193,7 +205,8 @@ class SpeakerAdmin(
                 messages.WARNING,
             )
             return False
-        self.log_change(request, speaker, f"Invited to edit their profile at {email}.")
+        forwarded = " (may be forwarded)" if forwardable else ""
+        self.log_change(request, speaker, f"Invited to edit their profile at {email}{forwarded}.")
         self.message_user(
             request,
             _("Invited %(speaker)s at %(email)s.") % {"speaker": speaker, "email": email},

@@ -25,7 +25,12 @@ from conference.models import Conference
 from sessions.models import Release, Session, ordered_speakers_prefetch
 from sessions.releases import prefetch_changes
 from speakers.forms import SpeakerLinkFormSet, SpeakerProfileForm
-from speakers.invitations import InvitationError, accept_invitation, read_invitation
+from speakers.invitations import (
+    InvitationError,
+    accept_invitation,
+    read_invitation,
+    wrong_address,
+)
 from speakers.models import Speaker
 
 
@@ -78,6 +83,10 @@ class InvitationView(SpeakerConferenceMixin, View):
             invitation = read_invitation(token, conference_slug)
         except InvitationError as error:
             return self.refused(error)
+        # Said before the button, not after it: an account that may not accept is told why.
+        refused = wrong_address(invitation, request.user) if request.user.is_authenticated else None
+        if refused is not None:
+            return self.show(invitation, " ".join(refused.messages), 403, may_accept=False)
         return self.show(invitation)
 
     def post(self, request, conference_slug, token):
@@ -90,7 +99,9 @@ class InvitationView(SpeakerConferenceMixin, View):
         try:
             accepted = accept_invitation(invitation, request.user)
         except ValidationError as error:
-            return self.show(invitation, error=" ".join(error.messages), status=409)
+            wrong = getattr(error, "code", None) == "wrong_address"
+            status = 403 if wrong else 409
+            return self.show(invitation, " ".join(error.messages), status, may_accept=not wrong)
         messages.success(
             request,
             _(
@@ -101,8 +112,10 @@ class InvitationView(SpeakerConferenceMixin, View):
         )
         return redirect("speakers:profile", conference_slug=self.conference.slug)
 
-    def show(self, invitation, error="", status=200):
-        context = self.page_context(invitation=invitation, speaker=invitation.speaker, error=error)
+    def show(self, invitation, error="", status=200, *, may_accept=True):
+        context = self.page_context(
+            invitation=invitation, speaker=invitation.speaker, error=error, may_accept=may_accept
+        )
         return render(self.request, self.template_name, context, status=status)
 
     def refused(self, error: InvitationError):

@@ -184,7 +184,10 @@ def site(db):
     speaker.save()
     room = Room.objects.filter(conference=session.conference).order_by("pk").first()
     invited = Speaker.objects.filter(conference=session.conference, user=None).order_by("pk")
-    invitation = SpeakerInvitation.objects.create(speaker=invited.first(), email="s@example.org")
+    # Forwardable: the attendee, logged in, may accept it, so the page offers its button.
+    invitation = SpeakerInvitation.objects.create(
+        speaker=invited.first(), email="s@example.org", forwardable=True
+    )
     Conference.objects.filter(slug="pytorch-eu-2026").update(feedback_days_after=3650)
     paths = [
         "/",

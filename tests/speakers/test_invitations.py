@@ -6,9 +6,10 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
+from conference.models import AccountEmail
 from speakers.invitations import invitation_url, send_invitation_mail
 from speakers.models import Speaker, SpeakerInvitation
-from tests.builders import make_conference, make_speaker
+from tests.builders import make_conference, make_speaker, make_team
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("immediate_tasks")]
 
@@ -19,9 +20,17 @@ def speaker():
     return make_speaker(name="Ada Lovelace", email="ada@example.org")
 
 
+def confirmed(user):
+    AccountEmail.objects.create(user=user, verified_address=user.email)
+    return user
+
+
 @pytest.fixture
 def ada(django_user_model):
-    return django_user_model.objects.create_user("ada", "ada@example.org", "correct horse 42")
+    """The invited speaker's own account: ada@example.org, confirmed."""
+    return confirmed(
+        django_user_model.objects.create_user("ada", "ada@example.org", "correct horse 42")
+    )
 
 
 def path_of(link: str) -> str:
@@ -160,19 +169,25 @@ def test_accepting_links_the_account_and_uses_the_invitation_up(client, speaker,
     assert invitation.accepted_at is not None
 
 
-def test_a_new_account_signs_up_from_the_link_and_accepts(client, speaker, django_user_model):
+def test_a_new_account_signs_up_from_the_link_confirms_its_address_and_accepts(
+    client, speaker, django_user_model, mailoutbox, django_capture_on_commit_callbacks
+):
     url = path_of(invitation_url(make_invitation(speaker)))
-    response = client.post(
-        f"/accounts/signup/?next={url}",
-        {
-            "username": "ada",
-            "email": "ada@example.org",
-            "password1": "a long passphrase 42",
-            "password2": "a long passphrase 42",
-            "next": url,
-        },
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/accounts/signup/?next={url}",
+            {
+                "username": "ada",
+                "email": "ada@example.org",
+                "password1": "a long passphrase 42",
+                "password2": "a long passphrase 42",
+                "next": url,
+            },
+        )
     assert response.url == url
+    assert client.post(url).status_code == 403  # not before the address is confirmed
+    [verification] = mailoutbox
+    client.get(path_of(link_in(verification)))
     assert client.post(url).status_code == 302
     speaker.refresh_from_db()
     assert speaker.user == django_user_model.objects.get(username="ada")
@@ -283,3 +298,138 @@ def test_a_withdrawn_invitations_link_says_so(client, speaker):
     response = client.get(url)
     assert response.status_code == 410
     assert "This invitation no longer exists" in response.content.decode()
+
+
+# --- Who may accept: the invited address's account, unless the link may be forwarded ----------
+
+
+@pytest.fixture
+def programme_member(django_user_model, speaker):
+    """Staff whose only team is the programme of the speaker's conference: may change speakers."""
+    user = confirmed(
+        django_user_model.objects.create_user("prog", "prog@example.org", "pw", is_staff=True)
+    )
+    make_team(user, conferences=[speaker.conference], is_programme=True)
+    return user
+
+
+def test_a_programme_member_holding_a_speakers_link_cannot_accept_it_and_the_speaker_can(
+    client, speaker, ada, programme_member, mailoutbox, django_capture_on_commit_callbacks
+):
+    """Regression: staff who may change speakers invited a speaker, followed the link themselves
+    and became the speaker (reading their feedback); the speaker could then not accept."""
+    client.force_login(programme_member)
+    invite(client, speaker, "ada@example.org", django_capture_on_commit_callbacks)
+    link = path_of(link_in(mailoutbox[0]))
+
+    shown = client.get(link)
+    refused = client.post(link)
+
+    assert shown.status_code == 403
+    assert "Accept and link my account" not in shown.content.decode()
+    assert refused.status_code == 403
+    assert (
+        "only an account whose confirmed address is ada@example.org can accept it"
+        in refused.content.decode()
+    )
+    speaker.refresh_from_db()
+    assert speaker.user is None
+    feedback = reverse(
+        "feedback:speaker-feedback", kwargs={"conference_slug": speaker.conference.slug}
+    )
+    assert client.get(feedback).status_code == 404
+
+    client.force_login(ada)
+    assert client.post(link).status_code == 302
+    speaker.refresh_from_db()
+    assert speaker.user == ada
+
+
+def test_a_programme_member_cannot_invite_themselves(client, speaker, programme_member):
+    client.force_login(programme_member)
+    response = client.post(invite_url(speaker), {"email": "PROG@example.org"})
+    assert SpeakerInvitation.objects.count() == 0
+    assert [str(m) for m in response.context["messages"]] == [
+        "Not invited: You cannot invite yourself; ask another organizer to."
+    ]
+
+
+def test_the_invited_address_not_yet_confirmed_is_asked_to_confirm_it(
+    client, speaker, django_user_model
+):
+    unconfirmed = django_user_model.objects.create_user("ada", "ada@example.org", "pw")
+    client.force_login(unconfirmed)
+    response = client.post(path_of(invitation_url(make_invitation(speaker))))
+    assert response.status_code == 403
+    assert "which you have not confirmed yet" in response.content.decode()
+    speaker.refresh_from_db()
+    assert speaker.user is None
+
+
+def test_the_mail_says_only_the_invited_address_can_accept(
+    admin_client, speaker, mailoutbox, django_capture_on_commit_callbacks
+):
+    invite(admin_client, speaker, "ada@example.org", django_capture_on_commit_callbacks)
+    [message] = mailoutbox
+    assert "Only an account whose confirmed address is ada@example.org can accept it" in (
+        message.body
+    )
+
+
+def test_a_forwardable_invitation_is_accepted_by_whoever_holds_the_link_and_the_mail_says_so(
+    admin_client, client, speaker, django_user_model, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(invite_url(speaker), {"email": "ada@example.org", "forwardable": "on"})
+    [message] = mailoutbox
+    assert "allowed this invitation to be forwarded: whoever holds this link can accept it" in (
+        message.body
+    )
+    assert SpeakerInvitation.objects.get().forwardable is True
+    assistant = django_user_model.objects.create_user("assistant", "pa@example.net", "pw")
+    client.force_login(assistant)
+
+    response = client.post(path_of(link_in(message)))
+
+    assert response.status_code == 302
+    speaker.refresh_from_db()
+    assert speaker.user == assistant
+
+
+def test_the_invite_page_is_a_404_to_staff_of_other_conferences(client, speaker, django_user_model):
+    other = django_user_model.objects.create_user("b", "b@example.org", "pw", is_staff=True)
+    make_team(other, conferences=[make_conference()], is_organizer=True)
+    client.force_login(other)
+    assert client.get(invite_url(speaker)).status_code == 404
+    assert client.post(invite_url(speaker), {"email": "b@example.org"}).status_code == 404
+    assert SpeakerInvitation.objects.count() == 0
+
+
+def test_the_invite_page_is_refused_to_a_reviewer_of_the_conference(
+    client, speaker, django_user_model
+):
+    reviewer = django_user_model.objects.create_user("r", "r@example.org", "pw", is_staff=True)
+    make_team(reviewer, conferences=[speaker.conference], is_reviewer=True)
+    client.force_login(reviewer)
+    assert client.get(invite_url(speaker)).status_code == 403
+    assert client.post(invite_url(speaker), {"email": "r2@example.org"}).status_code == 403
+    assert SpeakerInvitation.objects.count() == 0
+
+
+def test_the_bulk_action_skips_speakers_of_conferences_where_one_may_only_view(
+    client, speaker, django_user_model, mailoutbox
+):
+    user = django_user_model.objects.create_user("p", "p@example.org", "pw", is_staff=True)
+    own = make_conference()
+    make_team(user, conferences=[own], is_programme=True)
+    make_team(user, conferences=[speaker.conference], is_venue=True)
+    client.force_login(user)
+    response = client.post(
+        reverse("admin:speakers_speaker_changelist"),
+        {"action": "invite", "_selected_action": [speaker.pk]},
+        follow=True,
+    )
+    assert SpeakerInvitation.objects.count() == 0
+    assert [str(m) for m in response.context["messages"]] == [
+        "Not invited: you may not change Ada Lovelace."
+    ]

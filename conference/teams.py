@@ -1,0 +1,215 @@
+"""Joining a team: organizers invite by mail, and the account whose confirmed address was invited
+accepts (docs/organizers.md, "Teams"; who may do what then: conference/permissions.py).
+
+The link's token is never stored: the row keeps its digest (``TeamInvitation.token_digest``), and
+the token is an HMAC of the row under the secret key, so the mail task can make the link again
+from the row's id without the token passing through the task queue's table. A database alone
+gives no link; a link works until the row expires or is used, whichever comes first.
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext as _
+from django_tasks import task
+
+from conference.accounts.limits import TEAM_INVITATIONS_PER_INVITER, Limit
+from conference.accounts.mail import absolute, templated_mail
+from conference.models import Role, Team, TeamInvitation, has_confirmed_address
+from conference.models.teams import hash_invitation_token
+
+INVITATION_LIFETIME = timedelta(days=14)
+TOKEN_SALT = "conference.teams.invitation"
+
+
+class TeamInvitationError(Exception):
+    """A link that cannot be followed, or an account that may not accept it; ``status`` is the
+    HTTP status its page answers with."""
+
+    def __init__(self, title: str, message: str, status: int):
+        super().__init__(message)
+        self.title = title
+        self.message = message
+        self.status = status
+
+
+def invitation_token(invitation: TeamInvitation) -> str:
+    """The token of ``invitation``'s link, made again from the saved row (its id and creation)."""
+    value = f"{invitation.pk}:{invitation.created_at.isoformat()}"
+    return salted_hmac(TOKEN_SALT, value, algorithm="sha256").hexdigest()
+
+
+def invitation_url(invitation: TeamInvitation) -> str:
+    path = reverse("team-invitation", kwargs={"token": invitation_token(invitation)})
+    return absolute(path)
+
+
+def invite_member(
+    team: Team, email: str, invited_by, language: str | None = None
+) -> TeamInvitation | Limit:
+    """Record an invitation to ``team`` for ``email`` and mail its link once committed, in
+    ``language`` (the inviter's, by default the active one: we know nothing of the invited).
+
+    When ``invited_by`` sent too many invitations this hour, nothing is recorded and the limit
+    is returned, to say how long to wait.
+    """
+    email = email.strip()
+    if not TEAM_INVITATIONS_PER_INVITER.allows(str(invited_by.pk)):
+        return TEAM_INVITATIONS_PER_INVITER
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    with transaction.atomic():
+        invitation = TeamInvitation(
+            team=team,
+            email=email,
+            invited_by=invited_by,
+            expires_at=timezone.now() + INVITATION_LIFETIME,
+            # A digest no token has, until the row has the id and time its token is made from.
+            token_digest=hash_invitation_token(TeamInvitation.new_token()),
+        )
+        invitation.full_clean()
+        invitation.save()
+        invitation.token_digest = hash_invitation_token(invitation_token(invitation))
+        invitation.save(update_fields=["token_digest"])
+    transaction.on_commit(lambda: send_team_invitation_mail.enqueue(invitation.pk, language))
+    return invitation
+
+
+@task()
+def send_team_invitation_mail(invitation_id: int, language: str = settings.LANGUAGE_CODE) -> bool:
+    """Mail an invitation its link (in the background); nothing if it was used, withdrawn or
+    has expired meanwhile."""
+    invitation = (
+        TeamInvitation.objects.open()
+        .select_related("team", "invited_by")
+        .filter(pk=invitation_id)
+        .first()
+    )
+    if invitation is None:
+        return False
+    with translation.override(language):
+        context = {
+            "invitation": invitation,
+            "team": invitation.team,
+            "conferences": conferences_of(invitation.team),
+            "roles": roles_of(invitation.team),
+            "accept_url": invitation_url(invitation),
+            "days": INVITATION_LIFETIME.days,
+            "site_url": settings.SITE_URL,
+        }
+        templated_mail(
+            to=invitation.email,
+            subject=_("You are invited to join the team “%(team)s”") % {"team": invitation.team},
+            template="conference/mail/team_invitation",
+            context=context,
+        ).send()
+    return True
+
+
+def conferences_of(team: Team) -> str:
+    """The conferences a team covers, in words, for the invitation's mail and page."""
+    if team.all_conferences:
+        return _("every conference of the site")
+    return ", ".join(str(c) for c in team.conferences.order_by("starts_on", "pk"))
+
+
+def roles_of(team: Team) -> str:
+    return ", ".join(str(Role(role).label) for role in Role.values if role in team.roles)
+
+
+def read_team_invitation(token: str) -> TeamInvitation:
+    """The open invitation a link's token names, or TeamInvitationError saying what is wrong."""
+    invitation = (
+        TeamInvitation.objects.select_related("team")
+        .filter(token_digest=hash_invitation_token(token))
+        .first()
+    )
+    if invitation is None:
+        raise TeamInvitationError(
+            _("This invitation link is not valid"),
+            _(
+                "The link was changed or cut short, or the invitation was withdrawn. Open it "
+                "again from the invitation mail, or ask the organizers to invite you again."
+            ),
+            404,
+        )
+    if invitation.accepted_at is not None:
+        raise TeamInvitationError(
+            _("This invitation has already been used"),
+            _(
+                "Each invitation link works once. If that was you, the team is yours already: "
+                "open the admin. If not, ask the organizers to invite you again."
+            ),
+            410,
+        )
+    if invitation.expires_at <= timezone.now():
+        raise TeamInvitationError(
+            _("This invitation has expired"),
+            _("Invitation links work for %(days)s days. Ask the organizers to invite you again.")
+            % {"days": INVITATION_LIFETIME.days},
+            410,
+        )
+    return invitation
+
+
+def wrong_account(invitation: TeamInvitation, user) -> TeamInvitationError | None:
+    """Why ``user`` may not accept ``invitation``: only the account whose confirmed address is
+    the invited one may (an address not yet confirmed is told so); None if they may."""
+    if has_confirmed_address(user, invitation.email):
+        return None
+    if user.email.strip().lower() == invitation.email.lower():
+        return TeamInvitationError(
+            _("Confirm your address first"),
+            _(
+                "This invitation is for %(address)s, your account's address, which you have not "
+                "confirmed yet. Follow the link we mailed you (or send it again from your account "
+                "settings), then open this invitation again."
+            )
+            % {"address": invitation.email},
+            403,
+        )
+    return TeamInvitationError(
+        _("This invitation is for another address"),
+        _(
+            "It was sent to %(address)s, and only an account whose confirmed address is "
+            "%(address)s can accept it. Log in with that account, or ask the organizers to "
+            "invite this account's address."
+        )
+        % {"address": invitation.email},
+        403,
+    )
+
+
+def join_team(team: Team, user) -> None:
+    """Make ``user`` a member of ``team``, and staff: is_staff lets them open the admin, and
+    their teams decide the rest."""
+    team.members.add(user)
+    if not user.is_staff:
+        get_user_model().objects.filter(pk=user.pk).update(is_staff=True)
+        user.is_staff = True
+
+
+def accept_team_invitation(invitation: TeamInvitation, user) -> Team:
+    """Add ``user`` to the invited team and use the invitation up; TeamInvitationError (nothing
+    written) when the account is not the invited address's, or the link was used meanwhile."""
+    refused = wrong_account(invitation, user)
+    if refused is not None:
+        raise refused
+    with transaction.atomic():
+        locked = (
+            TeamInvitation.objects.select_for_update().select_related("team").get(pk=invitation.pk)
+        )
+        if locked.accepted_at is not None:
+            raise TeamInvitationError(
+                _("This invitation has already been used"),
+                _("Each invitation link works once."),
+                410,
+            )
+        join_team(locked.team, user)
+        locked.accepted_at, locked.accepted_by = timezone.now(), user
+        locked.save(update_fields=["accepted_at", "accepted_by"])
+    return locked.team
