@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from conference.models import ApiToken
 from sessions.models import SavedSession
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
-from tests.builders import make_conference, make_session
+from tests.builders import make_conference, make_session, make_team
 
 pytestmark = pytest.mark.django_db
 
@@ -196,3 +196,93 @@ def test_token_endpoint_names_a_bad_slug_in_one_list_of_errors(anonymous, organi
     )
     assert response.status_code == 400
     assert response.json() == {"conferences": ["Item 1: This field may not be null."]}
+
+
+# Regression: a staff member with only "view API token" read the organizer's key on its admin
+# page and wrote a session of an unpublished conference with it; one with "add API token" made a
+# write token for the superuser. A token is its owner's alone, shown once, and never does more
+# than its owner may.
+
+
+@pytest.fixture
+def unpublished_a():
+    return make_conference(name="Conference A", slug="a", is_published=False)
+
+
+@pytest.fixture
+def unpublished_b():
+    return make_conference(name="Conference B", slug="b", is_published=False)
+
+
+@pytest.fixture
+def superuser(django_user_model):
+    return django_user_model.objects.create_superuser("root", "root@example.org", "pw")
+
+
+def team_member(django_user_model, name, conference, **roles):
+    user = django_user_model.objects.create_user(name, f"{name}@example.org", "pw", is_staff=True)
+    make_team(user, conferences=[conference], **roles)
+    return user
+
+
+def test_admin_answers_404_for_another_persons_token(
+    client, django_user_model, superuser, unpublished_a
+):
+    theirs = ApiToken.objects.create(user=superuser, name="Theirs", scope="write")
+    client.force_login(team_member(django_user_model, "viewer", unpublished_a, is_reviewer=True))
+
+    page = client.get(reverse("admin:conference_apitoken_change", args=[theirs.pk]))
+    listed = client.get(reverse("admin:conference_apitoken_changelist"))
+
+    assert page.status_code == 404
+    assert list(listed.context["cl"].result_list) == []
+    assert theirs.key not in page.content.decode() + listed.content.decode()
+
+
+def test_admin_makes_a_members_token_theirs_whoever_it_names(
+    client, django_user_model, superuser, unpublished_a
+):
+    user = team_member(django_user_model, "adder", unpublished_a, is_reviewer=True)
+    client.force_login(user)
+
+    response = client.post(
+        reverse("admin:conference_apitoken_add"),
+        {"user": superuser.pk, "name": "Root's", "scope": "write"},
+    )
+
+    assert response.status_code == 302
+    assert list(ApiToken.objects.values_list("user__username", flat=True)) == ["adder"]
+
+
+def test_a_reviewers_write_token_cannot_write(django_user_model, unpublished_a):
+    reviewer = team_member(django_user_model, "reviewer", unpublished_a, is_reviewer=True)
+    client = token_client(reviewer, scope="write")
+
+    response = client.post(
+        reverse("api:session-list", kwargs={"conference_slug": "a"}),
+        {"title": "Injected", "slug": "injected"},
+        format="json",
+    )
+
+    assert response.status_code == 403
+    assert unpublished_a.sessions.count() == 0
+
+
+def test_a_programme_members_token_cannot_read_another_conferences_drafts(
+    django_user_model, unpublished_a, unpublished_b
+):
+    draft = make_session(unpublished_a, status="draft")
+    member_of_b = team_member(django_user_model, "b-programme", unpublished_b, is_programme=True)
+    client = token_client(member_of_b, scope="write")
+
+    listed = client.get(reverse("api:session-list", kwargs={"conference_slug": "a"}))
+    detail = client.get(
+        reverse("api:session-detail", kwargs={"conference_slug": "a", "slug": draft.slug})
+    )
+    written = client.patch(
+        reverse("api:session-detail", kwargs={"conference_slug": "a", "slug": draft.slug}),
+        {"title": "Changed"},
+        format="json",
+    )
+
+    assert (listed.status_code, detail.status_code, written.status_code) == (404, 404, 404)
