@@ -3,10 +3,10 @@ import datetime
 import pytest
 from django.urls import reverse
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from conference.models import ApiToken
+from conference.models.api import digest_of_key
 from sessions.models import SavedSession
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
 from tests.builders import make_conference, make_session, make_team
@@ -109,11 +109,23 @@ def test_token_not_yet_expired_works(organizer, pycon):
     assert token_client(organizer, expires_at=later).get(rooms_url(pycon)).status_code == 200
 
 
-def test_drf_tokens_keep_writing(organizer, pycon):
+def test_revoked_token_is_a_401(organizer, pycon):
+    token = ApiToken.objects.create(user=organizer, scope="write")
+    token.revoke()
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organizer).key}")
-    response = client.post(rooms_url(pycon), {"slug": "hall", "name": "Hall"}, format="json")
-    assert response.status_code == 201
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    response = client.get(rooms_url(pycon))
+    assert response.status_code == 401
+    assert response.json() == {"detail": "Token has been revoked."}
+
+
+def test_only_a_digest_of_the_key_is_stored(organizer):
+    token = ApiToken.objects.create(user=organizer)
+    stored = ApiToken.objects.values().get()
+    assert len(token.key) >= 43  # 32 random bytes, URL-safe base64
+    assert token.key not in {str(value) for value in stored.values()}
+    assert (stored["prefix"], stored["key_digest"]) == (token.key[:8], digest_of_key(token.key))
+    assert ApiToken.objects.get().key is None
 
 
 def test_token_endpoint_issues_a_limited_token(anonymous, organizer, pycon, djangocon):
@@ -132,8 +144,10 @@ def test_token_endpoint_issues_a_limited_token(anonymous, organizer, pycon, djan
     token = ApiToken.objects.get()
     body = response.json()
     assert body.pop("expires_at") == token.expires_at.isoformat().replace("+00:00", "Z")
+    assert token.key_digest == digest_of_key(body["token"])
     assert body == {
-        "token": token.key,
+        "token": body["token"],
+        "prefix": token.prefix,
         "name": "Screens",
         "scope": "read",
         "conferences": ["pycon"],
@@ -144,7 +158,6 @@ def test_token_endpoint_issues_a_limited_token(anonymous, organizer, pycon, djan
         < token.expires_at - timezone.now()
         <= datetime.timedelta(days=30)
     )
-    assert Token.objects.count() == 0
 
 
 def test_token_endpoint_refuses_an_unknown_conference(anonymous, organizer, pycon):
@@ -170,10 +183,10 @@ def test_tokens_with_scopes_are_managed_in_the_admin(admin_client, organizer, py
         reverse("admin:conference_apitoken_add"),
         {"user": organizer.pk, "name": "CI", "scope": "read", "conferences": [pycon.pk]},
     )
-    assert response.status_code == 302
+    assert response.status_code == 200
     token = ApiToken.objects.get()
     assert (token.user, token.scope, list(token.conferences.all())) == (organizer, "read", [pycon])
-    assert len(token.key) == 40
+    assert token.key_digest == digest_of_key(response.context["key"])
 
 
 @pytest.mark.parametrize("n", [1, 12])
@@ -250,7 +263,7 @@ def test_admin_makes_a_members_token_theirs_whoever_it_names(
         {"user": superuser.pk, "name": "Root's", "scope": "write"},
     )
 
-    assert response.status_code == 302
+    assert response.status_code == 200  # the page showing the new key
     assert list(ApiToken.objects.values_list("user__username", flat=True)) == ["adder"]
 
 
@@ -286,3 +299,75 @@ def test_a_programme_members_token_cannot_read_another_conferences_drafts(
     )
 
     assert (listed.status_code, detail.status_code, written.status_code) == (404, 404, 404)
+
+
+def test_admin_never_shows_a_key_after_its_creation(client, organizer):
+    token = ApiToken.objects.create(user=organizer, name="Mine")
+    client.force_login(organizer)
+
+    page = client.get(reverse("admin:conference_apitoken_change", args=[token.pk]))
+    listed = client.get(reverse("admin:conference_apitoken_changelist"))
+
+    assert (page.status_code, listed.status_code) == (200, 200)
+    assert token.key not in page.content.decode()
+    assert token.key not in listed.content.decode()
+
+
+def test_admin_shows_the_new_key_once_then_only_its_prefix(client, organizer):
+    client.force_login(organizer)
+
+    made = client.post(reverse("admin:conference_apitoken_add"), {"name": "CI", "scope": "read"})
+    key = made.context["key"]
+    token = ApiToken.objects.get()
+    page = client.get(reverse("admin:conference_apitoken_change", args=[token.pk]))
+
+    assert key in made.content.decode()
+    assert key not in page.content.decode()
+    assert list(page.context["adminform"].readonly_fields) == [
+        "prefix",
+        "created_at",
+        "revoked_at",
+    ]
+    assert token.prefix in page.content.decode()
+
+
+def test_admin_revoke_button_revokes_ones_own_token(client, organizer, pycon):
+    token = ApiToken.objects.create(user=organizer, scope="write")
+    client.force_login(organizer)
+
+    response = client.post(reverse("admin:conference_apitoken_revoke", args=[token.pk]))
+    token.refresh_from_db()
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+
+    assert response.status_code == 302
+    assert token.revoked_at is not None
+    assert api.get(rooms_url(pycon)).status_code == 401
+
+
+def test_admin_revoke_button_answers_404_for_another_persons_token(
+    client, django_user_model, superuser, unpublished_a
+):
+    theirs = ApiToken.objects.create(user=superuser, scope="write")
+    client.force_login(team_member(django_user_model, "other", unpublished_a, is_programme=True))
+
+    response = client.post(reverse("admin:conference_apitoken_revoke", args=[theirs.pk]))
+
+    theirs.refresh_from_db()
+    assert (response.status_code, theirs.revoked_at) == (404, None)
+
+
+def test_admin_revoke_action_revokes_only_ones_own_tokens(
+    client, django_user_model, organizer, superuser
+):
+    mine = ApiToken.objects.create(user=organizer)
+    theirs = ApiToken.objects.create(user=superuser)
+    client.force_login(organizer)
+
+    client.post(
+        reverse("admin:conference_apitoken_changelist"),
+        {"action": "revoke", "_selected_action": [mine.pk, theirs.pk]},
+    )
+
+    revoked = ApiToken.objects.filter(revoked_at__isnull=False)
+    assert list(revoked.values_list("pk", flat=True)) == [mine.pk]
