@@ -1,6 +1,8 @@
 import datetime
+import io
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -371,3 +373,42 @@ def test_admin_revoke_action_revokes_only_ones_own_tokens(
 
     revoked = ApiToken.objects.filter(revoked_at__isnull=False)
     assert list(revoked.values_list("pk", flat=True)) == [mine.pk]
+
+
+def test_create_api_token_prints_a_key_that_works_once(organizer, pycon, djangocon):
+    out, err = io.StringIO(), io.StringIO()
+
+    call_command(
+        "create_api_token",
+        "organizer",
+        "--write",
+        "--conference",
+        "pycon",
+        "--expires",
+        "7",
+        stdout=out,
+        stderr=err,
+    )
+
+    key = out.getvalue().strip()
+    token = ApiToken.objects.get()
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert (token.user, token.scope, list(token.conferences.all())) == (organizer, "write", [pycon])
+    assert token.key_digest == digest_of_key(key)
+    assert datetime.timedelta(days=6) < token.expires_at - timezone.now()
+    assert key not in err.getvalue()
+    hall = {"slug": "hall", "name": "Hall"}
+    assert client.post(rooms_url(pycon), hall, format="json").status_code == 201
+    assert client.get(rooms_url(djangocon)).status_code == 404
+
+
+def test_create_api_token_makes_read_only_tokens_unless_told(attendee):
+    call_command("create_api_token", "ada", stdout=io.StringIO(), stderr=io.StringIO())
+    assert ApiToken.objects.get().scope == "read"
+
+
+def test_create_api_token_refuses_an_unknown_conference(organizer):
+    with pytest.raises(CommandError, match="No such conference: nope"):
+        call_command("create_api_token", "organizer", "--conference", "nope")
+    assert ApiToken.objects.count() == 0
