@@ -79,6 +79,13 @@ def owns_the_token(user, token=None) -> bool:
     return token is None or token.user_id == user.pk
 
 
+@rules.predicate
+def in_some_team(user) -> bool:
+    """A member of a team of some conference. Asked of a token too, which belongs to no
+    conference: its owner's teams bound what it does, not where it is listed."""
+    return bool(reach_of(user).roles_anywhere())
+
+
 # Each permission and the roles that grant it in an object's conference. Models absent here
 # (accounts, saved sessions, Django's users and groups, failed logins) are for superusers only.
 PERMISSION_ROLES: dict[str, frozenset[str]] = {}
@@ -149,7 +156,7 @@ for permission, roles in PERMISSION_ROLES.items():
 rules.add_perm("conference.add_conference", organizes_every_conference)
 for action in ("view", "add", "change", "delete"):
     rules.add_perm(f"conference.{action}_team", organizes_the_team)
-    rules.add_perm(f"conference.{action}_apitoken", holds(ANY_ROLE) & owns_the_token)
+    rules.add_perm(f"conference.{action}_apitoken", in_some_team & owns_the_token)
 # Opening an app's page of the admin: a member of some team.
 for app_label in ("conference", "speakers", "schedule"):
     rules.add_perm(app_label, holds(ANY_ROLE))

@@ -10,7 +10,6 @@ changed_at for them (``ChangesConferenceQuerySet`` in conference/content_version
 from django.conf import settings
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
-from rest_framework.authtoken.models import Token
 
 from conference.models import ApiToken, Conference, Room, Track
 
@@ -26,5 +25,4 @@ def revoke_api_tokens_on_password_change(sender, instance, created, **kwargs):
     """A new password ends every API token: whoever learnt the old one keeps nothing."""
     # set_password() keeps the raw password in _password until save() has finished.
     if not created and getattr(instance, "_password", None) is not None:
-        Token.objects.filter(user=instance).delete()
         ApiToken.objects.filter(user=instance).delete()

@@ -4,12 +4,17 @@ imports it."""
 
 from django import forms
 from django.contrib import admin
-from django.http import Http404
-from django.urls import reverse
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponseNotAllowed
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from conference.admin.scoped import ConferenceScopedAdmin
 from conference.admin.widgets import AutocompleteAdminMixin
@@ -112,14 +117,19 @@ class ApiTokenForm(forms.ModelForm):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
+    """Tokens by their prefix: the key is shown once, on the page answering its creation, and
+    kept only as a digest (conference/models/api.py)."""
+
     form = ApiTokenForm
-    list_display = ["__str__", "user", "scope", "expires_at", "created_at"]
-    list_filter = ["scope"]
+    change_form_template = "admin/conference/apitoken/change_form.html"
+    list_display = ["__str__", "prefix", "user", "scope", "expires_at", "revoked_at", "created_at"]
+    list_filter = ["scope", ("revoked_at", admin.EmptyFieldListFilter)]
     list_select_related = ["user"]
-    search_fields = ["name", "user__username"]
+    search_fields = ["name", "prefix", "user__username"]
     autocomplete_fields = ["user"]
     filter_horizontal = ["conferences"]
-    readonly_fields = ["key", "created_at"]
+    readonly_fields = ["prefix", "created_at", "revoked_at"]
+    actions = ["revoke"]
 
     # Tokens are personal (conference/permissions.py, ``owns_the_token``): a person lists,
     # makes and revokes their own, and a token limited to conferences names only those their
@@ -137,6 +147,8 @@ class ApiTokenAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
 
     def get_fields(self, request, obj=None):
         fields = super().get_fields(request, obj)
+        if obj is None:  # nothing to show yet of what the token will be given
+            fields = [f for f in fields if f not in self.readonly_fields]
         return fields if request.user.is_superuser else [f for f in fields if f != "user"]
 
     def get_field_queryset(self, db, db_field, request):
@@ -149,6 +161,43 @@ class ApiTokenAdmin(AutocompleteAdminMixin, admin.ModelAdmin):
         if not request.user.is_superuser:
             obj.user = request.user
         super().save_model(request, obj, form, change)
+
+    def response_add(self, request, obj, post_url_continue=None):
+        # The key, once, in the answer to the POST that made it: not in a message, which would
+        # keep it in the session or a cookie until shown. Reloading asks to post again.
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Your new API token"),
+            "opts": self.opts,
+            "token": obj,
+            "key": obj.key,
+        }
+        return TemplateResponse(request, "admin/conference/apitoken/key_issued.html", context)
+
+    def get_urls(self):
+        revoke = self.admin_site.admin_view(self.revoke_view)
+        revoke_url = path("<path:object_id>/revoke/", revoke, name="conference_apitoken_revoke")
+        return [revoke_url, *super().get_urls()]
+
+    def revoke_view(self, request, object_id):
+        """The change page's Revoke button (a POST)."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        token = self.get_object(request, unquote(object_id))
+        if not self.has_change_permission(request, token):
+            raise PermissionDenied
+        token.revoke()
+        self.message_user(request, _("The token “%(token)s” is revoked.") % {"token": token})
+        return redirect("admin:conference_apitoken_change", token.pk)
+
+    @admin.action(description=gettext_lazy("Revoke the selected tokens"), permissions=["change"])
+    def revoke(self, request, queryset):
+        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(
+            request,
+            ngettext("%(count)d token revoked.", "%(count)d tokens revoked.", count)
+            % {"count": count},
+        )
 
     def has_module_permission(self, request):
         return request.user.has_perm("conference")

@@ -66,11 +66,12 @@ class ScopedTokenScheme(TokenScheme):
         return {
             **super().get_security_definition(auto_schema),
             "description": (
-                "`Authorization: Token <key>`. The account's token (POST /api/v1/auth/token/ "
-                "with a username and password) may do whatever the account may. A limited token "
-                "(the same request with `scope`, `conferences` or `expires_in_days`) may be read "
-                "only (any write answers 403), limited to some conferences (others answer 404) "
-                "and expire (then every request answers 401 `Token has expired.`)."
+                "`Authorization: Token <key>`, a key from POST /api/v1/auth/token/ (a username "
+                "and password), from `manage.py create_api_token` or from the admin, shown once. "
+                "A token does what its account may, never more, within its own limits: read "
+                "only (any write answers 403), some conferences only (others answer 404), an "
+                "expiry (then every request answers 401 `Token has expired.`); a revoked token "
+                "answers 401 `Token has been revoked.`"
             ),
         }
 

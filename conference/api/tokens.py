@@ -1,9 +1,8 @@
 """API tokens with limits: read only or write, some conferences only, an expiry (ApiToken).
 
-DRF's own tokens (``rest_framework.authtoken``, one per user) stay valid beside them, with the
-access they always had: write, every conference, no expiry. Clients and scripts holding one
-keep working, ``POST auth/token/`` without limits still returns it, and ``drf_create_token``
-still prints it. A client that wants less asks for an ApiToken.
+Only ApiTokens authenticate. DRF's own tokens (``rest_framework.authtoken``, one per account,
+unscoped) became ApiTokens with the same key (migration conference/0022) and are no longer read.
+A key is looked up by its SHA-256 digest (conference/models/api.py says why a fast digest).
 
 Settings name the authentication class, and DRF imports it while it loads: this module imports
 no models at its top.
@@ -17,7 +16,7 @@ from rest_framework.authentication import TokenAuthentication
 
 
 class ScopedTokenAuthentication(TokenAuthentication):
-    """``Authorization: Token <key>``: an ApiToken's key, or else a DRF token's."""
+    """``Authorization: Token <key>``: an ApiToken's key; unknown, revoked or expired is a 401."""
 
     def get_model(self):
         from conference.models import ApiToken
@@ -25,11 +24,13 @@ class ScopedTokenAuthentication(TokenAuthentication):
         return ApiToken
 
     def authenticate_credentials(self, key):
-        token = self.get_model().objects.select_related("user").filter(key=key).first()
+        token = self.get_model().objects.select_related("user").with_key(key).first()
         if token is None:
-            return TokenAuthentication().authenticate_credentials(key)  # DRF's Token
+            raise exceptions.AuthenticationFailed("Invalid token.")
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
+        if token.is_revoked:
+            raise exceptions.AuthenticationFailed("Token has been revoked.")
         if token.is_expired:
             raise exceptions.AuthenticationFailed("Token has expired.")
         return (token.user, TokenLimits(token))
@@ -40,7 +41,6 @@ class TokenLimits:
 
     def __init__(self, token):
         self.token = token
-        self.key = token.key
 
     @property
     def can_write(self) -> bool:

@@ -12,13 +12,13 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import exceptions, permissions, serializers, viewsets
-from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import BaseFilterBackend
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from conference.accounts.limits import (
     ScopedRateThrottle,
@@ -282,11 +282,11 @@ class SlugsField(serializers.ListField):
 
 @extend_schema_serializer(component_name="AuthToken")  # the schema's name for it, as before
 class LoginLimitedAuthTokenSerializer(AuthTokenSerializer):
-    """DRF's credentials check, which counts towards the site's login limit (it passes the request
-    to authenticate()) and says so when the account is locked."""
+    """DRF's credentials check (a serializer only: DRF's token model is not used), which counts
+    towards the site's login limit (it passes the request to authenticate()) and says so when
+    the account is locked; then the limits of the new ApiToken."""
 
     username = serializers.CharField(label="Username", write_only=True, max_length=150)
-    # Any of these asks for a new, limited token (ApiToken) rather than the account's DRF token.
     name = serializers.CharField(
         required=False, write_only=True, max_length=100, help_text="What the token is for."
     )
@@ -294,7 +294,10 @@ class LoginLimitedAuthTokenSerializer(AuthTokenSerializer):
         choices=ApiToken.Scope.values,
         required=False,
         write_only=True,
-        help_text="`read` (the default for a limited token) or `write`.",
+        help_text=(
+            "`read` or `write`. Left out: `read` if any other limit is sent; with none, the "
+            "account's reach (`write` for staff, `read` for others)."
+        ),
     )
     conferences = SlugsField(
         child=serializers.SlugField(max_length=100),
@@ -329,54 +332,55 @@ class LoginLimitedAuthTokenSerializer(AuthTokenSerializer):
                 raise ValidationError({"conferences": [f"No conference “{unknown[0]}”."]})
         return attrs
 
-    def save(self) -> dict:
-        """The new token's key and limits; without limits asked, the account's DRF token."""
+    def save(self) -> ApiToken:
+        """A new ApiToken. Asked for without limits, it has what the account's token had
+        before scopes, as migration conference/0022 gave those: write for staff."""
         data = self.validated_data
         user = data["user"]
-        if not any(name in data for name in self.LIMITS):
-            token, _ = Token.objects.get_or_create(user=user)
-            return {"token": token.key}
-        token = ApiToken(user=user, name=data.get("name", ""), scope=data.get("scope", "read"))
-        token.expires_in(data.get("expires_in_days"))
-        with transaction.atomic():
-            token.save()
-            token.conferences.set(data.get("conferences", []))
-        return {
-            "token": token.key,
-            "name": token.name,
-            "scope": token.scope,
-            "conferences": sorted(conference.slug for conference in data.get("conferences", [])),
-            "expires_at": token.expires_at,
-        }
+        if any(name in data for name in self.LIMITS):
+            scope = data.get("scope", ApiToken.Scope.READ)
+        else:
+            scope = ApiToken.Scope.WRITE if user.is_staff else ApiToken.Scope.READ
+        return ApiToken.objects.issue(
+            user,
+            scope=scope,
+            name=data.get("name", ""),
+            conferences=data.get("conferences", []),
+            expires_in_days=data.get("expires_in_days"),
+        )
 
 
 class IssuedTokenSerializer(serializers.Serializer):
-    token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
-    name = serializers.CharField(required=False)
-    scope = serializers.ChoiceField(
-        choices=ApiToken.Scope.values, required=False, help_text="Only for a limited token."
+    token = serializers.CharField(
+        source="key",
+        help_text="Send it as `Authorization: Token <token>`. Shown this once: only its digest "
+        "is kept.",
     )
-    conferences = serializers.ListField(
-        child=serializers.SlugField(),
-        required=False,
-        help_text="Only for a limited token: the conferences it reaches, none meaning all.",
+    prefix = serializers.CharField(help_text="Its first characters, as the admin lists it.")
+    name = serializers.CharField()
+    scope = serializers.ChoiceField(choices=ApiToken.Scope.values)
+    conferences = serializers.SerializerMethodField(
+        help_text="The conferences it reaches, none meaning all the account may see."
     )
-    expires_at = UTCDateTimeField(
-        required=False, allow_null=True, help_text="Only for a limited token: null for never."
-    )
+    expires_at = UTCDateTimeField(allow_null=True, help_text="Null for never.")
+
+    def get_conferences(self, token) -> list[str]:
+        return sorted(conference.slug for conference in token.conferences.all())
 
 
 @extend_schema(
     summary="Get an API token",
     description=(
-        "Exchange a username and password for the account's token, then send it on every request "
-        "as `Authorization: Token <key>`. The same token is returned until an organizer deletes "
-        "it in the admin; it reads and writes whatever the account may. Send any of `name`, "
-        "`scope`, `conferences` or `expires_in_days` for a new, limited token instead: `read` "
-        "(the default) refuses every write with 403, `conferences` makes others answer 404, and "
-        "an expired token answers 401. Failed tries count towards the same limit as the site's "
-        "login page: once an account is locked, every try answers 429 until the `Retry-After` "
-        "seconds pass."
+        "Exchange a username and password for a new token, then send it on every request as "
+        "`Authorization: Token <key>`. The key is in this answer only: the server keeps its "
+        "digest, and the admin lists the token by its `prefix`. A token acts as its account, "
+        "never beyond the account's teams, and within its own limits: `scope` `read` refuses "
+        "every write with 403, `conferences` makes others answer 404, and an expired or "
+        "revoked token answers 401. Without `name`, `scope`, `conferences` or "
+        "`expires_in_days` the token has the account's reach (`write` for staff, `read` for "
+        "others); with any of them, `scope` defaults to `read`. Failed tries count towards the "
+        "same limit as the site's login page: once an account is locked, every try answers 429 "
+        "until the `Retry-After` seconds pass."
     ),
     tags=["auth"],
     request=LoginLimitedAuthTokenSerializer,
@@ -400,7 +404,14 @@ class IssuedTokenSerializer(serializers.Serializer):
         ),
         OpenApiExample(
             "Token",
-            value={"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"},
+            value={
+                "token": "kX2vQm9TzR4wLp7nYc1sHf8bJd3gAe6uNq0iVt5oWxE",
+                "prefix": "kX2vQm9T",
+                "name": "Venue screens",
+                "scope": "read",
+                "conferences": [DEMO_CONFERENCE],
+                "expires_at": "2026-05-07T08:00:00Z",
+            },
             response_only=True,
         ),
     ],
@@ -409,20 +420,24 @@ class IssuedTokenSerializer(serializers.Serializer):
         **errors(400, 429),
     },
 )
-class ObtainTokenView(ObtainAuthToken):
-    """DRF's obtain_auth_token, under the login limit, and throttled per client on its own scope."""
+class ObtainTokenView(APIView):
+    """A new ApiToken for a username and password, under the login limit, and throttled per
+    client on its own scope."""
 
     serializer_class = LoginLimitedAuthTokenSerializer
     authentication_classes = []
     permission_classes = [permissions.AllowAny]
-    # DRF's view takes forms too; our JSON parser answers a too deeply nested body with a 400.
+    # Forms too, as DRF's view took; our JSON parser answers a too deeply nested body with a 400.
     parser_classes = [FormParser, MultiPartParser, JsonBodyParser]
+    renderer_classes = [JSONRenderer]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth-token"
+
+    def get_serializer(self, *args, **kwargs):
+        context = {"request": self.request, "format": self.format_kwarg, "view": self}
+        return self.serializer_class(*args, context=context, **kwargs)
 
     def post(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        issued = serializer.save()
-        # The account's DRF token is answered as it always was: its key alone.
-        return Response(issued if len(issued) == 1 else IssuedTokenSerializer(issued).data)
+        return Response(IssuedTokenSerializer(serializer.save()).data)

@@ -11,12 +11,12 @@ conference/api/tokens.py.
 import base64
 import binascii
 import datetime
-import os
+import hashlib
 import secrets
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
@@ -203,26 +203,68 @@ class WebhookEvent(models.Model):
         return f"{self.event} {self.key}"
 
 
+# Keys are 32 random bytes (256 bits; those from before are DRF's 20): nobody guesses one, so a
+# fast digest is enough to keep them unreadable in the database, as GitHub stores its tokens. A
+# slow password hasher would buy nothing against guessing and cost every API request.
+KEY_BYTES = 32
+PREFIX_LENGTH = 8
+
+
+def digest_of_key(key: str) -> str:
+    """What the database keeps of a key: its SHA-256, in hex."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
 class ApiTokenQuerySet(models.QuerySet):
     def unexpired(self):
         return self.filter(
             models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=timezone.now())
         )
 
+    def issue(
+        self,
+        user,
+        *,
+        scope: str,
+        name: str = "",
+        conferences=(),
+        expires_in_days: int | None = None,
+    ) -> "ApiToken":
+        """A new token of ``user``; its ``key`` is on the returned instance only, to show once."""
+        token = self.model(user=user, name=name, scope=scope)
+        token.expires_in(expires_in_days)
+        with transaction.atomic():
+            token.save()
+            token.conferences.set(conferences)
+        return token
+
+    def with_key(self, key: str):
+        """The token whose key this is (at most one): found by its digest, never by the key."""
+        return self.filter(key_digest=digest_of_key(key))
+
 
 class ApiToken(models.Model):
-    """An API token with limits: read only or write, some conferences only, an expiry.
+    """An API token with limits: read only or write, some conferences only, an expiry; it
+    acts as its owner, never beyond their teams (conference/api/policies.py).
 
-    DRF's own Token (one per user, from before scopes) stays valid beside these, with full
-    access: conference/api/tokens.py reads both.
+    Only the key's digest is stored, and its first characters (``prefix``) to tell tokens
+    apart: the key itself is shown once, by whatever made the token (``key`` is set on that
+    instance alone), and never again.
     """
 
     class Scope(models.TextChoices):
         READ = "read", gettext_lazy("Read only")
         WRITE = "write", gettext_lazy("Read and write")
 
-    key = models.CharField(
-        max_length=40, unique=True, editable=False, verbose_name=gettext_lazy("key")
+    prefix = models.CharField(
+        max_length=PREFIX_LENGTH,
+        db_index=True,
+        editable=False,
+        help_text=gettext_lazy("The first characters of the key, to tell tokens apart."),
+        verbose_name=gettext_lazy("prefix"),
+    )
+    key_digest = models.CharField(
+        max_length=64, unique=True, editable=False, verbose_name=gettext_lazy("key digest")
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -254,9 +296,15 @@ class ApiToken(models.Model):
         help_text=gettext_lazy("Empty: never."),
         verbose_name=gettext_lazy("expires at"),
     )
+    revoked_at = models.DateTimeField(
+        null=True, blank=True, editable=False, verbose_name=gettext_lazy("revoked at")
+    )
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=gettext_lazy("created at"))
 
     objects = ApiTokenQuerySet.as_manager()
+
+    # The key in clear: only on the instance that made it, to be shown once.
+    key: str | None = None
 
     class Meta:
         verbose_name_plural = gettext_lazy("API tokens")
@@ -267,13 +315,27 @@ class ApiToken(models.Model):
         return self.name or gettext("Token of %(user)s") % {"user": self.user}
 
     def save(self, *args, **kwargs):
-        if not self.key:
-            self.key = binascii.hexlify(os.urandom(20)).decode()  # as DRF's Token makes them
+        if not self.key_digest:
+            self.set_key(secrets.token_urlsafe(KEY_BYTES))
         super().save(*args, **kwargs)
+
+    def set_key(self, key: str) -> None:
+        self.key = key
+        self.prefix = key[:PREFIX_LENGTH]
+        self.key_digest = digest_of_key(key)
+
+    def revoke(self) -> None:
+        if self.revoked_at is None:
+            self.revoked_at = timezone.now()
+            self.save(update_fields=["revoked_at"])
 
     @property
     def is_expired(self) -> bool:
         return self.expires_at is not None and self.expires_at <= timezone.now()
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
 
     @property
     def can_write(self) -> bool:

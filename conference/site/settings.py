@@ -75,7 +75,6 @@ INSTALLED_APPS = [
     "axes",
     "django_filters",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
@@ -384,7 +383,7 @@ FIXTURE_DIRS = [BASE_DIR / "fixtures"]
 # REST API v1 (/api/v1/): token or session auth, JSON only, documented by drf-spectacular.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # API tokens with a scope, conferences and an expiry; DRF's own tokens stay valid.
+        # API tokens (ApiToken): hashed, with a scope, conferences, an expiry and revocation.
         "conference.api.tokens.ScopedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],

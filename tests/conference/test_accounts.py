@@ -189,9 +189,9 @@ def test_password_change_logs_out_my_other_sessions(client, attendee):
 
 
 def test_password_change_revokes_api_tokens(client, attendee):
-    from rest_framework.authtoken.models import Token
+    from conference.models import ApiToken
 
-    Token.objects.create(user=attendee)
+    ApiToken.objects.create(user=attendee)
     client.force_login(attendee)
     client.post(
         "/accounts/password/change/",
@@ -201,16 +201,16 @@ def test_password_change_revokes_api_tokens(client, attendee):
             "new_password2": "brand new passphrase 7",
         },
     )
-    assert not Token.objects.filter(user=attendee).exists()
+    assert not ApiToken.objects.filter(user=attendee).exists()
 
 
 def test_saving_a_profile_without_a_new_password_keeps_api_tokens(attendee):
-    from rest_framework.authtoken.models import Token
+    from conference.models import ApiToken
 
-    Token.objects.create(user=attendee)
+    ApiToken.objects.create(user=attendee)
     attendee.first_name = "Ada"
     attendee.save()
-    assert Token.objects.filter(user=attendee).exists()
+    assert ApiToken.objects.filter(user=attendee).exists()
 
 
 @pytest.mark.parametrize("path", ["/accounts/login/", "/admin/login/"])

@@ -4,13 +4,13 @@ import pytest
 import yaml
 from django.db import IntegrityError
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle
 
 from conference.api.policies import VersionedObjectMixin
 from conference.api.views import RoomViewSet
-from conference.models import Room, Track
+from conference.models import ApiToken, Room, Track
+from conference.models.api import digest_of_key
 from sessions.models import Session
 from tests.api_fixtures import *  # noqa: F403 -- pytest fixtures, the autouse one included
 from tests.api_fixtures import client_in_team
@@ -439,7 +439,27 @@ def test_token_is_obtained_with_username_and_password(anonymous, organizer):
         format="json",
     )
     assert response.status_code == 200
-    assert response.json() == {"token": Token.objects.get(user=organizer).key}
+    body = response.json()
+    token = ApiToken.objects.get()
+    assert token.key_digest == digest_of_key(body["token"])
+    assert body == {
+        "token": body["token"],
+        "prefix": body["token"][:8],
+        "name": "",
+        "scope": "write",  # the account's reach: staff write
+        "conferences": [],
+        "expires_at": None,
+    }
+    assert (token.user, token.prefix) == (organizer, body["token"][:8])
+
+
+def test_an_attendees_token_without_limits_reads_only(anonymous, attendee):
+    response = anonymous.post(
+        reverse("api:auth-token"),
+        {"username": "ada", "password": "correct horse battery"},
+        format="json",
+    )
+    assert (response.status_code, response.json()["scope"]) == (200, "read")
 
 
 def test_token_is_refused_for_a_wrong_password(anonymous, organizer):
@@ -450,16 +470,10 @@ def test_token_is_refused_for_a_wrong_password(anonymous, organizer):
     assert response.json() == {"non_field_errors": ["Unable to log in with provided credentials."]}
 
 
-def test_tokens_are_managed_in_the_admin(admin_client, organizer):
-    Token.objects.create(user=organizer)
-    response = admin_client.get(reverse("admin:authtoken_tokenproxy_changelist"))
-    assert response.status_code == 200
-    assert [token.user for token in response.context["cl"].result_list] == [organizer]
-
-
 def test_token_authenticates_writes(organizer, conference):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organizer).key}")
+    token = ApiToken.objects.create(user=organizer, scope="write")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     response = client.post(
         nested_url(conference, "room-list"), {"slug": "hall", "name": "Hall"}, format="json"
     )

@@ -33,7 +33,7 @@ pytestmark = pytest.mark.skipif(
 ANONYMOUS_READS_A_MINUTE = 3
 SETUP = """
 import datetime
-from rest_framework.authtoken.models import Token
+from conference.models import ApiToken
 from django.contrib.auth import get_user_model
 from tests.builders import make_conference, make_room
 
@@ -45,7 +45,7 @@ make_conference(
     time_zone="Europe/Berlin",
 )
 organizer = get_user_model().objects.create_superuser("organizer", "o@example.org", None)
-print(Token.objects.create(user=organizer).key)
+print(ApiToken.objects.create(user=organizer, scope="write").key)
 """
 
 
