@@ -399,6 +399,19 @@ def test_video_download_url_is_kept_as_a_media_link_and_exported(conference, kin
     assert report.changes == []
 
 
+@pytest.mark.parametrize("kind", ["json", "xml"])
+def test_carriage_returns_survive_export_and_reimport(conference, kind):
+    text = "Line one\r\nline two\rline three"
+    event = FRAB_EVENT | {"abstract": text, "description": text}
+    import_schedule(conference, io.BytesIO(schedule_json(event)))
+
+    report = import_schedule(conference, io.BytesIO(exported(conference, kind)))
+
+    assert report.changes == []
+    session = Session.objects.get()
+    assert (session.abstract, session.description) == (text, text)
+
+
 # As 39c3's and 31c3's files give them: an IDN host, a path with typographic quotes.
 NON_ASCII_URLS = ["https://zügli.app", "http://www.example.org/2013/“making-famine”"]
 
