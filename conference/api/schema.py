@@ -27,6 +27,10 @@ class ApiSchema(AutoSchema):
     """Marks reads as open to anonymous clients where the default permission class allows it."""
 
     def get_auth(self):
+        if not self.view.get_authenticators():
+            # A door that authenticates nobody (auth/token/) lists no security at all: "[{}]"
+            # would make generated clients (openapi-python-client) ask for a token to get one.
+            return []
         auths = super().get_auth()
         open_reads = getattr(self.view, "read_permission", None) is None and any(
             isinstance(permission, TeamPermission) for permission in self.view.get_permissions()

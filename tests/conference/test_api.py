@@ -442,6 +442,27 @@ def test_token_is_obtained_with_username_and_password(anonymous, organizer):
     assert response.json() == {"token": Token.objects.get(user=organizer).key}
 
 
+def test_token_request_is_json_only_and_needs_no_token_in_the_schema(anonymous):
+    schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
+    operation = schema["paths"]["/api/v1/auth/token/"]["post"]
+    assert list(operation["requestBody"]["content"]) == ["application/json"]
+    # No security listed: a generated client asks for no token to get one.
+    assert "security" not in operation
+
+
+def test_token_is_not_issued_for_a_form(anonymous, organizer):
+    response = anonymous.post(
+        reverse("api:auth-token"),
+        "username=organizer&password=organizer-password",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert (response.status_code, response.json()) == (
+        415,
+        {"detail": 'Unsupported media type "application/x-www-form-urlencoded" in request.'},
+    )
+    assert not Token.objects.filter(user=organizer).exists()
+
+
 def test_token_is_refused_for_a_wrong_password(anonymous, organizer):
     response = anonymous.post(
         reverse("api:auth-token"), {"username": "organizer", "password": "guess"}, format="json"
