@@ -879,6 +879,19 @@ def test_schema_is_served_as_json_on_request(anonymous):
     assert response.json()["info"]["title"] == "Conference schedule API"
 
 
+@pytest.mark.parametrize("language", [{"HTTP_ACCEPT_LANGUAGE": "fr"}, {"cookie": "fr"}])
+def test_schema_is_english_whatever_the_readers_language(anonymous, settings, language):
+    english = anonymous.get(reverse("api:schema")).content
+    if "cookie" in language:
+        anonymous.cookies[settings.LANGUAGE_COOKIE_NAME] = language["cookie"]
+        language = {}
+
+    response = anonymous.get(reverse("api:schema"), **language)
+
+    assert response.content.decode().splitlines() == english.decode().splitlines()
+    assert response["Content-Language"] == "en"
+
+
 def test_schema_documents_the_session_filters(anonymous):
     schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
     operation = schema["paths"]["/api/v1/conferences/{conference_slug}/sessions/"]["get"]
