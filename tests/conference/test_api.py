@@ -1,4 +1,5 @@
 import datetime
+import re
 
 import pytest
 import yaml
@@ -890,6 +891,24 @@ def test_schema_is_english_whatever_the_readers_language(anonymous, settings, la
 
     assert response.content.decode().splitlines() == english.decode().splitlines()
     assert response["Content-Language"] == "en"
+
+
+def test_schema_refuses_nul_in_every_string_a_client_sends(anonymous):
+    schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
+    sessions = schema["paths"]["/api/v1/conferences/{conference_slug}/sessions/"]
+    parameters = {p["name"]: p["schema"] for p in sessions["get"]["parameters"]}
+    body = schema["components"]["schemas"]["SessionWriteRequest"]["properties"]
+    token = schema["components"]["schemas"]["AuthTokenRequest"]["properties"]
+    patterns = [
+        parameters["q"]["pattern"],
+        parameters["updated_since"]["pattern"],
+        body["title"]["pattern"],
+        token["password"]["pattern"],
+    ]
+
+    assert patterns == [r"^[^\u0000]*$"] * 4
+    assert re.fullmatch(patterns[0], "Ada\x00") is None
+    assert re.fullmatch(patterns[0], "Ada") is not None
 
 
 def test_schema_documents_the_session_filters(anonymous):
