@@ -27,6 +27,10 @@ class ApiSchema(AutoSchema):
     """Marks reads as open to anonymous clients where the default permission class allows it."""
 
     def get_auth(self):
+        if not self.view.get_authenticators():
+            # A door that authenticates nobody (auth/token/) lists no security at all: "[{}]"
+            # would make generated clients (openapi-python-client) ask for a token to get one.
+            return []
         auths = super().get_auth()
         open_reads = getattr(self.view, "read_permission", None) is None and any(
             isinstance(permission, TeamPermission) for permission in self.view.get_permissions()
@@ -193,6 +197,45 @@ def document_conditional_reads(result, generator, request, public):
         read["responses"]["304"] = copy.deepcopy(NOT_MODIFIED)
         headers = read["responses"]["200"].setdefault("headers", {})
         headers.setdefault("ETag", copy.deepcopy(READ_ETAG))
+    return result
+
+
+# RefuseUnstorableTextMiddleware (conference.views.errors) answers any request carrying NUL with a
+# 400, before authentication or validation: the strings a client sends say so. An ECMA-262 pattern.
+NO_NUL_PATTERN = "^[^\\u0000]*$"
+
+
+def document_refused_nul(result, generator, request, public):
+    """drf-spectacular hook: every string a client sends (a parameter, a field of a request body)
+    has a pattern without NUL, unless a pattern or a list of values already limits it."""
+
+    def mark(schema):
+        if not isinstance(schema, dict):
+            return
+        if (
+            schema.get("type") == "string"
+            and "pattern" not in schema
+            and "enum" not in schema
+            and schema.get("format") != "binary"
+        ):
+            schema["pattern"] = NO_NUL_PATTERN
+        for key in ("items", "additionalProperties"):
+            mark(schema.get(key))
+        for sub in schema.get("properties", {}).values():
+            mark(sub)
+        for key in ("oneOf", "anyOf", "allOf"):
+            for sub in schema.get(key, ()):
+                mark(sub)
+
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith("Request"):  # COMPONENT_SPLIT_REQUEST: what clients send
+            mark(component)
+    for operations in result["paths"].values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", ()):
+                mark(parameter.get("schema"))
+            for media in operation.get("requestBody", {}).get("content", {}).values():
+                mark(media.get("schema"))
     return result
 
 

@@ -2,6 +2,7 @@
 
 import copy
 import datetime
+import re
 
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
@@ -110,14 +111,28 @@ class ConferenceSlugRelatedField(SlugLookupField):
         return super().get_queryset().filter(conference=self.context["conference"])
 
 
-class UTCDateTimeField(serializers.DateTimeField):
+# A date and a time (an offset or not); Python's ISO parser also reads a date alone as midnight.
+DATE_AND_TIME = re.compile(r"\s*\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}")
+
+
+class DateAndTimeMixin:
+    """A date-time, as the schema says: a date alone (2026-04-07) is refused, not read as
+    midnight."""
+
+    def to_internal_value(self, value):
+        if isinstance(value, str) and not DATE_AND_TIME.match(value):
+            self.fail("invalid", format="YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]")
+        return super().to_internal_value(value)
+
+
+class UTCDateTimeField(DateAndTimeMixin, serializers.DateTimeField):
     """ISO 8601 in UTC whatever zone is active (a visitor's ?tz= choice must not leak in here)."""
 
     def __init__(self, **kwargs):
         super().__init__(default_timezone=datetime.UTC, **kwargs)
 
 
-class ConferenceDateTimeField(serializers.DateTimeField):
+class ConferenceDateTimeField(DateAndTimeMixin, serializers.DateTimeField):
     """ISO 8601; a time given without an offset is read in the conference's zone, as in the admin.
 
     Given back in UTC, as every time in the API.

@@ -3,6 +3,7 @@
 from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
 from django.urls import include, path, re_path
+from django.utils import translation
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter, SimpleRouter
 
@@ -24,7 +25,16 @@ app_name = "api"
 
 
 class SchemaView(JsonErrorsMixin, SpectacularAPIView):
-    pass
+    """The schema in English whatever the reader's language (Accept-Language, the language
+    cookie), as the API's own words are: one schema for every client and every cache."""
+
+    def dispatch(self, request, *args, **kwargs):
+        with translation.override("en"):
+            response = super().dispatch(request, *args, **kwargs)
+            # Rendered here: lazy texts (labels, help texts) would otherwise be translated later.
+            response.render()
+        response["Content-Language"] = "en"
+        return response
 
 
 class DocsView(JsonErrorsMixin, SpectacularSwaggerSplitView):

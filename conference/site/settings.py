@@ -437,6 +437,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",  # the default, kept
         "conference.api.schema.document_conditional_reads",
+        "conference.api.schema.document_refused_nul",
     ],
 }
 

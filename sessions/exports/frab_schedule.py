@@ -9,9 +9,6 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
-from urllib.parse import urlsplit
-
-from django.utils.encoding import iri_to_uri
 
 from conference.i18n.timezones import clock_text
 from conference.models import Conference
@@ -344,22 +341,12 @@ def frab_event(
 
 
 def reference(url: str, title: str, kind: str) -> dict:
-    """A link or attachment; its type only when the JSON schema's list names it."""
-    return {"url": ascii_url(url), "title": title} | ({"type": kind} if kind in LINK_TYPES else {})
+    """A link or attachment; its type only when the JSON schema's list names it.
 
-
-def ascii_url(url: str) -> str:
-    """``url`` as a URI, which both schemas want: an IDN host (https://zügli.app, in 39c3's
-    file) in punycode, other non-ASCII characters percent-encoded."""
-    if url.isascii():
-        return url
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    try:
-        netloc = parts.netloc.replace(host, host.encode("idna").decode("ascii"))
-    except UnicodeError:
-        netloc = parts.netloc
-    return iri_to_uri(parts._replace(netloc=netloc).geturl())
+    The URL goes as it was given, non-ASCII included (https://zügli.app in 39c3's file): the
+    schemas' `uri` format wants punycode and percent-encoding, but a rewritten URL would read
+    as a changed link when the file is imported again, here or by the tool that wrote it."""
+    return {"url": url, "title": title} | ({"type": kind} if kind in LINK_TYPES else {})
 
 
 def frab_person(base_url: str, speaker: Speaker, links: list) -> dict:

@@ -65,7 +65,7 @@ def xml_list(tag: str, children: list[str]) -> list[str]:
 
 # What xml_text and xml_attributes would change: most values hold none of it and go as they are.
 # One search instead of a substitution and three replacements, for each of an event's values.
-_XML_TEXT_WORK = re.compile("[&<>\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_XML_TEXT_WORK = re.compile("[&<>\r\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _XML_ATTRIBUTE_WORK = re.compile('[&<>"\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]')
 
 
@@ -73,8 +73,9 @@ def xml_text(value: object) -> str:
     value = str(value)
     if _XML_TEXT_WORK.search(value) is None:
         return value
-    # Control characters are not allowed anywhere in XML 1.0, even escaped.
-    return xml_escape(_XML_ILLEGAL.sub("", value))
+    # Control characters are not allowed anywhere in XML 1.0, even escaped. A parser turns a raw
+    # carriage return (and CR LF) into a line feed, so it is written as a reference to survive.
+    return xml_escape(_XML_ILLEGAL.sub("", value), {"\r": "&#13;"})
 
 
 def xml_attribute(value: object) -> str:

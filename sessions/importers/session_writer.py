@@ -63,7 +63,9 @@ class SessionWriting:
             if session is None:
                 session = Session(
                     conference=self.conference,
-                    guid=event.guid,
+                    # The UUID exports publish for the file's id (a CSV id, a legacy frab guid),
+                    # so the API shows the same one; a re-import of that id finds it (above).
+                    guid=export_guid(event.guid),
                     slug=unique_slug(event.slug, "session", slugs, 300),
                 )
             self.write_session(event, session)

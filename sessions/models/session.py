@@ -42,8 +42,9 @@ class Session(SessionDisplay, KeepsFormerSlugs, Versioned):
         related_name="sessions",
         verbose_name=gettext_lazy("conference"),
     )
-    # Exports publish it and importers match on it, so it never changes. Imported schedules may
-    # carry legacy non-UUID guids, hence a string.
+    # Exports publish it and importers match on it, so it never changes. A UUID: an imported id
+    # that is none (a CSV id, a legacy frab guid) is stored as the UUID made from it
+    # (sessions.frab.export_guid); a string, as rows imported before migration 0025 hold them.
     guid = models.CharField(gettext_lazy("GUID"), max_length=64, default=new_guid, editable=False)
     title = models.CharField(max_length=300, verbose_name=gettext_lazy("title"))
     slug = models.SlugField(max_length=300, verbose_name=gettext_lazy("slug"))

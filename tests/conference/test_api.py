@@ -1,4 +1,5 @@
 import datetime
+import re
 
 import pytest
 import yaml
@@ -462,6 +463,27 @@ def test_an_attendees_token_without_limits_reads_only(anonymous, attendee):
     assert (response.status_code, response.json()["scope"]) == (200, "read")
 
 
+def test_token_request_is_json_only_and_needs_no_token_in_the_schema(anonymous):
+    schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
+    operation = schema["paths"]["/api/v1/auth/token/"]["post"]
+    assert list(operation["requestBody"]["content"]) == ["application/json"]
+    # No security listed: a generated client asks for no token to get one.
+    assert "security" not in operation
+
+
+def test_token_is_not_issued_for_a_form(anonymous, organizer):
+    response = anonymous.post(
+        reverse("api:auth-token"),
+        "username=organizer&password=organizer-password",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert (response.status_code, response.json()) == (
+        415,
+        {"detail": 'Unsupported media type "application/x-www-form-urlencoded" in request.'},
+    )
+    assert not Token.objects.filter(user=organizer).exists()
+
+
 def test_token_is_refused_for_a_wrong_password(anonymous, organizer):
     response = anonymous.post(
         reverse("api:auth-token"), {"username": "organizer", "password": "guess"}, format="json"
@@ -870,6 +892,37 @@ def test_schema_is_served_as_json_on_request(anonymous):
     response = anonymous.get(reverse("api:schema"), {"format": "json"})
     assert response["Content-Type"] == "application/vnd.oai.openapi+json"
     assert response.json()["info"]["title"] == "Conference schedule API"
+
+
+@pytest.mark.parametrize("language", [{"HTTP_ACCEPT_LANGUAGE": "fr"}, {"cookie": "fr"}])
+def test_schema_is_english_whatever_the_readers_language(anonymous, settings, language):
+    english = anonymous.get(reverse("api:schema")).content
+    if "cookie" in language:
+        anonymous.cookies[settings.LANGUAGE_COOKIE_NAME] = language["cookie"]
+        language = {}
+
+    response = anonymous.get(reverse("api:schema"), **language)
+
+    assert response.content.decode().splitlines() == english.decode().splitlines()
+    assert response["Content-Language"] == "en"
+
+
+def test_schema_refuses_nul_in_every_string_a_client_sends(anonymous):
+    schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
+    sessions = schema["paths"]["/api/v1/conferences/{conference_slug}/sessions/"]
+    parameters = {p["name"]: p["schema"] for p in sessions["get"]["parameters"]}
+    body = schema["components"]["schemas"]["SessionWriteRequest"]["properties"]
+    token = schema["components"]["schemas"]["AuthTokenRequest"]["properties"]
+    patterns = [
+        parameters["q"]["pattern"],
+        parameters["updated_since"]["pattern"],
+        body["title"]["pattern"],
+        token["password"]["pattern"],
+    ]
+
+    assert patterns == [r"^[^\u0000]*$"] * 4
+    assert re.fullmatch(patterns[0], "Ada\x00") is None
+    assert re.fullmatch(patterns[0], "Ada") is not None
 
 
 def test_schema_documents_the_session_filters(anonymous):

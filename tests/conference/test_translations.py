@@ -435,7 +435,7 @@ def test_a_schedule_import_is_reported_in_the_language_of_its_uploader(client, o
     conference = make_conference(name="Import Test")
     first = uploaded(client, conference, "sessions.csv", IMPORT_HEADER + IMPORTED, "en")
     client.post(first.redirect_chain[-1][0])  # confirmed
-    edited = Session.objects.get(conference=conference, guid="tensors")
+    edited = Session.objects.get(conference=conference, title="Tensors")
     edited.title = "Tensors, edited here"  # kept: the file still says “Tensors”
     edited.save()
     files = {

@@ -147,7 +147,11 @@ def test_export_39c3_keeps_what_it_imported_and_validates(xml_import, kind, refe
             json.loads((reference_formats / "schedule.schema.json").read_text()),
             format_checker=jsonschema.FormatChecker(),
         )
-        assert [error.message for error in validator.iter_errors(data)] == []
+        # Links go as given (docs/import.md): the one IDN link fails the `uri` format check, as
+        # it does in 39c3's own schedule.json.
+        assert [error.message for error in validator.iter_errors(data)] == [
+            "'https://zügli.app' is not a 'uri'"
+        ]
         events = [
             e
             for day in data["schedule"]["conference"]["days"]

@@ -4,11 +4,15 @@ written by the same writer under the same rules."""
 import datetime
 import io
 import json
+import uuid
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
+from lxml import etree
 
+from sessions.exports.frab_schedule import build_frab_data, build_frab_xml
 from sessions.importers import ScheduleImportError, import_schedule
 from sessions.importers.spreadsheet import EXAMPLE_CSV
 from sessions.models import Session
@@ -99,12 +103,45 @@ def test_example_csv_imports_every_row(conference):
 def test_csv_reimport_matches_by_id_and_keeps_edits(conference):
     row = "talk-1,Tensors,talk,,Hall,2026-04-08,10:00,10:30,,Grace Hopper,,,"
     import_schedule(conference, csv_file(row))
-    Session.objects.filter(guid="talk-1").update(title="Tensors, retitled here")
+    Session.objects.update(title="Tensors, retitled here")
 
     report = import_schedule(conference, csv_file(row))
 
     assert report.created["session"] == 0
     assert Session.objects.get().title == "Tensors, retitled here"
+
+
+def test_csv_session_has_one_guid_in_the_api_and_both_exports(client, conference):
+    import_schedule(
+        conference, csv_file("csv-701,Tensors,talk,,Hall,2026-04-08,10:00,10:30,,Ada,,,")
+    )
+    session = Session.objects.get()
+    api = client.get(
+        reverse(
+            "api:session-detail",
+            kwargs={"conference_slug": conference.slug, "slug": session.slug},
+        )
+    ).json()
+    listing = list(Session.objects.public().for_listing().filter(conference=conference))
+    frab_json = build_frab_data(conference, listing, base_url="https://example.org")
+    [event] = frab_json["schedule"]["conference"]["days"][1]["rooms"]["Hall"]
+    xml = etree.fromstring(build_frab_xml(conference, listing, base_url="https://example.org"))
+
+    # The UUID frab requires, the one our exports always gave this id: a re-import still finds it.
+    assert session.guid == str(uuid.uuid5(uuid.NAMESPACE_URL, "urn:confsched:legacy-guid:csv-701"))
+    assert [api["guid"], event["guid"], xml.find("day/room/event").get("guid")] == [
+        session.guid
+    ] * 3
+
+
+def test_csv_reimport_by_id_matches_a_session_imported_before_its_guid_was_a_uuid(conference):
+    make_session(conference, guid="talk-1", title="Tensors, retitled here")
+    row = "talk-1,Tensors,talk,,Hall,2026-04-08,10:00,10:30,,Grace Hopper,,,"
+
+    report = import_schedule(conference, csv_file(row))
+
+    assert report.created["session"] == 0
+    assert list(Session.objects.values_list("guid", flat=True)) == ["talk-1"]
 
 
 def test_csv_speaker_matches_a_speaker_made_in_the_admin_by_name(conference):
@@ -280,7 +317,7 @@ def test_csv_room_clash_is_refused_or_held_on_request(conference):
         "hold session “Second”: Hall already hosts “First” then "
         "(Wednesday 8 April 2026 10:00–10:30 CEST)."
     ]
-    second = Session.objects.get(guid="b")
+    second = Session.objects.get(title="Second")
     assert (second.starts_at, second.room, second.status) == (None, None, "draft")
 
 

@@ -94,7 +94,7 @@ def test_hold_conflicts_previews_the_held_session_and_imports_it_unscheduled(
     )
     admin_client.post(location)
 
-    second = Session.objects.get(guid="b")
+    second = Session.objects.get(title="Second")
     assert (second.starts_at, second.held_reason[:23]) == (None, "Hall already hosts “Fir")
 
 

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from conference.models import Conference, Room, Track
 from sessions.exports.frab_schedule import build_frab_data, build_frab_xml
+from sessions.frab import export_guid
 from sessions.importers import MAX_IMPORT_BYTES, ScheduleImportError, import_schedule
 from sessions.models import Attachment, Session, SessionSpeaker
 from speakers.models import Speaker
@@ -648,10 +649,16 @@ def test_import_takes_track_colours_the_model_accepts_in_lower_case_and_ignores_
     ]
 
 
-def test_import_keeps_a_legacy_guid_as_it_is(conference):
-    import_schedule(conference, xml_file(xml_event(guid="HOqeNIb6G7M4hYFKFRkCmQ")))
+def test_import_stores_a_legacy_guid_as_the_uuid_exports_publish_and_matches_it_again(
+    conference,
+):
+    source = xml_event(guid="HOqeNIb6G7M4hYFKFRkCmQ")
+    import_schedule(conference, xml_file(source))
 
-    assert Session.objects.get().guid == "HOqeNIb6G7M4hYFKFRkCmQ"
+    report = import_schedule(conference, xml_file(source))
+
+    assert report.unchanged == {"session": 1, "room": 1}
+    assert Session.objects.get().guid == export_guid("HOqeNIb6G7M4hYFKFRkCmQ")
 
 
 def test_import_derives_a_stable_guid_for_a_frab_person_without_one(conference):

@@ -4,6 +4,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from sessions.frab import export_guid
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CONFERENCE = ("conference", "0010_room_kind")
@@ -89,4 +91,34 @@ def test_an_import_stored_before_languages_keeps_its_report_sections():
         "created": changes[:1],
         "updated": changes[1:2],
         "kept": changes[2:],
+    }
+
+
+def test_a_session_imported_with_an_id_that_is_no_uuid_gets_the_uuid_exports_published():
+    conference_now = ("conference", "0015_translatable_names")
+    apps = migrate([("schedule", "0024_import_language"), conference_now])
+    Conference = apps.get_model("conference", "Conference")
+    Session = apps.get_model("schedule", "Session")
+    conference = Conference.objects.create(
+        name="On",
+        slug="on",
+        starts_on=datetime.date(2026, 4, 7),
+        ends_on=datetime.date(2026, 4, 8),
+        time_zone="Europe/Paris",
+    )
+    uuid_guid = "7839bb58-30e3-5f36-ac06-59f292c0974c"
+    for slug, guid in (
+        ("csv", "csv-701"),
+        ("legacy", "HOqeNIb6G7M4hYFKFRkCmQ"),
+        ("uuid", uuid_guid),
+    ):
+        Session.objects.create(conference=conference, title=slug, slug=slug, guid=guid)
+
+    apps = migrate([("schedule", "0025_session_guids_are_uuids"), conference_now])
+
+    guids = dict(apps.get_model("schedule", "Session").objects.values_list("slug", "guid"))
+    assert guids == {
+        "csv": export_guid("csv-701"),
+        "legacy": export_guid("HOqeNIb6G7M4hYFKFRkCmQ"),
+        "uuid": uuid_guid,
     }

@@ -399,6 +399,40 @@ def test_video_download_url_is_kept_as_a_media_link_and_exported(conference, kin
     assert report.changes == []
 
 
+@pytest.mark.parametrize("kind", ["json", "xml"])
+def test_carriage_returns_survive_export_and_reimport(conference, kind):
+    text = "Line one\r\nline two\rline three"
+    event = FRAB_EVENT | {"abstract": text, "description": text}
+    import_schedule(conference, io.BytesIO(schedule_json(event)))
+
+    report = import_schedule(conference, io.BytesIO(exported(conference, kind)))
+
+    assert report.changes == []
+    session = Session.objects.get()
+    assert (session.abstract, session.description) == (text, text)
+
+
+# As 39c3's and 31c3's files give them: an IDN host, a path with typographic quotes.
+NON_ASCII_URLS = ["https://zügli.app", "http://www.example.org/2013/“making-famine”"]
+
+
+@pytest.mark.parametrize("kind", ["json", "xml"])
+def test_non_ascii_link_urls_are_exported_as_given_and_reimport_unchanged(conference, kind):
+    links = [{"url": url, "title": f"Link {n}"} for n, url in enumerate(NON_ASCII_URLS)]
+    import_schedule(conference, io.BytesIO(schedule_json(FRAB_EVENT | {"links": links})))
+    Attachment.objects.create(
+        session=Session.objects.get(), title="Slides", url="https://zügli.app/folien.pdf"
+    )
+
+    export = exported(conference, kind)
+    report = import_schedule(conference, io.BytesIO(export))
+
+    [event] = exported_json(conference)["days"][1]["rooms"]["Hall"]
+    assert [link["url"] for link in event["links"]] == NON_ASCII_URLS
+    assert [item["url"] for item in event["attachments"]] == ["https://zügli.app/folien.pdf"]
+    assert report.changes == []
+
+
 def test_sessionize_tag_line_picture_and_links_are_imported_and_exported(conference):
     document = copy.deepcopy(SESSIONIZE)
     document["speakers"][0] |= {

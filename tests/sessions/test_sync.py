@@ -205,7 +205,9 @@ def test_updated_since_reads_an_offset(anonymous, conference, since, count):
 
 
 @pytest.mark.parametrize("name", ["session", "speaker", "removal"])
-@pytest.mark.parametrize("value", ["yesterday", "2026-13-01T00:00Z", "2026-01-01T25:00"])
+@pytest.mark.parametrize(
+    "value", ["yesterday", "2026-13-01T00:00Z", "2026-01-01T25:00", "2026-04-07", "20260407"]
+)
 def test_an_updated_since_that_is_no_date_time_is_a_400_naming_it(
     anonymous, conference, name, value
 ):
