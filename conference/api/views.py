@@ -332,14 +332,15 @@ class LoginLimitedAuthTokenSerializer(AuthTokenSerializer):
         return attrs
 
     def save(self) -> ApiToken:
-        """A new ApiToken. Asked for without limits, it has what the account's token had
-        before scopes, as migration conference/0022 gave those: write for staff."""
+        """A new ApiToken. Asked for without limits, it has the account's reach, as migration
+        conference/0022 gave the tokens from before scopes: write, bounded by the account's
+        teams (an attendee writes their own schedule, nothing else)."""
         data = self.validated_data
         user = data["user"]
         if any(name in data for name in self.LIMITS):
             scope = data.get("scope", ApiToken.Scope.READ)
         else:
-            scope = ApiToken.Scope.WRITE if user.is_staff else ApiToken.Scope.READ
+            scope = ApiToken.Scope.WRITE
         return ApiToken.objects.issue(
             user,
             scope=scope,
@@ -376,8 +377,9 @@ class IssuedTokenSerializer(serializers.Serializer):
         "never beyond the account's teams, and within its own limits: `scope` `read` refuses "
         "every write with 403, `conferences` makes others answer 404, and an expired or "
         "revoked token answers 401. Without `name`, `scope`, `conferences` or "
-        "`expires_in_days` the token has the account's reach (`write` for staff, `read` for "
-        "others); with any of them, `scope` defaults to `read`. Failed tries count towards the "
+        "`expires_in_days` the token has the account's reach (`write`, within what the "
+        "account may do: an attendee's saves their schedule); with any of them, `scope` "
+        "defaults to `read`. Failed tries count towards the "
         "same limit as the site's login page: once an account is locked, every try answers 429 "
         "until the `Retry-After` seconds pass."
     ),

@@ -46,12 +46,6 @@ def adopt_drf_tokens(apps, schema_editor):
         cursor.execute(f"SELECT {connection.ops.quote_name('key')}, created, user_id FROM {table}")
         rows = cursor.fetchall()
     ApiToken = apps.get_model("conference", "ApiToken")
-    User = apps.get_model(settings.AUTH_USER_MODEL)
-    staff = set(
-        User.objects.filter(pk__in=[user_id for _, _, user_id in rows])
-        .filter(is_staff=True)
-        .values_list("pk", flat=True)
-    )
     for key, created, user_id in rows:
         if ApiToken.objects.filter(key_digest=digest(key)).exists():
             continue  # the same key twice: DRF's keys and ours never met, but be sure
@@ -59,7 +53,9 @@ def adopt_drf_tokens(apps, schema_editor):
             user_id=user_id,
             key=key,  # still a column until 0023 drops it
             name=ADOPTED_NAME,
-            scope="write" if user_id in staff else "read",
+            # Write, as DRF's tokens were: an attendee's app saves their schedule with it, and
+            # whatever else it writes is bounded by its owner's teams (TeamPermission).
+            scope="write",
             prefix=key[:8],
             key_digest=digest(key),
         )

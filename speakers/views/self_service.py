@@ -119,6 +119,10 @@ class InvitationView(SpeakerConferenceMixin, View):
         return render(self.request, self.template_name, context, status=status)
 
     def refused(self, error: InvitationError):
+        # A link that opens no invitation tells nothing of a conference the visitor may not
+        # see: it is a 404, as for a conference that does not exist. Published ones say why.
+        if not Conference.objects.visible_to(self.request.user).filter(pk=self.conference.pk):
+            raise Http404("No conference by that name.")
         context = self.page_context(title=error.title, message=error.message)
         return render(
             self.request, "speakers/invitation_invalid.html", context, status=error.status

@@ -454,13 +454,20 @@ def test_token_is_obtained_with_username_and_password(anonymous, organizer):
     assert (token.user, token.prefix) == (organizer, body["token"][:8])
 
 
-def test_an_attendees_token_without_limits_reads_only(anonymous, attendee):
+def test_an_attendees_token_without_limits_writes_their_schedule_and_nothing_else(
+    anonymous, attendee, conference
+):
     response = anonymous.post(
         reverse("api:auth-token"),
         {"username": "ada", "password": "correct horse battery"},
         format="json",
     )
-    assert (response.status_code, response.json()["scope"]) == (200, "read")
+    assert (response.status_code, response.json()["scope"]) == (200, "write")
+    anonymous.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    room = {"slug": "hall", "name": "Hall"}
+    assert (
+        anonymous.post(nested_url(conference, "room-list"), room, format="json").status_code == 403
+    )
 
 
 def test_token_request_is_json_only_and_needs_no_token_in_the_schema(anonymous):
@@ -481,7 +488,7 @@ def test_token_is_not_issued_for_a_form(anonymous, organizer):
         415,
         {"detail": 'Unsupported media type "application/x-www-form-urlencoded" in request.'},
     )
-    assert not Token.objects.filter(user=organizer).exists()
+    assert not ApiToken.objects.filter(user=organizer).exists()
 
 
 def test_token_is_refused_for_a_wrong_password(anonymous, organizer):

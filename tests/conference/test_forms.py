@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from conference.forms import AccountSettingsForm, SignupForm
+from conference.models import TeamInvitation
 from sessions.models import Release
 from speakers.models import SpeakerInvitation
 
@@ -20,6 +21,7 @@ SAVED_TO = {
     "sessions.admin.forms.ReleaseForm.version": Release._meta.get_field("version"),
     "sessions.admin.forms.ReleaseForm.comment": Release._meta.get_field("comment"),
     "speakers.forms.InvitationForm.email": SpeakerInvitation._meta.get_field("email"),
+    "conference.admin.teams.TeamInvitationForm.email": TeamInvitation._meta.get_field("email"),
 }
 # Fields no column receives: searches, lookups, passwords (saved hashed), hidden form state.
 NOT_SAVED = {

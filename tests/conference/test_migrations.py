@@ -80,7 +80,7 @@ def test_drf_tokens_become_api_tokens_with_their_owners_reach(drf_token_table):
 
     adopted = ApiToken.objects.order_by("user__username")
     assert [(t.user.username, t.scope, t.prefix, t.created_at) for t in adopted] == [
-        ("ada", "read", ATTENDEE_DRF_KEY[:8], created),
+        ("ada", "write", ATTENDEE_DRF_KEY[:8], created),
         ("organizer", "write", DRF_KEY[:8], created),
     ]
     assert [list(t.conferences.all()) for t in adopted] == [[], []]
