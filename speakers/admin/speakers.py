@@ -97,6 +97,13 @@ class SpeakerAdmin(
         "profile_locked",
     ]
 
+    def get_readonly_fields(self, request, obj=None):
+        # An account is linked to a speaker by an invitation its owner accepts (with the invited,
+        # confirmed address): a team member could otherwise link themselves and read the
+        # speaker's feedback. Superusers may still set it by hand.
+        readonly = super().get_readonly_fields(request, obj)
+        return readonly if request.user.is_superuser else [*readonly, "user"]
+
     def get_inlines(self, request, obj):
         # A speaker being added has no invitations yet.
         if obj is None:

@@ -7,7 +7,14 @@ from rest_framework.test import APIClient
 from conference.models import PREVIEW_COPY, PUBLIC_COPY, ApiToken, Conference, copy_for
 from conference.permissions import conferences_where
 from sessions.models import Session
-from tests.builders import make_conference, make_room, make_session, make_team, paris
+from tests.builders import (
+    make_conference,
+    make_room,
+    make_session,
+    make_speaker,
+    make_team,
+    paris,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -196,3 +203,38 @@ def test_feedback_averages_follow_the_token_and_the_teams(django_user_model, con
 
     assert staff_without_team == 403
     assert with_token == (200, 404)
+
+
+def test_a_team_member_cannot_link_an_account_to_a_speaker_by_hand(
+    client, django_user_model, conference_b
+):
+    """Only an accepted invitation links an account: else a programme member could make
+    themselves the speaker and read the speaker's feedback."""
+    speaker = make_speaker(conference_b, slug="ada")
+    member_of_b = member(django_user_model, "b-team", conference_b, is_programme=True)
+    client.force_login(member_of_b)
+    url = reverse("admin:speakers_speaker_change", args=[speaker.pk])
+
+    form = client.get(url).context["adminform"].form
+
+    assert "user" not in form.fields
+
+
+def test_autocompletes_offer_nothing_of_another_conference(
+    client, django_user_model, conference_a, conference_b
+):
+    make_speaker(conference_a, name="Ada of A", slug="ada-a")
+    make_speaker(conference_b, name="Ada of B", slug="ada-b")
+    client.force_login(member(django_user_model, "b-team", conference_b, is_programme=True))
+
+    answer = client.get(
+        reverse("admin:autocomplete"),
+        {
+            "app_label": "schedule",
+            "model_name": "sessionspeaker",
+            "field_name": "speaker",
+            "term": "Ada",
+        },
+    )
+
+    assert [result["text"] for result in answer.json()["results"]] == ["Ada of B"]
