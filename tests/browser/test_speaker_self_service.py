@@ -86,6 +86,14 @@ def test_an_invited_speaker_signs_up_from_the_mail_and_edits_their_public_profil
         page.get_by_label("Password", exact=True).fill("a long passphrase 42")
         page.get_by_label("Password confirmation").fill("a long passphrase 42")
         page.get_by_role("button", name="Create account").click()
+        # Only an account that confirmed the invited address accepts: the sign-up mailed a link.
+        # Back on the invitation, once the sign-up (and its mail) is done.
+        expect(page.get_by_role("heading", name="Your speaker profile")).to_be_visible()
+        verification = mailoutbox[-1]
+        assert verification.to == ["speaker@example.org"]
+        confirm = re.search(r"https?://\S+/accounts/verify/\S+", verification.body).group(0)
+        page.goto(live_server.url + site_path(confirm))
+        page.goto(live_server.url + site_path(link))
         page.get_by_role("button", name="Accept and link my account").click()
 
         expect(page.get_by_role("heading", name="My profile")).to_be_visible()
