@@ -26,14 +26,13 @@ export DJANGO_API_TOKEN_RATE=1000000/minute
 echo "--- fresh database with the demo conference"
 "$PYTHON" manage.py migrate --no-input -v 0
 "$PYTHON" manage.py load_demo >/dev/null
-# The staff token every request sends, and an attendee account whose password the fuzzer may try.
-TOKEN="$("$PYTHON" manage.py shell --no-imports -c '
+# The demo organizer's write token every request sends (its key is printed once, on stdout),
+# and an attendee account whose password the fuzzer may try.
+"$PYTHON" manage.py shell --no-imports -c '
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
-users = get_user_model().objects
-users.create_user("attendee", password="schemathesis-attendee")
-print(Token.objects.get_or_create(user=users.get(username="organizer"))[0].key)
-')"
+get_user_model().objects.create_user("attendee", password="schemathesis-attendee")
+'
+TOKEN="$("$PYTHON" manage.py create_api_token organizer --write --name schemathesis 2>/dev/null)"
 
 echo "--- API server on ${BASE}"
 # Two schemathesis workers, each with a sync gunicorn worker to answer it, so both cores work.
