@@ -238,11 +238,17 @@ def test_the_walk_finds_every_kind_of_door():
     assert "admin:schedule_session_change" in DOORS
 
 
-@pytest.mark.parametrize("name", DOORS)
-@pytest.mark.parametrize("who", OUTSIDERS)
+@pytest.mark.parametrize(
+    ("who", "name"),
+    [
+        (who, name)
+        for who in OUTSIDERS
+        for name in DOORS
+        # A token opens only the API.
+        if who != "token-of-b" or name.startswith("api:")
+    ],
+)
 def test_no_door_gives_an_outsider_anything_of_an_unpublished_conference(world, who, name):
-    if who == "token-of-b" and not name.startswith("api:"):
-        pytest.skip("tokens open only the API")
     response, nothing = ask(world, who, name), ask(world, who, name, twin=True)
     assert response.status_code in expected_for_outsider(who, name), (
         f"{who} asked {door_url(name, world)}: {response.status_code}"
