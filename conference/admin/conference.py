@@ -357,6 +357,17 @@ class ConferenceAdmin(ConferenceScopedAdmin, admin.ModelAdmin):
             ),
         )
 
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        # The planner, release and import buttons, for those whose roles in this conference
+        # open them (conference/permissions.py).
+        user = request.user
+        context.update(
+            may_plan=obj is not None and user.has_perm("schedule.change_session", obj),
+            may_release=obj is not None and user.has_perm("schedule.add_release", obj),
+            may_import=obj is not None and user.has_perm("schedule.add_scheduleimport", obj),
+        )
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
 
 class ConferencePartAdmin(ConferenceScopedAdmin, VersionedAdmin):
     """Rooms and tracks: listed per conference with how many sessions use them."""

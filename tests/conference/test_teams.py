@@ -238,3 +238,22 @@ def test_autocompletes_offer_nothing_of_another_conference(
     )
 
     assert [result["text"] for result in answer.json()["results"]] == ["Ada of B"]
+
+
+def test_the_conference_page_offers_only_the_tools_the_role_opens(
+    client, django_user_model, conference_b
+):
+    client.force_login(member(django_user_model, "venue", conference_b, is_venue=True))
+
+    page = client.get(reverse("admin:conference_conference_change", args=[conference_b.pk]))
+
+    assert page.status_code == 200
+    assert (page.context["may_plan"], page.context["may_release"], page.context["may_import"]) == (
+        False,
+        False,
+        False,
+    )
+    assert (
+        reverse("admin:schedule_session_planner", args=[conference_b.pk])
+        not in page.content.decode()
+    )
