@@ -21,9 +21,7 @@ WHOLE_VENUE = "venue"
 # publishes it again.
 MOVED_FIELDS = ["room", "starts_at", "ends_at", "planned_minutes", "status", "updated_at"]
 UNMOVED_FIELDS = [
-    field.name
-    for field in Session._meta.concrete_fields
-    if field.name not in MOVED_FIELDS
+    field.name for field in Session._meta.concrete_fields if field.name not in MOVED_FIELDS
 ]
 
 
