@@ -6,6 +6,8 @@ module reads snapshots only, never the models: models.py imports it.
 """
 
 import datetime
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.utils.formats import date_format
@@ -95,6 +97,17 @@ def changes_between(old: Snapshot, new: Snapshot) -> list[SessionChange]:
         changes.extend(session_changes(before, after))
     changes.sort(key=lambda change: change.sort_key)
     return changes
+
+
+def speakers_sessions(changes: Iterable[SessionChange]) -> dict[int, set[int]]:
+    """Speaker id to their changed sessions: those they give, or gave before the release.
+    Every one of them is told (sessions/notifications.py), as the release preview shows."""
+    sessions = defaultdict(set)
+    for change in changes:
+        for entry in (change.before, change.after):
+            for speaker_id in entry["speaker_ids"] if entry else ():
+                sessions[speaker_id].add(change.session_id)
+    return sessions
 
 
 def session_changes(before: dict | None, after: dict | None) -> list[SessionChange]:

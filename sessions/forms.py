@@ -17,11 +17,11 @@ from sessions.models.material import check_speaker_upload
 SLOT_MINUTES = 5
 WHOLE_VENUE = "venue"
 # What a move writes; full_clean() checks these, and the rules of clean() that read them.
-MOVED_FIELDS = ["room", "starts_at", "ends_at", "planned_minutes", "updated_at"]
+# Status too: taking a published session off the schedule unpublishes it, and its Undo
+# publishes it again.
+MOVED_FIELDS = ["room", "starts_at", "ends_at", "planned_minutes", "status", "updated_at"]
 UNMOVED_FIELDS = [
-    field.name
-    for field in Session._meta.concrete_fields
-    if field.name not in (*MOVED_FIELDS, "status")
+    field.name for field in Session._meta.concrete_fields if field.name not in MOVED_FIELDS
 ]
 
 
@@ -41,8 +41,9 @@ class SessionMoveForm(forms.Form):
     this form. It carries the version of the session the organizer saw: a session changed since
     is refused (``check_version``). The session keeps its length (``Session.place()``) and the
     model's rules judge the new slot (``full_clean()``): a clash, a time outside the conference's
-    days or a published session taken off the schedule is a form error naming the reason, and
-    nothing is saved. Times typed without a zone are read in the conference's zone.
+    days, or a published session taken off the schedule without ``unpublish`` (the organizer's
+    confirmation that it goes back to draft), is a form error naming the reason, and nothing is
+    saved. Times typed without a zone are read in the conference's zone.
     """
 
     PLACE, UNSCHEDULE = "place", "unschedule"
@@ -59,6 +60,17 @@ class SessionMoveForm(forms.Form):
             attrs={"type": "datetime-local", "step": SLOT_MINUTES * 60}, format="%Y-%m-%dT%H:%M"
         ),
     )
+
+    unpublish = forms.BooleanField(
+        required=False,
+        label=_("Unpublish it"),
+        help_text=_(
+            "It is published: taking it off the schedule makes it a draft again, and the next "
+            "release lists it as removed."
+        ),
+    )
+    # Undo of an unschedule that unpublished: put back, published again.
+    publish = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, session: Session, rooms, **kwargs):
         super().__init__(*args, **kwargs)
@@ -124,10 +136,10 @@ class SessionMoveForm(forms.Form):
         try:
             session.check_version(cleaned_data["version"])
             if cleaned_data["action"] == self.UNSCHEDULE:
-                session.unschedule()
+                session.unschedule(unpublish=cleaned_data["unpublish"])
             else:
                 room = self.rooms.get(cleaned_data["room"])  # None: the whole venue
-                session.place(room, cleaned_data["starts_at"])
+                session.place(room, cleaned_data["starts_at"], publish=cleaned_data["publish"])
             # Only what a move changes, as a ModelForm validates only its fields: the rest was
             # valid when saved, and checking it again costs a move seven queries.
             session.full_clean(exclude=UNMOVED_FIELDS)

@@ -25,7 +25,7 @@ from django_tasks import task
 from conference.accounts.mail import absolute, templated_mail, unsubscribe_url
 from conference.i18n.timezones import time_range
 from conference.models import mailable_accounts
-from sessions.changes import SessionChange, room_name
+from sessions.changes import SessionChange, room_name, speakers_sessions
 from sessions.models import Release, ReleaseMail, SavedSession, Session
 from sessions.releases import schedule_released
 from speakers.models import Speaker
@@ -90,16 +90,6 @@ def attendee_sessions(changes: Iterable[SessionChange]) -> set[int]:
     return {change.session_id for change in changes if change.kind in ATTENDEE_KINDS}
 
 
-def speakers_sessions(changes: Iterable[SessionChange]) -> dict[int, set[int]]:
-    """Speaker id to their changed sessions: those they give, or gave before the release."""
-    sessions = defaultdict(set)
-    for change in changes:
-        for entry in (change.before, change.after):
-            for speaker_id in entry["speaker_ids"] if entry else ():
-                sessions[speaker_id].add(change.session_id)
-    return sessions
-
-
 def enqueue_sending(release_id: int, mail_ids: list[int]) -> None:
     # In one transaction, the database backend's task rows take one commit, not one each.
     with transaction.atomic():
@@ -121,7 +111,7 @@ def send_release_mails(release_id: int, mail_ids: list[int]) -> int:
         return 0
     mails = list(
         ReleaseMail.objects.filter(release=release, pk__in=mail_ids, status="queued")
-        .select_related("user", "speaker__user")
+        .select_related("user", "speaker")
         .order_by("pk")
     )
     if not mails:
@@ -158,7 +148,8 @@ def recipients_sessions(
     mails: list[ReleaseMail], changes: list[SessionChange]
 ) -> dict[tuple[int | None, int | None], set[int]]:
     """(user id, speaker id) of each mail still to be sent to what it tells of: three queries
-    for a batch. Recipients no longer to be mailed are left out."""
+    for a batch. Recipients no longer to be mailed are left out; each speaker's mail gets their
+    ``reach_address`` (``SpeakerQuerySet.with_reach``)."""
     users = {mail.user_id for mail in mails if mail.user_id}
     speakers = {mail.speaker_id for mail in mails if mail.speaker_id}
     sessions_of = defaultdict(set)
@@ -168,10 +159,12 @@ def recipients_sessions(
     for user_id, session_id in saves.values_list("user", "session").order_by():
         sessions_of[user_id, None].add(session_id)
     talks = speakers_sessions(changes)
-    for speaker_id in (
-        Speaker.objects.filter(pk__in=speakers).mailable().values_list("pk", flat=True)
-    ):
-        sessions_of[None, speaker_id] = talks[speaker_id]
+    reached = Speaker.objects.filter(pk__in=speakers).mailable()
+    addresses = dict(reached.values_list("pk", "reach_address"))
+    for mail in mails:
+        if mail.speaker_id in addresses:
+            sessions_of[None, mail.speaker_id] = talks[mail.speaker_id]
+            mail.speaker.reach_address = addresses[mail.speaker_id]
     return sessions_of
 
 
@@ -234,7 +227,7 @@ class ReleaseMailWriter:
         sessions = self.sessions(session_ids)
         count = ngettext("your session", "your sessions", len(sessions))
         return templated_mail(
-            to=mail.speaker.mail_address,
+            to=mail.speaker.reach_address,
             subject=_("%(conference)s: schedule changes to %(count)s")
             % {"conference": self.conference.name, "count": count},
             template="sessions/mail/release_speaker",

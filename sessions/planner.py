@@ -223,12 +223,15 @@ def placement_of(session: Session) -> dict:
     """Where a session is, as SessionMoveForm data that puts it back there."""
     if session.is_unscheduled:
         return {"action": SessionMoveForm.UNSCHEDULE}
-    return {
+    placement = {
         "action": SessionMoveForm.PLACE,
         "room": str(session.room_id) if session.room_id else WHOLE_VENUE,
         # With its offset: a local time would be ambiguous in the hour the clocks go back.
         "starts_at": session.starts_at.isoformat(),
     }
+    if session.is_published:  # taken off the schedule, it was unpublished: Undo publishes it
+        placement["publish"] = "on"
+    return placement
 
 
 def remember_undo(store, session: Session, before: dict) -> None:
@@ -270,13 +273,14 @@ MOVE_LABELS = {"Room", "Starts", "Ends"}
 
 def record_move(user, session: Session, slot_before: tuple) -> None:
     """Write the move into the session's admin history, as its change form would."""
-    room_id, starts_at, ends_at = slot_before
+    room_id, starts_at, ends_at, status = slot_before
     changed = [
         label
         for label, before, after in (
             ("Room", room_id, session.room_id),
             ("Starts", starts_at, session.starts_at),
             ("Ends", ends_at, session.ends_at),
+            ("Status", status, session.status),
         )
         if before != after
     ]

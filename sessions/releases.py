@@ -24,8 +24,15 @@ from django.utils.translation import gettext, pgettext_lazy
 
 from conference.models import Conference
 from conference.routing import reverse_slugs
-from sessions.changes import CHANGE_KINDS, SessionChange, Snapshot, changes_between
+from sessions.changes import (
+    CHANGE_KINDS,
+    SessionChange,
+    Snapshot,
+    changes_between,
+    speakers_sessions,
+)
 from sessions.models import Release, Session, SessionSpeaker
+from speakers.models import Speaker
 
 # Sent with ``release=`` after a release is stored and its transaction committed.
 schedule_released = django.dispatch.Signal()
@@ -148,6 +155,34 @@ def preview_release(conference: Conference) -> ReleasePreview:
     snapshot = public_snapshot(conference)
     changes = changes_between(previous.snapshot if previous else {}, snapshot)
     return ReleasePreview(previous, snapshot, changes)
+
+
+@dataclass(frozen=True)
+class SpeakerReach:
+    """Whom the speakers' mails of a release reach: each speaker of a changed session, by name."""
+
+    mailed: list[Speaker]  # each with ``reach_address``
+    unreachable: list[Speaker]  # no address of theirs is known
+    unsubscribed: list[Speaker]  # turned these mails off
+
+
+def speaker_reach(changes: list[SessionChange]) -> SpeakerReach:
+    """Who of the speakers of ``changes`` a release mails, by the rule the mails follow
+    (``SpeakerQuerySet.with_reach``), and who it cannot reach; one query."""
+    speakers = (
+        Speaker.objects.filter(pk__in=speakers_sessions(changes))
+        .with_reach()
+        .order_by("name", "pk")
+    )
+    reach = SpeakerReach([], [], [])
+    for speaker in speakers:
+        if not speaker.reach_address:
+            reach.unreachable.append(speaker)
+        elif not speaker.schedule_change_mails:
+            reach.unsubscribed.append(speaker)
+        else:
+            reach.mailed.append(speaker)
+    return reach
 
 
 def prefetch_changes(releases: list[Release]) -> list[Release]:

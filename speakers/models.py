@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dates import WEEKDAYS_ABBR
@@ -18,7 +19,7 @@ from conference.models import (
     Conference,
     FormerSlug,
     KeepsFormerSlugs,
-    mailable_accounts,
+    confirmed_address,
 )
 from conference.models.teams import preview_of
 from conference.routing import reverse_slugs
@@ -72,12 +73,45 @@ class SpeakerQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
             speaker.visible_sessions = sessions_of[speaker.pk]
         return speakers
 
-    def mailable(self):
-        """Speakers the site may mail changes to their sessions: mails not turned off, and an
-        address, their own (staff-entered) or their linked account's verified one."""
-        return self.filter(schedule_change_mails=True).filter(
-            ~models.Q(email="") | mailable_accounts("user__")
+    def with_reach(self):
+        """Each speaker with ``reach_address``: where changes to their sessions are mailed, ""
+        when nowhere. The one rule for release mails and the release preview.
+
+        In order: the address organizers entered (``email``); the linked account's confirmed
+        address (an active account); else the address the linked account accepted an invitation
+        at. Accepting proves only that the link reached its holder, not that the account's
+        own address is theirs (a forwardable link may have been passed on, and a confirmed
+        address is what team invitations are accepted by), so acceptance marks nothing
+        confirmed and writes nothing: the invited address, which the organizers chose to
+        reach this speaker, is read here, and an account that later confirms an address of
+        its own is mailed there instead.
+        """
+        accepted_at = (
+            SpeakerInvitation.objects.filter(
+                speaker=models.OuterRef("pk"),
+                accepted_by=models.OuterRef("user"),
+                accepted_at__isnull=False,
+            )
+            .order_by("-accepted_at", "-pk")
+            .values("email")[:1]
         )
+        return self.annotate(
+            reach_address=models.Case(
+                models.When(~Q(email=""), then=models.F("email")),
+                models.When(
+                    Q(user__is_active=True) & confirmed_address("user__"),
+                    then=models.F("user__email"),
+                ),
+                default=Coalesce(models.Subquery(accepted_at), models.Value("")),
+                output_field=models.CharField(),
+            )
+        )
+
+    def mailable(self):
+        """Speakers the site mails changes to their sessions: an address (``with_reach``) and
+        the mails not turned off (the unsubscribe link of those mails). An account's setting
+        for the sessions it saved is not theirs: a speaker is told of their own talks."""
+        return self.with_reach().filter(schedule_change_mails=True).exclude(reach_address="")
 
     def search(self, text: str):
         """Speakers whose name, company or role contains ``text``."""
@@ -288,11 +322,6 @@ class Speaker(KeepsFormerSlugs, Versioned):
             "speakers:speaker-photo",
             kwargs={"conference_slug": self.conference.slug, "slug": self.slug},
         )
-
-    @property
-    def mail_address(self) -> str:
-        """Where changes to their sessions are mailed (see ``SpeakerQuerySet.mailable``)."""
-        return self.email or (self.user.email if self.user_id else "")
 
     @property
     def initials(self) -> str:

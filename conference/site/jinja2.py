@@ -149,6 +149,8 @@ def environment(**options) -> Environment:
         **{
             **options,
             "undefined": StrictUndefined,
+            # The line break after a block tag goes, {% endtrans %} included: a mail's text
+            # part ends such a line with "+%}" to keep it (tests/conference/test_mail_templates.py).
             "trim_blocks": True,
             "lstrip_blocks": True,
             "extensions": extensions,

@@ -233,7 +233,7 @@ def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOu
     since, it says who, what and when, in words (``last_change_text``).
     """
     before = placement_of(session)
-    slot_before = (session.room_id, session.starts_at, session.ends_at)
+    slot_before = (session.room_id, session.starts_at, session.ends_at, session.status)
     form = SessionMoveForm(data, session=session, rooms=session.conference.rooms.all())
     try:
         with transaction.atomic():
@@ -241,7 +241,7 @@ def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOu
                 if form.has_error(NON_FIELD_ERRORS, "edit_conflict"):
                     return refused(request, session, conflict_text(session, request.user))
                 return refused(request, session, named_once(session, form.reasons))
-            if (session.room_id, session.starts_at, session.ends_at) == slot_before:
+            if (session.room_id, session.starts_at, session.ends_at, session.status) == slot_before:
                 # Put down where it was: nothing to save, and the last undo stays as it was.
                 return MoveOutcome(
                     session,
@@ -267,6 +267,11 @@ def apply_move(request, session: Session, data, undoing: bool = False) -> MoveOu
     warnings = session_warnings(session)
     if undoing:
         message = _("Undone: “%(session)s” is back in %(place)s.")
+    elif slot_before[3] == Session.Status.PUBLISHED and session.is_draft:
+        message = _(
+            "Unpublished “%(session)s” and moved it to %(place)s: the next release lists it "
+            "as removed."
+        )
     else:
         message = _("Moved “%(session)s” to %(place)s.")
     return MoveOutcome(session, True, message % {"session": session, "place": where}, warnings)

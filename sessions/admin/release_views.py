@@ -17,7 +17,12 @@ from conference.admin.scoped import reachable
 from conference.models import Conference
 from sessions.admin.forms import ReleaseForm
 from sessions.forms import error_messages_by_field
-from sessions.releases import preview_release, release_schedule, suggested_version
+from sessions.releases import (
+    preview_release,
+    release_schedule,
+    speaker_reach,
+    suggested_version,
+)
 
 
 def release_urls(model_admin) -> list:
@@ -89,6 +94,7 @@ class ReleaseView(View):
             "changes": [
                 (change, change.describe(self.conference.tz)) for change in preview.changes
             ],
+            "reach": speaker_reach(preview.changes),
             "form": form,
             "releases_url": reverse("admin:schedule_release_changelist")
             + f"?conference__id__exact={self.conference.pk}",

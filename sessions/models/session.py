@@ -389,12 +389,17 @@ class Session(SessionDisplay, KeepsFormerSlugs, Versioned):
         )
         return datetime.timedelta(minutes=minutes)
 
-    def place(self, room: Room | None, starts_at: datetime.datetime) -> None:
+    def place(
+        self, room: Room | None, starts_at: datetime.datetime, *, publish: bool = False
+    ) -> None:
         """Put it in ``room`` (None: the whole venue) at ``starts_at`` for its planned length.
 
-        Its status stays as it is: a session placed from the unscheduled list is still a draft.
+        Its status stays as it is: a session placed from the unscheduled list is still a draft,
+        unless ``publish`` (undoing an unschedule that unpublished it) publishes a draft again.
         Nothing is saved; ``full_clean()`` then judges the new slot like any other edit.
         """
+        if publish and self.is_draft:
+            self.status = self.Status.PUBLISHED
         try:
             ends_at = starts_at + self.planned_length
         except OverflowError:  # a start near the year 9999
@@ -408,17 +413,19 @@ class Session(SessionDisplay, KeepsFormerSlugs, Versioned):
             ) from None
         self.room, self.starts_at, self.ends_at = room, starts_at, ends_at
 
-    def unschedule(self) -> None:
+    def unschedule(self, *, unpublish: bool = False) -> None:
         """Take it off the schedule: no time, no room; its duration is kept as its planned length.
 
-        Only a draft may wait unscheduled (Meta.constraints): a published or cancelled session
-        is refused here, saying what to do instead. Nothing is saved.
+        Only a draft may wait unscheduled (Meta.constraints). A published session goes back to
+        draft only when ``unpublish`` says the organizer agreed: the public loses it, and the
+        next release announces it as removed. Otherwise, and for a cancelled session, it is
+        refused here, saying why. Nothing is saved.
         """
-        if self.is_published:
+        if self.is_published and not unpublish:
             raise ValidationError(
                 gettext(
-                    "“%(session)s” is published: unpublish it first (the session list's action "
-                    "“Unpublish”), since only a draft can wait unscheduled."
+                    "“%(session)s” is published: taking it off the schedule unpublishes it, and "
+                    "the next release announces it as removed. Confirm that to go on."
                 )
                 % {"session": self},
                 code="unschedule_published",
@@ -435,6 +442,7 @@ class Session(SessionDisplay, KeepsFormerSlugs, Versioned):
         if not self.is_unscheduled:
             self.planned_minutes = max(1, round(self.duration / datetime.timedelta(minutes=1)))
         self.room = self.starts_at = self.ends_at = None
+        self.status = self.Status.DRAFT
 
     def hold(self, reason: str) -> None:
         """Take it off the schedule as a draft, saying why, for an organizer to place it.

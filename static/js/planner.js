@@ -88,6 +88,18 @@
 
   // Posting a move --------------------------------------------------------------------------
 
+  // Taking a published session off the schedule unpublishes it: asked first, as the public
+  // loses it and the next release announces it as removed (SessionMoveForm's "unpublish").
+  function confirmsUnpublishing(block) {
+    return window.confirm(
+      interpolate(
+        gettext("“%(title)s” is published. Taking it off the schedule unpublishes it, and the next release lists it as removed. Unpublish it?"),
+        { title: titleOf(block) },
+        true
+      )
+    );
+  }
+
   function move(block, column, row) {
     var values = { version: block.dataset.version };
     if (column) {
@@ -96,6 +108,13 @@
       values.starts_at = rowStart(row).toISOString();
     } else {
       values.action = "unschedule";
+      if (block.classList.contains("is-published")) {
+        if (!confirmsUnpublishing(block)) {
+          announce(gettext("Not moved: it stays published."));
+          return Promise.resolve(false);
+        }
+        values.unpublish = "on";
+      }
     }
     block.classList.add("is-pending");
     focusAfterRefresh = block.id;

@@ -207,10 +207,37 @@ def test_a_session_from_the_side_list_is_placed_and_undone(planner):
 
 
 def test_a_refused_move_names_the_session_once(planner):
-    block(planner, JSON_RPC).drag_to(planner.locator(".planner-side"))  # published: refused
+    drag_to_slot(planner, JSON_RPC, "Master Stage", row=44)  # where the Triton talk is
     outcome = planner.locator(".planner-outcome.is-refused")
-    expect(outcome).to_contain_text("is published: unpublish it first")
+    expect(outcome).to_contain_text("already hosts")
     assert outcome.inner_text().count(JSON_RPC) == 1
+
+
+def test_a_published_session_dragged_to_the_side_list_is_unpublished_once_confirmed(planner):
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        if len(asked) == 1:
+            dialog.dismiss()
+        else:
+            dialog.accept()
+
+    planner.on("dialog", answer)
+    block(planner, JSON_RPC).drag_to(planner.locator(".planner-side"))  # dismissed: stays
+    expect(planner.locator("#planner-announce")).to_have_text("Not moved: it stays published.")
+    assert session_titled(JSON_RPC).is_published
+
+    block(planner, JSON_RPC).drag_to(planner.locator(".planner-side"))  # accepted
+
+    expect(planner.locator(".planner-outcome.is-saved")).to_contain_text(
+        "the next release lists it as removed."
+    )
+    expect(planner.locator("#planner-unscheduled").get_by_text(JSON_RPC)).to_be_visible()
+    assert len(asked) == 2
+    assert "is published. Taking it off the schedule unpublishes it" in asked[0]
+    session = session_titled(JSON_RPC)
+    assert (session.status, session.room) == (Session.Status.DRAFT, None)
 
 
 def test_a_lightning_talk_block_says_its_kind_once(planner):

@@ -571,6 +571,44 @@ def test_only_a_draft_can_be_unscheduled():
     ]
 
 
+def test_a_published_session_is_unscheduled_only_once_its_unpublishing_is_confirmed():
+    session = make_session(make_conference(), starts_at=paris(8, 10), ends_at=paris(8, 10, 40))
+    with pytest.raises(ValidationError) as error:
+        session.unschedule()
+    assert error.value.messages == [
+        f"“{session}” is published: taking it off the schedule unpublishes it, and the next "
+        "release announces it as removed. Confirm that to go on."
+    ]
+    assert (session.status, session.starts_at) == ("published", paris(8, 10))
+
+    session.unschedule(unpublish=True)
+    session.full_clean()
+
+    assert (session.status, session.starts_at, session.planned_minutes) == ("draft", None, 40)
+
+
+def test_a_cancelled_session_is_not_unscheduled_though_unpublishing_is_confirmed():
+    session = make_session(make_conference(), status="cancelled")
+    with pytest.raises(ValidationError):
+        session.unschedule(unpublish=True)
+    assert session.status == "cancelled"
+
+
+@pytest.mark.parametrize(
+    ("status", "publish", "after"),
+    [
+        ("draft", True, "published"),
+        ("draft", False, "draft"),
+        ("cancelled", True, "cancelled"),
+    ],
+)
+def test_placing_publishes_only_a_draft_and_only_when_asked(status, publish, after):
+    conference = make_conference()
+    session = make_session(conference, status=status, starts_at=paris(8, 10))
+    session.place(make_room(conference), paris(8, 14), publish=publish)
+    assert session.status == after
+
+
 def test_the_database_refuses_a_planned_length_of_zero():
     session = make_unscheduled_session(make_conference())
     with pytest.raises(IntegrityError), transaction.atomic():

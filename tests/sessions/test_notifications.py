@@ -15,7 +15,9 @@ from sessions.notifications import (
     plan_release_mails,
     send_release_mails,
 )
-from sessions.releases import release_schedule
+from sessions.releases import preview_release, release_schedule, speaker_reach
+from speakers.invitations import accept_invitation
+from speakers.models import SpeakerInvitation
 from tests.builders import make_conference, make_room, make_session, make_speaker, paris
 
 pytestmark = pytest.mark.django_db
@@ -383,6 +385,106 @@ def test_a_speaker_with_a_verified_account_is_mailed_there(
 
     assert [message.to for message in mailoutbox] == [["bob@example.org"]]
     assert "Robotics\n  - New: Tue 10:00–10:30 CEST, Central Room\n" in mailoutbox[0].body
+
+
+@pytest.mark.usefixtures("immediate_tasks")
+def test_a_speaker_who_accepted_an_invitation_is_mailed_at_the_invited_address(
+    announce, conference, central, mailoutbox
+):
+    # A forwardable invitation, accepted by an account whose address is not yet confirmed:
+    # the speaker has no address of their own and no confirmed one.
+    account = make_attendee("ann", verified=False)
+    ann = make_speaker(conference, name="Ann Lee")
+    invitation = SpeakerInvitation.objects.create(
+        speaker=ann, email="ann@speakers.example", forwardable=True
+    )
+    accept_invitation(invitation, account)
+    graphs = make_session(
+        conference, title="Sparse graphs", room=central, starts_at=paris(7, 10), speakers=[ann]
+    )
+    announce()
+    mailoutbox.clear()
+    move(graphs, starts_at=paris(7, 14))
+
+    announce()
+
+    [message] = mailoutbox
+    assert message.to == ["ann@speakers.example"]
+    assert "Moved from Tue 10:00 to Tue 14:00 (CEST), Central Room" in message.body
+
+
+@pytest.mark.usefixtures("immediate_tasks")
+def test_a_speaker_whose_account_confirms_an_address_is_mailed_there_not_at_the_invited_one(
+    announce, conference, central, mailoutbox
+):
+    account = make_attendee("ann", verified=False)
+    ann = make_speaker(conference, name="Ann Lee")
+    invitation = SpeakerInvitation.objects.create(
+        speaker=ann, email="old@speakers.example", forwardable=True
+    )
+    accept_invitation(invitation, account)
+    AccountEmail.objects.filter(user=account).update(verified_address=account.email)
+    make_session(conference, room=central, starts_at=paris(7, 10), speakers=[ann])
+
+    announce()
+
+    assert [message.to for message in mailoutbox] == [["ann@example.org"]]
+
+
+@pytest.mark.usefixtures("immediate_tasks")
+def test_a_speaker_is_told_of_their_talks_though_their_account_turned_off_saved_session_mails(
+    announce, conference, central, mailoutbox
+):
+    account = make_attendee("ann", schedule_changes=False)
+    ann = make_speaker(conference, name="Ann Lee", user=account)
+    make_session(conference, room=central, starts_at=paris(7, 10), speakers=[ann])
+
+    announce()
+
+    assert [message.to for message in mailoutbox] == [["ann@example.org"]]
+
+
+@pytest.mark.usefixtures("immediate_tasks")
+def test_the_release_preview_names_the_very_speakers_the_release_mails(
+    announce, conference, central, mailoutbox
+):
+    invited = make_attendee("cy", verified=False)
+    speakers = [
+        make_speaker(conference, name="Ann Lee", email="ann@speakers.example"),
+        make_speaker(conference, name="Bo Chen", user=make_attendee("bo")),
+        make_speaker(conference, name="Cy Diaz"),
+        make_speaker(conference, name="Di Eve", user=make_attendee("di", verified=False)),
+        make_speaker(conference, name="Ed Fox", email="ed@x.example", schedule_change_mails=False),
+    ]
+    accept_invitation(
+        SpeakerInvitation.objects.create(
+            speaker=speakers[2], email="cy@speakers.example", forwardable=True
+        ),
+        invited,
+    )
+    graphs = make_session(conference, room=central, starts_at=paris(7, 10), speakers=speakers[:3])
+    announce()
+    mailoutbox.clear()
+    # Ann leaves the session: she gave it before this release, and is told too.
+    SessionSpeaker.objects.filter(session=graphs, speaker=speakers[0]).delete()
+    graphs.speakers.add(*speakers[3:])
+    move(graphs, starts_at=paris(7, 14))
+
+    reach = speaker_reach(preview_release(conference).changes)
+    announce()
+
+    previewed = sorted(speaker.reach_address for speaker in reach.mailed)
+    assert (
+        previewed
+        == sorted(message.to[0] for message in mailoutbox)
+        == [
+            "ann@speakers.example",
+            "bo@example.org",
+            "cy@speakers.example",
+        ]
+    )
+    assert [speaker.name for speaker in reach.unreachable] == ["Di Eve"]
+    assert [speaker.name for speaker in reach.unsubscribed] == ["Ed Fox"]
 
 
 @pytest.mark.usefixtures("immediate_tasks")

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from sessions.models import Session
 from sessions.planner import last_change_text
+from sessions.releases import preview_release, release_schedule
 from speakers.models import Availability
 from tests.builders import (
     make_conference,
@@ -559,16 +560,72 @@ def test_unscheduling_takes_a_draft_off_the_schedule_and_remembers_its_length(
     )
 
 
-def test_unscheduling_a_published_session_is_refused_saying_what_to_do(
+def test_unscheduling_a_published_session_unconfirmed_is_refused_asking_to_confirm(
     admin_client, conference, central
 ):
     session = make_session(conference, room=central)
     response = post_move(admin_client, session, action="unschedule")
     assert outcome_of(response) == (
-        f"Not moved: “{session}” is published: unpublish it first (the session "
-        "list's action “Unpublish”), since only a draft can wait unscheduled."
+        f"Not moved: “{session}” is published: taking it off the schedule unpublishes it, and "
+        "the next release announces it as removed. Confirm that to go on."
     )
-    assert Session.objects.get(pk=session.pk).room == central
+    session.refresh_from_db()
+    assert (session.room, session.status) == (central, "published")
+
+
+def test_unscheduling_a_published_session_confirmed_unpublishes_it_and_the_release_removes_it(
+    admin_client, conference, central
+):
+    conference.is_published = True
+    conference.save()
+    session = make_session(conference, room=central, starts_at=paris(8, 10))
+    release_schedule(conference, version="v1", comment="", user=None)
+
+    response = post_move(admin_client, session, action="unschedule", unpublish="on")
+
+    assert outcome_of(response) == (
+        f"Unpublished “{session}” and moved it to the unscheduled list: the next release "
+        "lists it as removed."
+    )
+    session.refresh_from_db()
+    assert (session.status, session.room, session.starts_at) == ("draft", None, None)
+    changes = preview_release(conference).changes
+    assert [(change.kind, change.session_id) for change in changes] == [("removed", session.pk)]
+    entry = LogEntry.objects.get(object_id=str(session.pk))
+    assert entry.get_change_message() == "Changed Room, Starts, Ends and Status."
+
+
+def test_undo_of_an_unpublishing_unschedule_publishes_it_again_where_it_was(
+    admin_client, conference, central
+):
+    session = make_session(conference, room=central, starts_at=paris(8, 10))
+    post_move(admin_client, session, action="unschedule", unpublish="on")
+
+    response = admin_client.post(undo_url(conference), headers=HTMX)
+
+    assert outcome_of(response) == (
+        f"Undone: “{session}” is back in Central Room, Wednesday 8 April 2026 10:00–10:30 CEST."
+    )
+    session.refresh_from_db()
+    assert (session.status, session.room, session.starts_at) == ("published", central, paris(8, 10))
+
+
+def test_the_plain_move_form_of_a_published_session_offers_to_unpublish_it(
+    admin_client, conference, central
+):
+    published = make_session(conference, room=central, starts_at=paris(8, 10))
+    draft = make_session(conference, room=central, starts_at=paris(8, 11), status="draft")
+
+    assert 'name="unpublish"' in admin_client.get(move_url(published)).content.decode()
+    assert 'name="unpublish"' not in admin_client.get(move_url(draft)).content.decode()
+
+
+def test_a_cancelled_session_is_not_unscheduled_even_confirmed(admin_client, conference, central):
+    session = make_session(conference, room=central, status="cancelled")
+    response = post_move(admin_client, session, action="unschedule", unpublish="on")
+    assert "is cancelled and stays in the schedule" in outcome_of(response)
+    session.refresh_from_db()
+    assert (session.status, session.room) == ("cancelled", central)
 
 
 # Undo -----------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from conference.models import AccountEmail
 from sessions.models import Release
 from sessions.releases import release_schedule
 from tests.builders import make_conference, make_room, make_session, make_speaker, make_team, paris
@@ -230,8 +231,11 @@ def test_release_list_query_count_does_not_grow(
 def test_release_review_query_count_does_not_grow(
     admin_client, django_assert_max_num_queries, conference, count
 ):
-    speaker = make_speaker(conference)
     for number in range(count):
+        # A speaker each, half of them reachable: the list of who is mailed is one query.
+        speaker = make_speaker(
+            conference, name=f"Speaker {number}", email="s@x.example" if number % 2 else ""
+        )
         starts_at = paris(8, 8) + datetime.timedelta(minutes=30 * number)
         make_session(conference, starts_at=starts_at, speakers=[speaker])
 
@@ -239,9 +243,39 @@ def test_release_review_query_count_does_not_grow(
         response = review(admin_client, conference)
 
     assert len(response.context["changes"]) == count
+    reach = response.context["reach"]
+    assert (len(reach.mailed), len(reach.unreachable)) == (count // 2, count - count // 2)
 
 
 def test_the_review_of_an_empty_schedule_says_so(admin_client, conference):
     html = review(admin_client, conference).content.decode()
 
     assert "The public schedule is empty: publish sessions before releasing it." in html
+
+
+def test_the_review_names_the_speakers_mailed_and_those_who_cannot_be_reached(
+    admin_client, django_user_model, conference, central
+):
+    account = django_user_model.objects.create_user("bo", "bo@example.org", "x")
+    AccountEmail.objects.create(user=account, verified_address="bo@example.org")
+    speakers = [
+        make_speaker(conference, name="Ann Lee", email="ann@speakers.example"),
+        make_speaker(conference, name="Bo Chen", user=account),
+        make_speaker(conference, name="Cy Diaz"),  # no address, no account
+        make_speaker(conference, name="Di Eve", email="di@x.example", schedule_change_mails=False),
+    ]
+    make_session(conference, room=central, starts_at=paris(8, 10), speakers=speakers)
+
+    response = review(admin_client, conference)
+
+    reach = response.context["reach"]
+    assert [(s.name, s.reach_address) for s in reach.mailed] == [
+        ("Ann Lee", "ann@speakers.example"),
+        ("Bo Chen", "bo@example.org"),
+    ]
+    assert [s.name for s in reach.unreachable] == ["Cy Diaz"]
+    assert [s.name for s in reach.unsubscribed] == ["Di Eve"]
+    html = response.content.decode()
+    unreachable = re.search(r'<ul class="release-unreachable">(.*?)</ul>', html, re.S).group(1)
+    assert "Cy Diaz" in unreachable
+    assert "Ann Lee (ann@speakers.example)" in html
