@@ -50,7 +50,7 @@ HALF_HOUR = datetime.timedelta(minutes=30)
 GRID_FOLD_FROM = datetime.timedelta(hours=1)
 # The most rows and columns the grid stylesheet (sessions/grid_rows.css) places: 25 hours, the
 # longest day, and a time column plus the whole venue plus 298 rooms (a 10,000-session festival has
-# 278; beyond the last class a block loses its column). A rule a column: 5 KB more, cached a day.
+# 278; beyond the last class a block loses its column). Rules a column: 10 KB more, cached a day.
 GRID_MOST_ROWS = 25 * 60 // GRID_MINUTES
 GRID_MOST_COLUMNS = 300
 
@@ -98,6 +98,9 @@ class GridGap:
 
 @dataclass
 class Grid:
+    """One day's grid. ``columns``: the rooms across, after the time column; the header and the
+    body both lay out exactly these (``rooms_class``), so a block stands under its room's name."""
+
     columns: list[Room | None]
     times: list[GridTime]
     rows: int
@@ -108,6 +111,13 @@ class Grid:
     def headings(self) -> list[tuple[int, Room | None]]:
         """(grid column, room) of each room heading: the time column is column 1."""
         return [(index + 2, room) for index, room in enumerate(self.columns)]
+
+    @property
+    def rooms_class(self) -> str:
+        """The class giving the header and the body their columns: the time column, then one
+        per room (sessions/grid_rows.css). Explicit, so an empty last column cannot go missing
+        from the body and shift every block under its neighbour's heading."""
+        return f"rooms{len(self.columns)}"
 
     @property
     def width(self) -> int:
@@ -195,12 +205,19 @@ def build_grid(sessions: list[Session], rooms: list[Room]) -> Grid:
     Rows count real time from the first start (rounded down to the quarter hour), so a 20-minute
     talk is twice as tall as a 10-minute one; an hour or more with no session anywhere folds into
     one marked band (GridGap). The time axis labels each start time and every half hour between
-    (in the active zone). Sessions without a room (venue-wide breaks) get a first column of their
-    own when present. Overlapping sessions in one room cannot exist (the model forbids it) except
-    cancelled ones; those are skipped here and still shown in the list view.
+    (in the active zone).
+
+    Columns are the ``rooms`` (in their order) that hold a session of ``sessions``, as Sched
+    lays out a day: a room with nothing that day (a workshop room used only on the first day),
+    or nothing the filters let through, would be an empty column narrowing every other and
+    pushing the day off a laptop's screen. Sessions without a room (venue-wide breaks) get a
+    first column of their own when present. Overlapping sessions in one room cannot exist (the
+    model forbids it) except cancelled ones; those are skipped here and still shown in the list
+    view.
     """
-    columns: list[Room | None] = list(rooms)
-    if any(session.room_id is None for session in sessions):
+    used = {session.room_id for session in sessions}
+    columns: list[Room | None] = [room for room in rooms if room.pk in used]
+    if None in used:
         columns.insert(0, None)
     if not sessions:
         return Grid(columns=columns, times=[], rows=0)

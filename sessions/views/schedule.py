@@ -205,7 +205,11 @@ def grid_rows_css(request, conference_slug):
     return TemplateResponse(
         request,
         "sessions/grid_rows.css",
-        {"columns": range(1, GRID_MOST_COLUMNS + 1), "rows": range(1, GRID_MOST_ROWS + 1)},
+        {
+            "columns": range(1, GRID_MOST_COLUMNS + 1),
+            "room_counts": range(1, GRID_MOST_COLUMNS),  # the time column takes one
+            "rows": range(1, GRID_MOST_ROWS + 1),
+        },
         content_type="text/css; charset=utf-8",
     )
 

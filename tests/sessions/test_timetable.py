@@ -3,6 +3,7 @@ import zoneinfo
 import pytest
 from django.utils import timezone
 
+from sessions.models import Session
 from sessions.timetable import build_grid
 from tests.builders import make_conference, make_room, make_session, paris
 
@@ -85,3 +86,39 @@ def test_grid_ticks_fall_on_the_half_hours_of_the_display_zone(room):
         make_session(room=room, starts_at=paris(8, 10), ends_at=paris(8, 11)), zone=kathmandu
     )
     assert [clock(tick.at, kathmandu) for tick in grid.ticks] == ["14:00", "14:30"]
+
+
+def test_grid_columns_are_the_rooms_used_that_day_in_room_order():
+    conference = make_conference(slug="summit")
+    hall = make_room(conference, name="Hall", position=0)
+    side = make_room(conference, name="Side", position=1)
+    workshop = make_room(conference, name="Workshop", position=2)  # nothing on this day
+    sessions = [
+        make_session(room=side, starts_at=paris(8, 10), ends_at=paris(8, 10, 30)),
+        make_session(room=hall, starts_at=paris(8, 10, 30), ends_at=paris(8, 11)),
+    ]
+    with timezone.override(PARIS):
+        grid = build_grid(sessions, [hall, side, workshop])
+    assert grid.columns == [hall, side]
+    assert grid.headings == [(2, hall), (3, side)]
+    # The header and the body share this one column list: the time column and two rooms.
+    assert grid.rooms_class == "rooms2"
+    assert [(block.session, block.column) for time in grid.times for block in time.blocks] == [
+        (sessions[0], 3),
+        (sessions[1], 2),
+    ]
+
+
+def test_grid_gives_the_whole_venue_a_first_column_only_on_a_day_with_venue_wide_sessions():
+    conference = make_conference(slug="summit")
+    hall = make_room(conference, name="Hall")
+    workshop = make_room(conference, name="Workshop")
+    talk = make_session(room=hall, starts_at=paris(8, 11), ends_at=paris(8, 11, 30))
+    lunch = make_session(
+        conference, kind=Session.Kind.BREAK, starts_at=paris(8, 12), ends_at=paris(8, 13)
+    )
+    with timezone.override(PARIS):
+        with_lunch = build_grid([talk, lunch], [hall, workshop])
+        without = build_grid([talk], [hall, workshop])
+    assert (with_lunch.columns, with_lunch.rooms_class) == ([None, hall], "rooms2")
+    assert (without.columns, without.rooms_class) == ([hall], "rooms1")

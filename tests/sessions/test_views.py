@@ -463,7 +463,23 @@ def test_grid_rows_stylesheet_places_the_columns_of_a_festival_of_278_rooms(clie
     response = client.get(
         reverse("sessions:schedule-grid-rows", kwargs={"conference_slug": "pycon"})
     )
-    assert ".c280{grid-column:280}" in response.content.decode()
+    css = response.content.decode()
+    assert ".c280{grid-column:280}" in css
+    assert ".rooms278{--rooms:278}" in css
+
+
+def test_grid_header_and_body_share_one_column_list_leaving_out_an_unused_room(client, conference):
+    hall = make_room(conference, name="Hall", position=0)
+    make_room(conference, name="Workshop", position=1)  # nothing on 8 April
+    make_session(conference, title="Talk", room=hall)
+    html = client.get(schedule_url(conference, "sessions:schedule-grid")).content.decode()
+    head = re.search(r'<div class="tgrid-head rooms1" aria-hidden="true">(.*?)</div>', html, re.S)
+    assert re.findall(r'<span class="(c\d+)">([^<]*)</span>', head.group(1)) == [
+        ("c1", "Time"),
+        ("c2", "Hall"),
+    ]
+    assert '<div class="tgrid rooms1">' in html
+    assert '<div class="tgrid-block c2 r1 s6">' in html
 
 
 def test_grid_shows_the_first_day_with_sessions_unless_a_day_is_chosen(client, conference):
