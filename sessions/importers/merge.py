@@ -130,8 +130,9 @@ def shown_value(value: Any, zone: zoneinfo.ZoneInfo) -> str:
     """A field's value in one line of the report: times in the conference's zone, text shortened."""
     if value is None or value == "" or value == []:
         return _("(none)")
-    if isinstance(value, datetime.datetime):
-        return f"{value.astimezone(zone):%Y-%m-%d %H:%M}"
+    if isinstance(value, datetime.datetime):  # named: the clocks may change in between
+        local = value.astimezone(zone)
+        return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
     if isinstance(value, list):
         return ", ".join(item.name if isinstance(item, Speaker) else item[0] for item in value)
     text = " ".join(str(value).split())
