@@ -129,9 +129,8 @@ def content_strings() -> list[str]:
         if fields:
             for row in model.objects.values_list(*fields):
                 values += [value for value in row if isinstance(value, str) and value]
-    # Titles as schedules print them, “Lightning Talk: …”: the kind prefix is part of the title,
-    # in exports and imports too, so it stays as the organizers' schedule writes it.
-    values += [session.display_title for session in Session.objects.all()]
+    # Not the titles with their kind (display_title): pages print the kind in the visitor's
+    # language, so an English “Lightning Talk: ” on a French page is a failure.
     # As a page shows a text over several lines (a form's textarea is read as one text).
     return values + [" ".join(value.split()) for value in values if "\n" in value]
 
