@@ -137,3 +137,21 @@ def test_conference_admin_saves_rooms_and_tracks_from_a_fresh_page(admin_client)
         60,
         2,
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        ("en", "the embeddable schedule (/&lt;conference&gt;/embed/) in a frame"),
+        ("fr", "le programme intégrable (/&lt;conference&gt;/embed/) dans un"),
+    ],
+)
+def test_embed_help_names_the_address_with_its_placeholder(admin_client, language, shown):
+    """The admin prints help texts as HTML: an unescaped “<conference>” shows as “//embed/”."""
+    conference = make_conference()
+    url = reverse("admin:conference_conference_change", args=[conference.pk])
+
+    html = admin_client.get(url, headers={"Accept-Language": language}).content.decode()
+
+    assert shown in " ".join(html.split())
+    assert "<conference>" not in html
