@@ -1,3 +1,4 @@
+import datetime
 import re
 from html import unescape
 from pathlib import Path
@@ -94,6 +95,25 @@ def test_preview_names_the_day_and_times_in_french_as_french_writes_them(admin_c
     page = page_text(admin_client.get(location, **french))
 
     assert "Lunch mar. 7 avr. 2026 12 h 00–13 h 00 CEST" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "when"), [("en", "7 Dec 2026 01:42 CET"), ("fr", "7 déc. 2026 01:42 CET")]
+)
+def test_import_pages_show_the_upload_time_in_the_conferences_zone_named(
+    admin_client, conference, language, when
+):
+    location = upload(admin_client, conference, HEADER + "t1,Tensors,,,,,\n")["Location"]
+    ScheduleImport.objects.update(
+        created_at=datetime.datetime(2026, 12, 7, 0, 42, tzinfo=datetime.UTC)
+    )
+    headers = {"Accept-Language": language}
+
+    listing = page_text(admin_client.get(import_url(conference), headers=headers))
+    detail = page_text(admin_client.get(location, headers=headers))
+
+    assert f"{when} " in listing  # 00:42 in UTC
+    assert f"{when} " in detail
 
 
 def test_confirm_imports_what_the_preview_showed(admin_client, conference):
