@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from conference.i18n.timezones import short_moment
 from conference.models import Room, Track
 from speakers.models import Speaker
 
@@ -130,9 +131,8 @@ def shown_value(value: Any, zone: zoneinfo.ZoneInfo) -> str:
     """A field's value in one line of the report: times in the conference's zone, text shortened."""
     if value is None or value == "" or value == []:
         return _("(none)")
-    if isinstance(value, datetime.datetime):  # named: the clocks may change in between
-        local = value.astimezone(zone)
-        return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+    if isinstance(value, datetime.datetime):
+        return short_moment(value, zone)
     if isinstance(value, list):
         return ", ".join(item.name if isinstance(item, Speaker) else item[0] for item in value)
     text = " ".join(str(value).split())

@@ -143,7 +143,9 @@ class ImportReport:
             "room": room,
             "changes": [
                 {
-                    "field": decision.name,
+                    # “start:”, the colon as the uploader's language writes it (“début :”),
+                    # as the rest of the report.
+                    "field": _("%(field)s:") % {"field": decision.name},
                     "old": shown_value(decision.current, self.zone),
                     "new": shown_value(decision.from_file, self.zone),
                     "reason": decision.reason,

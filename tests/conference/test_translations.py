@@ -443,7 +443,9 @@ def test_a_schedule_import_is_reported_in_the_language_of_its_uploader(client, o
         "unreadable": ("schedule.json", '{"schedule": {"conference": 3}}', {}),
     }
     allowed = admin_allowed()
-    content = content_strings() + [name for name, _, _ in files.values()]  # as uploaded
+    # As uploaded: the files' names, and the titles of the sessions the preview lists.
+    titles = [line.split(",")[1] for line in REIMPORTED.splitlines()]
+    content = content_strings() + [name for name, _, _ in files.values()] + titles
     untranslated = {}
     for case, (name, text, data) in files.items():
         english = uploaded(client, conference, name, text, "en", **data)

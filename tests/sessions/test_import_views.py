@@ -82,8 +82,8 @@ def test_preview_shows_where_a_changed_session_goes_and_each_field_old_and_new(
     assert (
         "Welcome to the workshop day Tue 7 Apr 2026 10:00–10:20 CEST Founders Cafe "
         "room: Master Stage → Founders Cafe (changed in the file) "
-        "starts: 2026-04-07 09:30 CEST → 2026-04-07 10:00 CEST (changed in the file) "
-        "ends: 2026-04-07 09:50 CEST → 2026-04-07 10:20 CEST (changed in the file)"
+        "starts: Tue 7 Apr 2026 09:30 CEST → Tue 7 Apr 2026 10:00 CEST (changed in the file) "
+        "ends: Tue 7 Apr 2026 09:50 CEST → Tue 7 Apr 2026 10:20 CEST (changed in the file)"
     ) in page_text(response)
 
 
@@ -97,8 +97,23 @@ def test_preview_names_the_day_and_times_in_french_as_french_writes_them(admin_c
     assert "Lunch mar. 7 avr. 2026 12 h 00–13 h 00 CEST" in page
 
 
+def test_preview_shows_a_changed_field_old_and_new_in_french(admin_client, conference):
+    admin_client.post(upload(admin_client, conference, WORKSHOP_DAY)["Location"])
+    moved = WORKSHOP_DAY.replace(",2026-04-07,09:30,09:50", ",2026-04-07,10:00,10:20")
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+    file = SimpleUploadedFile("sessions.csv", moved.encode(), content_type="text/csv")
+    location = admin_client.post(import_url(conference), {"file": file}, **french)["Location"]
+
+    page = page_text(admin_client.get(location, **french))
+
+    assert (
+        "début : mar. 7 avr. 2026 9 h 30 CEST → mar. 7 avr. 2026 10 h 00 CEST "
+        "(modifié dans le fichier)"
+    ) in page
+
+
 @pytest.mark.parametrize(
-    ("language", "when"), [("en", "7 Dec 2026 01:42 CET"), ("fr", "7 déc. 2026 01:42 CET")]
+    ("language", "when"), [("en", "7 Dec 2026, 01:42 CET"), ("fr", "7 déc. 2026, 1 h 42 CET")]
 )
 def test_import_pages_show_the_upload_time_in_the_conferences_zone_named(
     admin_client, conference, language, when
