@@ -12,7 +12,9 @@ def create_cache_tables(using, **kwargs):
 
 class ConferenceConfig(AppConfig):
     name = "conference"
-    verbose_name = gettext_lazy("Conference")
+    # The admin's section and breadcrumb: “Setup › Conferences”, “Setup › API tokens” (not
+    # “Conference › Conferences”): conferences with their rooms and tracks, teams, API access.
+    verbose_name = gettext_lazy("Setup")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):

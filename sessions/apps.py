@@ -6,7 +6,9 @@ class SessionsConfig(AppConfig):
     name = "sessions"
     # django.contrib.sessions already owns the label "sessions".
     label = "schedule"
-    verbose_name = gettext_lazy("Sessions")
+    # The admin's section and breadcrumb: “Schedule › Sessions”, “Programme › Sessions” (the
+    # app's name beside its models', so not “Sessions › Sessions”).
+    verbose_name = gettext_lazy("Schedule")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from conference.i18n.timezones import local_clock
 
@@ -199,7 +200,11 @@ def speaker_change_text(before: dict, after: dict) -> str:
     added = [name for pk, name in new.items() if pk not in old]
     removed = [name for pk, name in old.items() if pk not in new]
     if added:
-        parts.append(_("%(names)s added") % {"names": ", ".join(added)})
+        added_text = ngettext("%(names)s added", "%(names)s added", len(added))
+        parts.append(added_text % {"names": ", ".join(added)})
     if removed:
-        parts.append(_("%(names)s removed") % {"names": ", ".join(removed)})
-    return _("speakers changed: %(changes)s") % {"changes": "; ".join(parts)}
+        removed_text = ngettext("%(names)s removed", "%(names)s removed", len(removed))
+        parts.append(removed_text % {"names": ", ".join(removed)})
+    # Translators: between “Ann Lee added” and “Bob Roe removed” (French: “ ; ”).
+    separator = pgettext("between speakers added and removed", "; ")
+    return _("speakers changed: %(changes)s") % {"changes": separator.join(parts)}

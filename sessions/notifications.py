@@ -210,7 +210,11 @@ class ReleaseMailWriter:
         )
         return templated_mail(
             to=mail.user.email,
-            subject=_("%(conference)s: %(count)s changed")
+            subject=ngettext(
+                "%(conference)s: %(count)s changed",
+                "%(conference)s: %(count)s changed",
+                len(sessions),
+            )
             % {"conference": self.conference.name, "count": count},
             template="sessions/mail/release_attendee",
             context={

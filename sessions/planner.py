@@ -209,9 +209,7 @@ def describe_blocks(
         session.planner_speakers = ", ".join(speaker.name for speaker in session.ordered_speakers)
         session.planner_track = track.name if track is not None else ""
         # “Lightning Talk: …” already says its kind; a plain talk's title does not.
-        kind = session.kind_label
-        title = session.display_title.casefold()
-        session.planner_kind = "" if title.startswith(kind.casefold()) else kind
+        session.planner_kind = "" if session.kind_prefix else session.kind_label
 
 
 # Undo: the placement before the last move, per conference, kept in the organizer's session.

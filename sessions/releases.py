@@ -20,7 +20,7 @@ import django.dispatch
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, npgettext_lazy
 
 from conference.models import Conference
 from conference.routing import reverse_slugs
@@ -37,16 +37,27 @@ from speakers.models import Speaker
 # Sent with ``release=`` after a release is stored and its transaction committed.
 schedule_released = django.dispatch.Signal()
 
-# How a count of each kind reads: “3 new, 2 moved, 1 changed room”.
+# How a count of each kind reads: “3 new, 2 moved, 1 changed room”; in French each with its
+# plural (“1 renommée, 2 renommées”), the number given when formatted ({"count": n}).
 CHANGE_LABELS = {
-    "new": pgettext_lazy("changes counted", "new"),
-    "reinstated": pgettext_lazy("changes counted", "reinstated"),
-    "moved": pgettext_lazy("changes counted", "moved"),
-    "room": pgettext_lazy("changes counted", "changed room"),
-    "retitled": pgettext_lazy("changes counted", "retitled"),
-    "speakers": pgettext_lazy("changes counted", "speakers changed"),
-    "cancelled": pgettext_lazy("changes counted", "cancelled"),
-    "removed": pgettext_lazy("changes counted", "removed"),
+    "new": npgettext_lazy("changes counted", "%(count)s new", "%(count)s new", "count"),
+    "reinstated": npgettext_lazy(
+        "changes counted", "%(count)s reinstated", "%(count)s reinstated", "count"
+    ),
+    "moved": npgettext_lazy("changes counted", "%(count)s moved", "%(count)s moved", "count"),
+    "room": npgettext_lazy(
+        "changes counted", "%(count)s changed room", "%(count)s changed room", "count"
+    ),
+    "retitled": npgettext_lazy(
+        "changes counted", "%(count)s retitled", "%(count)s retitled", "count"
+    ),
+    "speakers": npgettext_lazy(
+        "changes counted", "%(count)s speakers changed", "%(count)s speakers changed", "count"
+    ),
+    "cancelled": npgettext_lazy(
+        "changes counted", "%(count)s cancelled", "%(count)s cancelled", "count"
+    ),
+    "removed": npgettext_lazy("changes counted", "%(count)s removed", "%(count)s removed", "count"),
 }
 
 # For forms and the API's schema (its enum is named in SPECTACULAR_SETTINGS).
@@ -128,7 +139,7 @@ def change_summary(changes: list[SessionChange]) -> str:
     counts = dict.fromkeys(CHANGE_KINDS, 0)
     for session_change in changes:
         counts[session_change.kind] += 1
-    parts = [f"{count} {CHANGE_LABELS[kind]}" for kind, count in counts.items() if count]
+    parts = [CHANGE_LABELS[kind] % {"count": count} for kind, count in counts.items() if count]
     return ", ".join(parts) or gettext("no changes")
 
 

@@ -4,7 +4,9 @@ from django.utils.translation import gettext_lazy
 
 class SpeakersConfig(AppConfig):
     name = "speakers"
-    verbose_name = gettext_lazy("Speakers")
+    # The admin's section and breadcrumb: “Speaker profiles › Speakers” (not “Speakers ›
+    # Speakers”): their profiles, links, availability and invitations to edit them.
+    verbose_name = gettext_lazy("Speaker profiles")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):

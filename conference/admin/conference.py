@@ -322,6 +322,15 @@ class ConferenceAdmin(ConferenceScopedAdmin, admin.ModelAdmin):
     class Media:
         js = ["js/admin_copy.js"]
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        origins = form.base_fields.get("embed_origins")
+        if origins is not None:
+            # The admin prints help texts as HTML, where “/<conference>/embed/” loses its
+            # placeholder as an unknown tag; the model's text is plain (the API shows it too).
+            origins.help_text = escape(origins.help_text)
+        return form
+
     def get_queryset(self, request):
         return (
             super().get_queryset(request).annotate(session_count=Count("sessions", distinct=True))

@@ -52,6 +52,13 @@ def short_date(value: datetime.date, *, weekday: bool = False, year: bool = True
     return date_format(value, text)
 
 
+def short_moment(moment: datetime.datetime, zone: datetime.tzinfo) -> str:
+    """“Wed 8 Apr 2026 10:35 CEST”, “mer. 8 avr. 2026 10 h 35 CEST”: a moment in ``zone``,
+    written in the active language, its zone named (the clocks may change in between)."""
+    local = moment.astimezone(zone)
+    return f"{short_date(local, weekday=True)} {local_clock(local)} {local.tzname()}"
+
+
 class TimeRange(NamedTuple):
     """A session's times as people read them, in one zone.
 

@@ -169,6 +169,9 @@ def preview_of(schedule_import: ScheduleImport) -> dict:
         "created": sections.get("created", []),
         "updated": sections.get("updated", []),
         "kept": sections.get("kept", []),
+        # The sessions created or updated, with their day, times and room (stored before
+        # imports listed them, the report has none: its lines are in the sections above).
+        "sessions": report.get("sessions", []),
         "held": report.get("held", []),
         "overrides": report.get("overrides", []),
         "unchanged": sum(counts.get("unchanged", {}).values()),

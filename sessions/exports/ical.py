@@ -141,7 +141,7 @@ def calendar_event(
     lines = [
         ical_local("DTSTART", session.starts_at, conference),
         ical_local("DTEND", session.ends_at, conference),
-        ical_text("SUMMARY", session.display_title),
+        ical_text("SUMMARY", session.export_title),
     ]
     description = "\n\n".join(
         part

@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from conference.i18n.timezones import short_moment
 from conference.models import Room, Track
 from speakers.models import Speaker
 
@@ -131,7 +132,7 @@ def shown_value(value: Any, zone: zoneinfo.ZoneInfo) -> str:
     if value is None or value == "" or value == []:
         return _("(none)")
     if isinstance(value, datetime.datetime):
-        return f"{value.astimezone(zone):%Y-%m-%d %H:%M}"
+        return short_moment(value, zone)
     if isinstance(value, list):
         return ", ".join(item.name if isinstance(item, Speaker) else item[0] for item in value)
     text = " ".join(str(value).split())

@@ -9,12 +9,16 @@ import zoneinfo
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from sessions.importers.merge import FieldDecision
+from conference.i18n.timezones import short_date, time_range
+from sessions.importers.merge import FieldDecision, shown_value
+
+if TYPE_CHECKING:
+    from sessions.models import Session
 
 KINDS = ("room", "track", "speaker", "session")
 
@@ -65,8 +69,10 @@ class ImportReport:
     overrides: list[str] = field(default_factory=list)
     # Sessions left unscheduled for review (hold_conflicts), each with why.
     held: list[str] = field(default_factory=list)
-    # The lines of ``changes`` by what they do (note()): "created", "updated" or "kept".
+    # The lines of ``changes`` by what they do (note()): "created", "updated" or "kept"; the
+    # sessions created or updated are in ``sessions`` instead, with their day, time and room.
     sections: dict[str, list[str]] = field(default_factory=dict)
+    sessions: list[dict[str, Any]] = field(default_factory=list)
 
     def record(
         self,
@@ -75,28 +81,79 @@ class ImportReport:
         label: str,
         fields: Sequence[str] = (),
         decisions: Sequence[FieldDecision] = (),
+        session: "Session | None" = None,
     ) -> None:
-        """Count one object; list what changes, by field name or, with ``decisions``, field by field."""
+        """Count one object; list what changes, by field name or, with ``decisions``, field by
+        field. A ``session`` created or updated is also listed where and when it takes place."""
         getattr(self, outcome)[kind] += 1
+        listed = session is not None and outcome in ("created", "updated")
+        if listed:
+            self.sessions.append(self.session_entry(session, outcome, label, decisions))
         if outcome == "created":
-            self.note("created", str(CREATE_LINES[kind]) % {"name": label, "title": label})
+            line = str(CREATE_LINES[kind]) % {"name": label, "title": label}
+            self.note("created", line, in_section=not listed)
         elif outcome == "updated" and fields:
             names = ", ".join(fields)
             self.note("updated", str(UPDATE_LINES[kind]) % {"name": label, "fields": names})
         for decision in decisions:
             line = decision.describe(kind, label, self.zone)
-            self.note("updated" if decision.applied else "kept", line)
+            self.note(
+                "updated" if decision.applied else "kept",
+                line,
+                in_section=not (listed and decision.applied),
+            )
             if not decision.applied:
                 self.kept[kind] += 1
             elif decision.overrides_edit:
                 self.overridden[kind] += 1
                 self.overrides.append(line)
 
-    def note(self, section: str, line: str) -> None:
+    def note(self, section: str, line: str, *, in_section: bool = True) -> None:
         """List a change in ``changes`` and, for the import page, in its section: created,
         updated or kept (the lines are in the uploader's language, so their words cannot say)."""
         self.changes.append(line)
-        self.sections.setdefault(section, []).append(line)
+        if in_section:
+            self.sections.setdefault(section, []).append(line)
+
+    def session_entry(
+        self, session: "Session", outcome: str, label: str, decisions: Sequence[FieldDecision]
+    ) -> dict[str, Any]:
+        """A session as the import page lists it: its day, times and room once imported, in
+        the conference's zone, and each field the import changes, from its value here to the
+        file's."""
+        if session.starts_at and session.ends_at:
+            local_start = session.starts_at.astimezone(self.zone)
+            day = short_date(local_start.date(), weekday=True)
+            times = str(time_range(session.starts_at, session.ends_at, self.zone))
+        else:
+            day, times = _("unscheduled"), ""
+        if session.room_id:
+            room = session.room.name
+        elif session.held_reason:
+            room = _("none: held for review")
+        elif session.starts_at:
+            room = _("whole venue")  # a break for everyone: Session.room says so
+        else:
+            room = ""
+        return {
+            "outcome": outcome,
+            "title": label,
+            "day": day,
+            "times": times,
+            "room": room,
+            "changes": [
+                {
+                    # “start:”, the colon as the uploader's language writes it (“début :”),
+                    # as the rest of the report.
+                    "field": _("%(field)s:") % {"field": decision.name},
+                    "old": shown_value(decision.current, self.zone),
+                    "new": shown_value(decision.from_file, self.zone),
+                    "reason": decision.reason,
+                }
+                for decision in decisions
+                if decision.applied
+            ],
+        }
 
     def summary(self) -> list[str]:
         lines = []
@@ -141,6 +198,7 @@ class ImportReport:
             },
             "changes": self.changes,
             "sections": self.sections,
+            "sessions": self.sessions,
             "overrides": self.overrides,
             "held": self.held,
         }

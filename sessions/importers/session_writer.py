@@ -122,7 +122,7 @@ class SessionWriting:
         self.remember("session", session, from_file)
         if result == "unchanged" and applied:  # held again, as it was: nothing was written
             decisions = []
-        self.report.record("session", result, event.title, decisions=decisions)
+        self.report.record("session", result, event.title, decisions=decisions, session=session)
 
     def write_links(
         self, session: Session, event: EventRecord, is_new: bool, applied: list[str]

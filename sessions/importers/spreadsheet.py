@@ -12,6 +12,7 @@ import uuid
 
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from conference.i18n.timezones import clock_text, read_wall_clock
 from conference.models import Conference
@@ -159,7 +160,11 @@ def row_values(row: list[str], columns: list[str], number: int) -> dict[str, str
     if len(row) > len(columns) and any(cell.strip() for cell in row[len(columns) :]):
         raise RecordError(
             # Translators: cells is always 2 or more; columns may be 1.
-            _("Row %(row)s: it has %(cells)s cells but the header names %(columns)s columns.")
+            ngettext(
+                "Row %(row)s: it has %(cells)s cells but the header names %(columns)s column.",
+                "Row %(row)s: it has %(cells)s cells but the header names %(columns)s columns.",
+                len(columns),
+            )
             % {"row": number, "cells": len(row), "columns": len(columns)}
         )
     values = dict.fromkeys(COLUMNS, "")

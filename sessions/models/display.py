@@ -3,10 +3,11 @@ its times in the conference's zone, its title as schedules print it, its labels,
 button; and its speakers, links and attachments as the loaders prefetched them."""
 
 import datetime
+from functools import cache
 
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import get_language_info, gettext
+from django.utils.translation import get_language, get_language_info, gettext, pgettext
 
 from conference.i18n.timezones import TimeRange, time_range
 from conference.models import Conference
@@ -29,6 +30,16 @@ def local_time_range(
     """“Wednesday 8 April 2026 10:35–10:45 CEST”: how an organizer or attendee reads a slot."""
     day = date_format(timezone.localtime(starts_at, conference.tz), "l j F Y")
     return f"{day} {time_range(starts_at, ends_at, conference.tz)}"
+
+
+@cache
+def kind_prefix(kind: str, language: str | None) -> str:
+    """“Keynote: ” in ``language`` (the active one), looked up once: a schedule prints a
+    prefix per card."""
+    name = str(KIND_NAMES.get(kind, KIND_LABELS.get(kind, kind)))
+    # Translators: a session's title after its kind (“Keynote: The Future of PyTorch”).
+    text = pgettext("a session's kind before its title", "%(kind)s: %(title)s")
+    return text % {"kind": name, "title": ""}
 
 
 class SessionDisplay:
@@ -60,7 +71,19 @@ class SessionDisplay:
 
     @property
     def display_title(self) -> str:
-        """The title as schedules print it: “Lightning Talk: …”, “Keynote: …”."""
+        """The title as pages print it, after its kind in the reader's language: “Lightning
+        Talk: …”, « Présentation éclair : … ». A kind its author wrote before it in English
+        (“Panel: Future of APIs”, as Sched titles go) gives way to the reader's; the stored
+        title is never changed. Exports print ``export_title``."""
+        prefix = self.kind_prefix
+        if not prefix or self.title.casefold().startswith(prefix.casefold()):
+            return self.title
+        return f"{prefix}{self.title_without_kind}"
+
+    @property
+    def export_title(self) -> str:
+        """The title as calendar files print it, whoever downloads them: after its kind's
+        English label (“Lightning Talk: …”), as schedules and importers write it."""
         if self.kind in (Kind.TALK, Kind.BREAK):
             return self.title
         prefix = f"{self.kind_label}: "
@@ -69,8 +92,17 @@ class SessionDisplay:
         return f"{prefix}{self.title}"
 
     @property
+    def kind_prefix(self) -> str:
+        """What goes before the title to say its kind, in the reader's language: “Keynote: ”,
+        « Atelier : »; "" for talks and breaks, which have none. A grid block shows
+        ``kind_badge`` in its place, and keeps this for screen readers."""
+        if self.kind in (Kind.TALK, Kind.BREAK):
+            return ""
+        return kind_prefix(self.kind, get_language())
+
+    @property
     def kind_badge(self) -> str:
-        """The word a grid block shows for its kind in place of the “Lightning Talk: ” prefix
+        """The word a grid block shows for its kind in place of ``kind_prefix``
         (``title_without_kind`` follows it); "" for talks and breaks, which have no prefix."""
         if self.kind in (Kind.TALK, Kind.BREAK):
             return ""
@@ -78,10 +110,13 @@ class SessionDisplay:
 
     @property
     def title_without_kind(self) -> str:
-        """The title without a kind its author wrote before it (“Panel: Future of APIs”)."""
-        prefix = f"{self.kind_label}: "
-        if self.kind_badge and self.title.casefold().startswith(prefix.casefold()):
-            return self.title[len(prefix) :]
+        """The title without a kind its author wrote before it (“Panel: Future of APIs”), in
+        English as Sched writes it or in the reader's language."""
+        if not self.kind_badge:
+            return self.title
+        for prefix in (f"{self.kind_label}: ", self.kind_prefix):
+            if self.title.casefold().startswith(prefix.casefold()):
+                return self.title[len(prefix) :]
         return self.title
 
     @property

@@ -305,7 +305,7 @@ class SessionCalendarView(FollowsFormerSlugsMixin, ExportMixin, View):
     def get(self, request, conference_slug, slug):
         session = get_object_or_404(self.public_sessions().for_ical(), slug=slug)
         body = build_calendar(
-            self.conference, [session], base_url=self.base_url(), name=session.display_title
+            self.conference, [session], base_url=self.base_url(), name=session.export_title
         )
         return self.export_response(body, session.slug)
 

@@ -65,14 +65,17 @@ def test_organizer_uploads_a_csv_sees_the_changes_and_confirms(organizer):
     json_rpc = check_retitling_csv(page, "Import", "File", "Check the file")
 
     expect(page.get_by_text("Nothing has been written yet.")).to_be_visible()
-    created = page.locator("#import-created")
-    expect(created).to_contain_text("create session “Sparse tensors in practice”")
-    expect(created).to_contain_text("create speaker “Grace Hopper”")
-    updated = page.locator("#import-updated li")
-    expect(updated).to_have_count(1)  # the title, and nothing else
-    expect(updated).to_contain_text(
-        "update session “JSON-RPC at scale”: title Beyond JSON-RPC: Scaling Model Context "
-        "Protocols With gRPC … → JSON-RPC at scale"
+    expect(page.locator("#import-created")).to_contain_text("create speaker “Grace Hopper”")
+    sessions = page.locator("#import-sessions tbody tr")
+    expect(sessions).to_have_count(2)
+    expect(sessions.filter(has_text="Sparse tensors in practice")).to_contain_text("unscheduled")
+    retitled = sessions.filter(has_text="JSON-RPC at scale")
+    expect(retitled).to_contain_text("Wed 8 Apr 2026")
+    expect(retitled).to_contain_text("10:35–11:00 CEST")
+    expect(retitled).to_contain_text("Junior Stage")
+    expect(retitled.locator("li")).to_have_count(1)  # the title, and nothing else
+    expect(retitled.locator("li")).to_contain_text(
+        "title: Beyond JSON-RPC: Scaling Model Context Protocols With gRPC … → JSON-RPC at scale"
     )
     assert not Session.objects.filter(title="Sparse tensors in practice").exists()
     page.locator("#toggle-nav-sidebar").click()  # the preview alone, for README's picture
@@ -99,12 +102,13 @@ def test_a_french_organizer_reads_the_check_of_a_csv_in_french(french_organizer)
     page = french_organizer
     check_retitling_csv(page, "Importer", "Fichier", "Vérifier le fichier")
 
-    created = page.locator("#import-created")
-    expect(created).to_contain_text("créer la session « Sparse tensors in practice »")
-    expect(created).to_contain_text("créer l’intervenant « Grace Hopper »")
-    expect(page.locator("#import-updated li")).to_contain_text(
-        "mettre à jour la session « JSON-RPC at scale » : titre"
-    )
+    expect(page.locator("#import-created")).to_contain_text("créer l’intervenant « Grace Hopper »")
+    retitled = page.locator("#import-sessions tbody tr").filter(has_text="JSON-RPC at scale")
+    expect(retitled).to_contain_text("mer. 8 avr. 2026")
+    expect(retitled).to_contain_text("Junior Stage")
+    expect(retitled.locator("li")).to_contain_text("titre")
     for name, size in (("desktop", (1366, 900)), ("phone", (390, 844))):
         page.set_viewport_size({"width": size[0], "height": size[1]})
         page.screenshot(path=f"{SHOTS}/import-preview-fr-{name}.png", full_page=True)
+        # The sessions' table fits: a phone lists each session as a block, no sideways scroll.
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0]

@@ -1,9 +1,12 @@
+import re
+from html import unescape
+
 import pytest
 from django.urls import reverse
 
 from conference.models import Conference, Room, Track
 from tests.admin_forms import opened_change_form
-from tests.builders import make_conference, make_room, make_track
+from tests.builders import make_conference, make_room, make_session, make_speaker, make_track
 
 pytestmark = pytest.mark.django_db
 
@@ -137,3 +140,61 @@ def test_conference_admin_saves_rooms_and_tracks_from_a_fresh_page(admin_client)
         60,
         2,
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        ("en", "the embeddable schedule (/&lt;conference&gt;/embed/) in a frame"),
+        ("fr", "le programme intégrable (/&lt;conference&gt;/embed/) dans un"),
+    ],
+)
+def test_embed_help_names_the_address_with_its_placeholder(admin_client, language, shown):
+    """The admin prints help texts as HTML: an unescaped “<conference>” shows as “//embed/”."""
+    conference = make_conference()
+    url = reverse("admin:conference_conference_change", args=[conference.pk])
+
+    html = admin_client.get(url, headers={"Accept-Language": language}).content.decode()
+
+    assert shown in " ".join(html.split())
+    assert "<conference>" not in html
+
+
+def breadcrumbs(response) -> str:
+    [trail] = re.findall(r'<div class="breadcrumbs">(.*?)</div>', response.content.decode(), re.S)
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", trail)).split())
+
+
+@pytest.mark.parametrize(
+    ("language", "trails"),
+    [
+        (
+            "en",
+            [
+                "Home › Schedule › Sessions › Keynote",
+                "Home › Speaker profiles › Speakers › Ada Lovelace",
+                "Home › Setup › Conferences › PyCon",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "Accueil › Programme › Sessions › Keynote",
+                "Accueil › Profils des intervenants › Intervenants › Ada Lovelace",
+                "Accueil › Configuration › Conférences › PyCon",
+            ],
+        ),
+    ],
+)
+def test_admin_breadcrumbs_name_the_section_apart_from_its_objects(admin_client, language, trails):
+    conference = make_conference(name="PyCon")
+    session = make_session(conference, title="Keynote")
+    speaker = make_speaker(conference, name="Ada Lovelace")
+    pages = [
+        reverse("admin:schedule_session_change", args=[session.pk]),
+        reverse("admin:speakers_speaker_change", args=[speaker.pk]),
+        reverse("admin:conference_conference_change", args=[conference.pk]),
+    ]
+    headers = {"Accept-Language": language}
+
+    assert [breadcrumbs(admin_client.get(page, headers=headers)) for page in pages] == trails

@@ -61,6 +61,29 @@ def test_dashboard_says_the_last_release_and_what_changed_since(admin_client, ad
     assert "Since then: 1 new." in html
 
 
+@pytest.mark.parametrize(
+    ("language", "changes"),
+    [
+        ("en", "1 new, 2 retitled"),
+        ("fr", "1 nouvelle, 2 renommées"),  # was “1 nouvelle(s), 2 renommée(s)”
+    ],
+)
+def test_dashboard_counts_the_changes_to_announce_with_plural_forms(
+    admin_client, admin_user, language, changes
+):
+    conference = make_conference(name="PyCon", is_published=True)
+    make_session(conference, title="Opening")
+    make_session(conference, title="Keynote", starts_at=paris(8, 11))
+    release_schedule(conference, version="v1", comment="", user=admin_user)
+    Session.objects.filter(title="Opening").update(title="Welcome")
+    Session.objects.filter(title="Keynote").update(title="Keynote: the future")
+    make_session(conference, title="Closing", starts_at=paris(8, 17))
+
+    html = admin_client.get(reverse("admin:index"), headers={"Accept-Language": language})
+
+    assert f"{changes}." in html.content.decode()
+
+
 def test_dashboard_links_to_each_conferences_tools_and_public_pages(admin_client):
     conference = make_conference(name="PyCon", slug="pycon")
     html = admin_client.get(reverse("admin:index")).content.decode()

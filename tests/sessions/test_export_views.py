@@ -74,6 +74,15 @@ def test_session_calendar_holds_that_one_session(client, conference):
     assert response["Content-Disposition"] == f'inline; filename="{session.slug}.ics"'
 
 
+def test_calendar_files_keep_the_english_kind_in_titles_for_french_visitors(client, conference):
+    make_session(conference, title="Live Migration", kind=Session.Kind.LIGHTNING_TALK)
+    french = {"Accept-Language": "fr"}
+
+    assert summaries(client.get(url("schedule-ics"), headers=french)) == [
+        "Lightning Talk: Live Migration"
+    ]
+
+
 def test_session_calendar_of_a_draft_is_a_404(client, conference):
     session = make_session(conference, status=Session.Status.DRAFT)
     assert client.get(url("session-ics", slug=session.slug)).status_code == 404

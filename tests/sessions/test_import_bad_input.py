@@ -279,6 +279,11 @@ CASES = {
         "Row 1: the header has no “title” column (the columns: id, title, kind, track, room, "
         "date, start, end, duration, speakers, description, level, status).",
     ),
+    "csv row longer than its one-column header": (
+        "sessions.csv",
+        csv_table("Tensors,Hall", header="title"),
+        "Row 2: it has 2 cells but the header names 1 column.",
+    ),
     "csv duplicate id": (
         "sessions.csv",
         csv_table(CSV_ROW, CSV_ROW.replace("10:00", "11:00")),

@@ -1,5 +1,7 @@
+import datetime
 import re
 from html import unescape
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -16,6 +18,8 @@ from tests.builders import make_room, make_session, make_team, paris
 pytestmark = pytest.mark.django_db
 
 HEADER = "id,title,room,date,start,duration,speakers\n"
+# The example workshop day of docs/import.md: a venue-wide lunch, a keynote in a room.
+WORKSHOP_DAY = (Path(__file__).parents[2] / "docs/examples/sessions.csv").read_text()
 IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 
 
@@ -46,9 +50,85 @@ def test_upload_shows_a_preview_and_writes_nothing(admin_client, conference):
     assert response["Location"].endswith(f"/import/{conference.pk}/{schedule_import.pk}/")
     page = page_text(admin_client.get(response["Location"]))
     assert "Nothing has been written yet." in page
-    assert "Created (2) create speaker “Grace Hopper” create session “Tensors”" in page
+    assert "Created (1) create speaker “Grace Hopper” Sessions created or changed (1)" in page
+    assert "Tensors Wed 8 Apr 2026 11:00–11:30 CEST Hall new session" in page
     assert "Left alone: 2" in page
     assert Session.objects.count() == 1
+
+
+def test_preview_says_the_day_times_and_room_of_each_new_session(admin_client, conference):
+    response = admin_client.get(upload(admin_client, conference, WORKSHOP_DAY)["Location"])
+
+    page = page_text(response)
+    assert "times in Europe/Paris, the conference's time zone" in page
+    assert "Lunch Tue 7 Apr 2026 12:00–13:00 CEST whole venue new session" in page
+    assert (
+        "Welcome to the workshop day Tue 7 Apr 2026 09:30–09:50 CEST Master Stage new session"
+        in page
+    )
+
+
+def test_preview_shows_where_a_changed_session_goes_and_each_field_old_and_new(
+    admin_client, conference
+):
+    admin_client.post(upload(admin_client, conference, WORKSHOP_DAY)["Location"])
+    moved = WORKSHOP_DAY.replace(
+        "Welcome to the workshop day,keynote,,Master Stage,2026-04-07,09:30,09:50",
+        "Welcome to the workshop day,keynote,,Founders Cafe,2026-04-07,10:00,10:20",
+    )
+
+    response = admin_client.get(upload(admin_client, conference, moved)["Location"])
+
+    assert (
+        "Welcome to the workshop day Tue 7 Apr 2026 10:00–10:20 CEST Founders Cafe "
+        "room: Master Stage → Founders Cafe (changed in the file) "
+        "starts: Tue 7 Apr 2026 09:30 CEST → Tue 7 Apr 2026 10:00 CEST (changed in the file) "
+        "ends: Tue 7 Apr 2026 09:50 CEST → Tue 7 Apr 2026 10:20 CEST (changed in the file)"
+    ) in page_text(response)
+
+
+def test_preview_names_the_day_and_times_in_french_as_french_writes_them(admin_client, conference):
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+    file = SimpleUploadedFile("sessions.csv", WORKSHOP_DAY.encode(), content_type="text/csv")
+    location = admin_client.post(import_url(conference), {"file": file}, **french)["Location"]
+
+    page = page_text(admin_client.get(location, **french))
+
+    assert "Lunch mar. 7 avr. 2026 12 h 00–13 h 00 CEST" in page
+
+
+def test_preview_shows_a_changed_field_old_and_new_in_french(admin_client, conference):
+    admin_client.post(upload(admin_client, conference, WORKSHOP_DAY)["Location"])
+    moved = WORKSHOP_DAY.replace(",2026-04-07,09:30,09:50", ",2026-04-07,10:00,10:20")
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+    file = SimpleUploadedFile("sessions.csv", moved.encode(), content_type="text/csv")
+    location = admin_client.post(import_url(conference), {"file": file}, **french)["Location"]
+
+    page = page_text(admin_client.get(location, **french))
+
+    assert (
+        "début : mar. 7 avr. 2026 9 h 30 CEST → mar. 7 avr. 2026 10 h 00 CEST "
+        "(modifié dans le fichier)"
+    ) in page
+
+
+@pytest.mark.parametrize(
+    ("language", "when"), [("en", "7 Dec 2026, 01:42 CET"), ("fr", "7 déc. 2026, 1 h 42 CET")]
+)
+def test_import_pages_show_the_upload_time_in_the_conferences_zone_named(
+    admin_client, conference, language, when
+):
+    location = upload(admin_client, conference, HEADER + "t1,Tensors,,,,,\n")["Location"]
+    ScheduleImport.objects.update(
+        created_at=datetime.datetime(2026, 12, 7, 0, 42, tzinfo=datetime.UTC)
+    )
+    headers = {"Accept-Language": language}
+
+    listing = page_text(admin_client.get(import_url(conference), headers=headers))
+    detail = page_text(admin_client.get(location, headers=headers))
+
+    assert f"{when} " in listing  # 00:42 in UTC
+    assert f"{when} " in detail
 
 
 def test_confirm_imports_what_the_preview_showed(admin_client, conference):
@@ -177,7 +257,8 @@ def test_a_large_file_is_checked_by_a_task_while_the_page_polls(
     done = admin_client.get(location, headers={"HX-Request": "true"})
     assert done.status_code == 204
     assert done["HX-Refresh"] == "true"
-    assert "Created (22)" in page_text(admin_client.get(location))  # 12 sessions in 10 rooms
+    page = page_text(admin_client.get(location))
+    assert ("Created (10)" in page, "Sessions created or changed (12)" in page) == (True, True)
 
 
 @override_settings(TASKS=IMMEDIATE)

@@ -332,10 +332,10 @@ def test_reimport_updates_a_moved_session_instead_of_duplicating_it(conference):
     assert report.changes == [
         "update session “First talk, moved”: title First talk → First talk, moved "
         "(changed in the file)",
-        "update session “First talk, moved”: starts 2026-04-08 10:00 → 2026-04-08 11:00 "
-        "(changed in the file)",
-        "update session “First talk, moved”: ends 2026-04-08 10:30 → 2026-04-08 11:30 "
-        "(changed in the file)",
+        "update session “First talk, moved”: starts Wed 8 Apr 2026 10:00 CEST → "
+        "Wed 8 Apr 2026 11:00 CEST (changed in the file)",
+        "update session “First talk, moved”: ends Wed 8 Apr 2026 10:30 CEST → "
+        "Wed 8 Apr 2026 11:30 CEST (changed in the file)",
     ]
     assert (session.guid, session.title, session.local_starts_at.time()) == (
         GUID_A,

@@ -3,6 +3,7 @@ import datetime
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.utils import translation
 
 from sessions.models import SavedSession, Session, SessionSpeaker, room_bookings_checked_at_end
 from tests.builders import (
@@ -286,6 +287,33 @@ def test_display_title_never_prints_the_kind_twice(title):
 )
 def test_kind_badge_is_a_word_for_kinds_schedules_prefix(kind, badge):
     assert Session(title="Debugging", kind=kind).kind_badge == badge
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "shown"),
+    [
+        ("en", "Debugging", "Lightning Talk: Debugging"),
+        ("fr", "Debugging", "Présentation éclair : Debugging"),
+        ("en", "Lightning Talk: Debugging", "Lightning Talk: Debugging"),
+        ("fr", "Lightning Talk: Debugging", "Présentation éclair : Debugging"),
+    ],
+)
+def test_display_title_says_the_kind_in_the_readers_language(language, title, shown):
+    """The stored title, even one written with Sched's English prefix, stays as it is."""
+    session = Session(title=title, kind=Session.Kind.LIGHTNING_TALK)
+    with translation.override(language):
+        assert (session.display_title, session.title) == (shown, title)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_export_title_keeps_the_english_kind_whoever_downloads_it(language):
+    keynote = Session(title="The Road Ahead", kind=Session.Kind.KEYNOTE)
+    workshop = Session(title="Workshop: Triton", kind=Session.Kind.WORKSHOP)
+    with translation.override(language):
+        assert (keynote.export_title, workshop.export_title) == (
+            "Keynote: The Road Ahead",
+            "Workshop: Triton",
+        )
 
 
 def test_title_without_kind_drops_a_prefix_its_author_wrote():

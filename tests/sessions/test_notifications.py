@@ -138,7 +138,7 @@ def test_a_french_conference_mails_its_changes_in_french(
     announce()
 
     [message] = mailoutbox
-    assert message.subject == f"{conference.name} : 1 session que vous avez enregistrée modifiée(s)"
+    assert message.subject == f"{conference.name} : 1 session que vous avez enregistrée modifiée"
     assert "Vision\n  - Change de salle : de Central Room à Junior Stage\n" in message.body
     assert "Désormais : mercredi 8 avril, 11 h 00–11 h 30 CEST, Junior Stage" in message.body
 

@@ -4,6 +4,7 @@ import zoneinfo
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from sessions.changes import CANCELLED
 from sessions.models import Release, Session, SessionSpeaker
@@ -278,6 +279,22 @@ def test_speakers_added_and_removed_are_named(conference):
 
     assert change.kind == "speakers"
     assert change.describe(PARIS) == "speakers changed: Cy Dee added; Bob Roe removed"
+
+
+def test_speakers_added_and_removed_agree_in_number_in_french(conference):
+    ann = make_speaker(conference, name="Ann Lee")
+    bob = make_speaker(conference, name="Bob Roe")
+    talk = make_session(conference, title="Graphs", speakers=[ann, bob])
+    old = public_snapshot(conference)
+    SessionSpeaker.objects.filter(session=talk).delete()
+    SessionSpeaker.objects.create(session=talk, speaker=make_speaker(conference, name="Cy Dee"))
+
+    [change] = changes_between(old, public_snapshot(conference))
+
+    with translation.override("fr"):
+        assert change.describe(PARIS) == (
+            "intervenants modifiés : Cy Dee ajouté ; Ann Lee, Bob Roe retirés"
+        )
 
 
 def test_speakers_in_another_order_are_no_change(conference):

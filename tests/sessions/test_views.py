@@ -48,6 +48,28 @@ def test_schedule_groups_sessions_by_day_then_start_time(client, conference):
     assert ">10:35 CEST</time>" in html
 
 
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [("en", "Lightning Talk: Live Migration"), ("fr", "Présentation éclair : Live Migration")],
+)
+def test_session_pages_and_their_title_name_the_kind_in_the_visitors_language(
+    client, conference, language, shown
+):
+    session = make_session(conference, title="Live Migration", kind=Session.Kind.LIGHTNING_TALK)
+    headers = {"Accept-Language": language}
+
+    page = client.get(session.get_absolute_url(), headers=headers).content.decode()
+    schedule = client.get(schedule_url(conference), headers=headers).content.decode()
+    grid = client.get(schedule_url(conference, "sessions:schedule-grid"), headers=headers)
+
+    assert f"<title>{shown} · PyCon</title>" in page
+    assert f"{shown}</a>" in schedule
+    # The grid's badge stands for the prefix; screen readers hear the prefix itself.
+    hidden_prefix = shown.removesuffix("Live Migration")
+    assert f'<span class="visually-hidden">{hidden_prefix}</span>' in grid.content.decode()
+    assert ("Lightning Talk:" in page + schedule) == (language == "en")
+
+
 def test_schedule_card_shows_what_the_seed_shows(client, conference):
     speaker = make_speaker(conference, name="Mike Krom", company="ACF Cybersolutions")
     session = make_session(

@@ -3,7 +3,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from speakers.models import Availability, Speaker, SpeakerLink
+from speakers.models import Availability, Speaker, SpeakerInvitation, SpeakerLink
 from tests.admin_forms import opened_change_form
 from tests.builders import make_conference, make_speaker, paris
 
@@ -172,3 +172,21 @@ def test_admin_shows_availability_changed_meanwhile_in_the_conference_zone(admin
         (change.label, change.loaded, change.now)
         for change in response.context["adminform"].form.changed_meanwhile
     ] == [("Availability windows", "", "Wed 10:00–12:00 CEST")]
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [("en", "6 Dec 2026, 19:42 EST"), ("fr", "6 déc. 2026, 19 h 42 EST")],
+)
+def test_invitations_inline_shows_when_in_the_conferences_zone_and_the_readers_format(
+    admin_client, language, shown
+):
+    speaker = make_speaker(make_conference(time_zone="America/New_York"))
+    SpeakerInvitation.objects.create(speaker=speaker, email="ada@example.org")
+    SpeakerInvitation.objects.update(
+        created_at=datetime.datetime(2026, 12, 7, 0, 42, tzinfo=datetime.UTC)
+    )
+
+    html = admin_client.get(change_url(speaker), headers={"Accept-Language": language})
+
+    assert f"<p>{shown}</p>" in html.content.decode()  # 00:42 in UTC

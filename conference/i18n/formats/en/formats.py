@@ -8,3 +8,7 @@ from django.conf.locale.en_GB.formats import (  # noqa: F401
 )
 
 TIME_FORMAT = "H:i"
+# A moment as the admin prints it (a read-only field, an invitation's date, an upload's time):
+# "7 Dec 2026, 01:42 CET", the 24-hour clock too, and the zone named, since a page shows the
+# conference's zone or the server's (stock: "N j, Y, P", "Dec. 7, 2026, 1:42 a.m.").
+DATETIME_FORMAT = "j M Y, H:i T"
