@@ -217,6 +217,7 @@ def grid_rows_css(request, conference_slug):
 class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePageMixin, DetailView):
     template_name = "sessions/session_detail.html"
     context_object_name = "session"
+    extra_context = {"time_zone_link": True}
 
     def current_slug(self, former_slug):
         sessions = self.conference.sessions.visible_to(self.request.user)

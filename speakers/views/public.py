@@ -59,6 +59,7 @@ class SpeakerListView(DropsEmptyParametersMixin, SpeakerSessionsMixin, ListView)
 class SpeakerDetailView(FollowsFormerSlugsMixin, SpeakerSessionsMixin, DetailView):
     template_name = "speakers/speaker_detail.html"
     context_object_name = "speaker"
+    extra_context = {"time_zone_link": True}
 
     def personal_context(self, request) -> dict:
         # The Save buttons of the speaker's session cards, as on the schedule.

@@ -4,6 +4,7 @@ from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 from django.utils.html import strip_tags
 
@@ -371,6 +372,33 @@ def test_schedule_pages_have_the_zone_picker_at_the_top_only(client, conference,
 def test_other_conference_pages_keep_the_zone_picker_in_the_footer(client, conference):
     html = client.get(conference.get_absolute_url()).content.decode()
     assert html.index('id="tz-select"') > html.index("<footer")
+
+
+@pytest.mark.parametrize("page", ["session", "speaker"])
+def test_session_and_speaker_pages_link_to_the_schedules_zone_picker(client, conference, page):
+    speaker = make_speaker(conference)
+    session = make_session(conference, starts_at=paris(8, 10, 35), speakers=[speaker])
+    url = (session if page == "session" else speaker).get_absolute_url()
+    html = client.get(url, {"tz": "Asia/Tokyo"}).content.decode()
+    assert "<select" not in html
+    assert "Times shown in Asia/Tokyo." in html
+    assert (
+        f'href="{schedule_url(conference)}?tz=Asia/Tokyo#tz-select">Change the time zone</a>'
+        in html
+    )
+    # The link's picker is the schedule's own, at the top.
+    picker = client.get(schedule_url(conference), {"tz": "Asia/Tokyo"}).content.decode()
+    assert '<select id="tz-select" name="tz">' in picker
+
+
+def test_the_demos_longest_session_page_weighs_at_most_12_kb(client):
+    """Its own text and the layout, without the zone picker's 400 options (about 25 kB)."""
+    call_command("loaddata", "pytorch-eu-2026", verbosity=0)
+    sizes = {
+        session.slug: len(client.get(session.get_absolute_url()).content)
+        for session in Session.objects.public()
+    }
+    assert max(sizes.values()) <= 12 * 1024, max(sizes, key=sizes.get)
 
 
 def test_schedule_shows_the_right_times_on_the_night_clocks_go_back(client):
