@@ -3,7 +3,13 @@ from collections.abc import Iterable
 
 from django.conf import settings
 from django.db.models import QuerySet
-from django.http import HttpResponse, HttpResponseBadRequest, QueryDict, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpResponse,
+    HttpResponseBadRequest,
+    QueryDict,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.utils import timezone
@@ -227,19 +233,18 @@ class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePag
 
     def get_object(self, queryset=None):
         sessions = self.conference.sessions.visible_to(self.request.user)
-        return get_object_or_404(sessions.for_page(), slug=self.kwargs["slug"])
+        try:
+            self.page = sessions.page_and_parallels(self.kwargs["slug"])
+        except Session.DoesNotExist:
+            raise Http404("No session the visitor may see has this address.") from None
+        return self.page.session
 
     def get_context_data(self, **kwargs):
-        session = self.object
-        parallel = (
-            self.conference.sessions.visible_to(self.request.user)
-            .overlapping(session.starts_at, session.ends_at)
-            .exclude(pk=session.pk)
-            .for_compact_list()
-        )
         return super().get_context_data(
-            parallel_sessions=list(parallel),
-            calendar_links=calendar_links(self.conference, session, base_url=settings.SITE_URL),
+            parallel_sessions=self.page.parallels,
+            calendar_links=calendar_links(
+                self.conference, self.page.session, base_url=settings.SITE_URL
+            ),
             **kwargs,
         )
 

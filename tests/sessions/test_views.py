@@ -5,10 +5,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 from django.utils.html import strip_tags
 
-from sessions.models import Attachment, Session, SessionLink
+from sessions.models import Attachment, SavedSession, Session, SessionLink
 from sessions.views.schedule import ScheduleView
 from tests.builders import (
     make_conference,
@@ -760,11 +761,29 @@ def test_session_page_query_count_does_not_grow(
             speakers=[make_speaker(conference)],
             title=f"Parallel {number}",
         )
-    # The conference, the session, its speakers, the parallel sessions; and its links and
-    # attachments only when it has some.
-    with django_assert_max_num_queries(6 if with_material else 4):
+    # The conference, the session with the parallel ones, its speakers; and its links and
+    # attachments, together, only when it has some.
+    with django_assert_max_num_queries(4 if with_material else 3):
         response = client.get(session_url(session))
     assert len(response.context["parallel_sessions"]) == count
+
+
+@pytest.mark.parametrize("page", ["session", "speaker"])
+def test_a_logged_in_visitor_reads_a_session_or_speaker_page_in_four_queries(
+    client, attendee, django_assert_max_num_queries, conference, page
+):
+    speaker = make_speaker(conference)
+    session = make_session(conference, speakers=[speaker, make_speaker(conference)])
+    SessionLink.objects.create(session=session, url="https://v.example/1")
+    Attachment.objects.create(session=session, title="Deck", url="https://s.example/deck.pdf")
+    SavedSession.objects.add(attendee, session)
+    url = (session if page == "session" else speaker).get_absolute_url()
+    assert Client().get(url).status_code == 200  # an earlier visitor had the page made
+    client.force_login(attendee)
+    # Their session and account, the conference, and their saved sessions for the Save buttons.
+    with django_assert_max_num_queries(4):
+        html = client.get(url).content.decode()
+    assert 'aria-pressed="true"' in html
 
 
 @pytest.mark.parametrize(

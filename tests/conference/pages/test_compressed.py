@@ -67,7 +67,8 @@ def test_the_compressed_page_is_the_plain_page(django_user_model, conference, pa
     # zlib checks the page's Adler-32, put together from the usual page's.
     page = zlib.decompress(compressed.content)
     assert without_csrf_tokens(page) == without_csrf_tokens(plain.content)
-    assert len(compressed.content) < len(page) / 2
+    # A session's page is short (no zone picker): its personal parts, stored, weigh more in it.
+    assert len(compressed.content) < len(page) * (0.5 if path in PAGES else 0.6)
 
 
 @pytest.mark.parametrize("path", PAGES[:2])
