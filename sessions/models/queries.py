@@ -25,7 +25,7 @@ from django.db.models import (
     prefetch_related_objects,
 )
 
-from conference.models import ChangesConferenceQuerySet, Conference, Room
+from conference.models import ChangesConferenceQuerySet, Conference, Room, Track
 from conference.models.teams import preview_of
 from conference.versioning import ChangeTrackedQuerySet
 from sessions.models.choices import Kind, Status
@@ -401,17 +401,22 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
             ),
         )
 
-    def for_cards(self, speakers=None):
+    def for_cards(self, speakers=None, places=True, conference=None):
         """``for_listing()`` narrowed to what a session card shows (sessions/includes/session_card.html).
 
         A schedule loads a card per session, so descriptions, speakers' bios and timestamps,
         which no card shows, stay in the database. Anything other than a card reads its own
         loader or ``for_listing()``: a field left out costs a query per session. ``speakers``:
         the speakers' rows when the page shows more of them than the cards do (a speaker's page).
+        ``places=False``: rooms and tracks not read, for a page that has read the conference's
+        already and gives each row its own (``put_in_places()``). ``conference``: the rows', read
+        already: their speakers take it (their links need its slug) rather than reading it again.
         """
         card_speakers = Speaker.objects.only("conference_id", "name", "slug", "company")
         if speakers is not None:
             card_speakers = speakers
+        if conference is not None:
+            card_speakers = card_speakers & conference.speakers.all()
         return (
             self.defer("guid", "abstract", "description", "created_at", "updated_at")
             # A card only says whether slides are attached: no attachment rows, one query less.
@@ -421,7 +426,9 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
                 )
             )
             .prefetch_related(
-                "conference", "room", "track", ordered_speakers_prefetch(speakers=card_speakers)
+                "conference",
+                *(("room", "track") if places else ()),
+                ordered_speakers_prefetch(speakers=card_speakers),
             )
         )
 
@@ -473,6 +480,18 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
         ).prefetch_related(
             "conference", "room", "track", ordered_speakers_prefetch(speakers=planner_speakers)
         )
+
+
+def put_in_places(sessions: list[Model], rooms: list[Room], tracks: list[Track]) -> list[Model]:
+    """``sessions`` (read without their rooms and tracks), each given its room and track from
+    ``rooms`` and ``tracks``, the conference's, read once for the whole page: its filters list
+    them too. One object per room shared by every row, as a prefetch would make, and no query."""
+    rooms_by_id = {room.pk: room for room in rooms}
+    tracks_by_id = {track.pk: track for track in tracks}
+    for session in sessions:
+        session.room = None if session.room_id is None else rooms_by_id[session.room_id]
+        session.track = None if session.track_id is None else tracks_by_id[session.track_id]
+    return sessions
 
 
 # What only a session's own page shows of it, and it alone of the rows that page reads.

@@ -5,7 +5,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import strip_tags
 
@@ -438,11 +440,27 @@ def test_schedule_query_count_does_not_grow(
             speakers=[make_speaker(conference), make_speaker(conference)],
         )
         Attachment.objects.create(session=session, title="slides", url="https://example.org/s.pdf")
-    # Rooms, tracks and the speakers' conference are prefetched (sharing one object each)
-    # besides the filter form's lists and the days that have sessions (day tabs, day choices).
-    with django_assert_max_num_queries(12):
+    # The conference, its rooms and tracks, read once for the cards, the filters and the grid
+    # (one object each, shared by the cards); the sessions shown (and their count, or the first
+    # one's day), their speakers, and the days that have sessions (day tabs, day choices).
+    with django_assert_max_num_queries(7):
         response = client.get(schedule_url(conference, view), {"track": track.slug})
     assert len(response.context["sessions"]) == count
+
+
+@pytest.mark.parametrize("view", ["sessions:schedule", "sessions:schedule-grid"])
+def test_schedule_pages_read_the_conference_its_rooms_and_tracks_once(client, conference, view):
+    """The cards, the filters (listed and checked) and the grid's columns share one reading."""
+    room, track = make_room(conference), make_track(conference)
+    make_session(conference, room=room, track=track, speakers=[make_speaker(conference)])
+    filters = {"track": track.slug, "room": room.slug}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(schedule_url(conference, view), filters)
+    assert response.status_code == 200
+    assert len(response.context["sessions"]) == 1
+    read = [re.search(r'FROM "(\w+)"', query["sql"]).group(1) for query in queries]
+    for table in ("conference_conference", "conference_room", "conference_track"):
+        assert read.count(table) == 1, read
 
 
 def blocks(grid):
