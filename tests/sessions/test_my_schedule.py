@@ -410,7 +410,7 @@ def test_schedule_marks_my_saved_sessions_that_clash(attendee_client, page):
     url = reverse(page, kwargs={"conference_slug": "pycon"}) + "?day=2026-04-08"
     html = attendee_client.get(url).content.decode()
     assert cards_marked_as_clashing(html) == ["session-first", "session-second"]
-    shown = re.findall(r'class="clash-mark"\s*>Clashes with another saved session<', html)
+    shown = re.findall(r'class="clash-mark"\s*><span>Clashes with another saved session<', html)
     assert len(shown) == 2
 
 
