@@ -5,6 +5,7 @@ from functools import cached_property
 
 import django_filters
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -24,19 +25,66 @@ class SessionFilterForm(forms.Form):
         super().__init__(*args, label_suffix="", **kwargs)
 
 
+class ReadChoiceIterator(django_filters.fields.ModelChoiceIterator):
+    """The choices of a ``ReadModelMultipleChoiceField``: the rows it was given, no query."""
+
+    def __iter__(self):
+        if self.field.rows is None:
+            yield from super().__iter__()
+            return
+        for row in self.field.rows:
+            yield self.choice(row)
+
+    def __len__(self):
+        return super().__len__() if self.field.rows is None else len(self.field.rows)
+
+    def __bool__(self):
+        return super().__bool__() if self.field.rows is None else bool(self.field.rows)
+
+
+class ReadModelMultipleChoiceField(django_filters.fields.ModelMultipleChoiceField):
+    """A choice of rows the page has read already (``rows``, in order): listed and checked
+    against them, without querying its queryset again. Without ``rows``, Django's field."""
+
+    iterator = ReadChoiceIterator
+
+    def __init__(self, *args, rows=None, **kwargs):
+        self.rows = rows
+        super().__init__(*args, **kwargs)
+
+    def _check_values(self, value):
+        if self.rows is None:
+            return super()._check_values(value)
+        if not isinstance(value, list | tuple):
+            raise ValidationError(self.error_messages["invalid_list"], code="invalid_list")
+        by_key = {str(getattr(row, self.to_field_name or "pk")): row for row in self.rows}
+        for item in value:
+            if str(item) not in by_key:
+                raise ValidationError(
+                    self.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": item},
+                )
+        return [by_key[str(item)] for item in dict.fromkeys(value)]
+
+
+class ReadModelMultipleChoiceFilter(django_filters.ModelMultipleChoiceFilter):
+    field_class = ReadModelMultipleChoiceField
+
+
 class SessionFilter(django_filters.FilterSet):
     """Filters ``queryset``, the sessions the visitor may see; it accepts only values they may see."""
 
     # The widget's choices, the conference's days, are set per conference in __init__.
     day = django_filters.DateFilter(method="filter_day", label=_("Day"), widget=forms.Select)
-    track = django_filters.ModelMultipleChoiceFilter(
+    track = ReadModelMultipleChoiceFilter(
         field_name="track__slug",
         to_field_name="slug",
         queryset=Track.objects.none(),
         label=_("Track"),
         widget=forms.CheckboxSelectMultiple,
     )
-    room = django_filters.ModelMultipleChoiceFilter(
+    room = ReadModelMultipleChoiceFilter(
         field_name="room__slug",
         to_field_name="slug",
         queryset=Room.objects.none(),
@@ -83,11 +131,17 @@ class SessionFilter(django_filters.FilterSet):
         conference: Conference,
         request=None,
         prefix=None,
+        rooms=None,
+        tracks=None,
     ):
+        """``rooms``, ``tracks``: the conference's, when the page has read them for itself: the
+        filters list them (and check the chosen ones) without reading them again."""
         super().__init__(data, queryset, request=request, prefix=prefix)
         self.conference = conference
         self.filters["track"].queryset = conference.tracks.all()
+        self.filters["track"].extra["rows"] = tracks
         self.filters["room"].queryset = conference.rooms.all()
+        self.filters["room"].extra["rows"] = rooms
         # Only speakers of the sessions on offer (``queryset``: what the visitor may see). One
         # whose sessions are all drafts must be as unknown as a slug that names nobody: same
         # 400, same message, and no chip with their name.

@@ -251,7 +251,7 @@ def time_zone_options(conference_zone: str, selected: str) -> str:
 
     The conference's zone first (site.js puts the visitor's device zone above it), then
     UTC and every zone grouped by region. A chosen zone outside the list (an old alias kept in a
-    cookie) is listed first, so the picker shows what is in force. Every page shows the picker,
+    cookie) is listed first, so the picker shows what is in force. Most pages show the picker,
     and its few hundred options are the same for every page of a conference.
     """
     return rendered_time_zone_options(conference_zone, selected, get_language())

@@ -295,8 +295,18 @@ class Assembly:
             pieces[2 * index + 1] = text
         return b"".join(pieces)
 
-    def compressed(self) -> CompressedPage:
+    def compressed(self, page: SharedPage) -> CompressedPage:
+        """The usual page compressed, each kind hole in the room its every state fills."""
         if self.compressed_page is None:
-            reused = [state is not None for state in self.usual_states]
-            self.compressed_page = CompressedPage.of(self.pieces, reused)
+            states = [
+                None
+                if usual is None
+                else tuple(
+                    page.rendering(index, state)
+                    for state in HOLE_KINDS[page.holes[index][0]].states
+                    if state != usual
+                )
+                for index, usual in enumerate(self.usual_states)
+            ]
+            self.compressed_page = CompressedPage.of(self.pieces, states)
         return self.compressed_page

@@ -143,7 +143,7 @@ class SharedPageMixin:
         assembly, own = page.own_holes(self.visitor_context(self.request))
         body, headers = None, page.headers
         if "deflate" in accepted_codings(self.request):
-            body = assembly.compressed().with_holes(own)
+            body = assembly.compressed(page).with_holes(own)
             headers = {**headers, "Content-Encoding": "deflate"}
         if body is None:  # not accepted, or a hole that does not fit its place compressed
             body, headers = assembly.filled(own), page.headers

@@ -196,7 +196,7 @@ class SessionDisplay:
     @property
     def link_list(self) -> list[SessionLink]:
         """Links in order; uses ``for_listing()``'s prefetch when present, and no query when
-        ``for_page()`` found none."""
+        ``page_and_parallels()`` found none."""
         if hasattr(self, "prefetched_links"):
             return self.prefetched_links
         if not getattr(self, "any_links", True):
@@ -206,7 +206,7 @@ class SessionDisplay:
     @property
     def attachment_list(self) -> list[Attachment]:
         """Attachments in order; uses ``for_listing()``'s prefetch when present, and no query
-        when ``for_page()`` found none."""
+        when ``page_and_parallels()`` found none."""
         if hasattr(self, "prefetched_attachments"):
             return self.prefetched_attachments
         if not getattr(self, "any_attachments", True):

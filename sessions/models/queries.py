@@ -8,9 +8,24 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Exists, F, Min, Model, OuterRef, Prefetch, Q
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    Min,
+    Model,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    TextField,
+    Value,
+    When,
+    prefetch_related_objects,
+)
 
-from conference.models import ChangesConferenceQuerySet, Conference, Room
+from conference.models import ChangesConferenceQuerySet, Conference, Room, Track
 from conference.models.teams import preview_of
 from conference.versioning import ChangeTrackedQuerySet
 from sessions.models.choices import Kind, Status
@@ -286,24 +301,52 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
             links_prefetch(),
         )
 
-    def for_page(self):
-        """Everything a session's own page shows (sessions/session_detail.html), for one session.
+    def page_and_parallels(self, slug: str) -> "SessionPage":
+        """A session's own page (sessions/session_detail.html): the session with the session slug
+        ``slug`` among these, and those of these sharing some of its time (its “At the same
+        time”), in schedule order; ``DoesNotExist`` if none has that slug.
 
-        For one row a join costs less than a query, so its room, track and its speakers'
-        conference (their links need its slug) are joined; and its links and attachments are
-        only looked for when the row says there are some (most sessions have none): each query
-        saved is a round trip on PostgreSQL.
+        Three queries at most, whatever the session and the conference: one row per session for
+        the session and its parallel ones together (the session's times found by a subquery),
+        its speakers, and its links and attachments, read together and only when the row says
+        there are some (most sessions have none). Every query saved is a round trip on
+        PostgreSQL. The parallel rows leave their long texts, which only the session's own row
+        reads, in the database: a festival runs dozens of sessions at once.
         """
-        return (
-            self.select_related("room", "track")
+        times = self.filter(slug=slug)
+        rows = list(
+            self.filter(
+                Q(slug=slug)
+                | Q(
+                    starts_at__lt=Subquery(times.values("ends_at")[:1]),
+                    ends_at__gt=Subquery(times.values("starts_at")[:1]),
+                )
+            )
+            .defer(*PAGE_TEXTS)
             .annotate(
+                **{
+                    f"page_{name}": Case(
+                        When(slug=slug, then=F(name)), default=Value(""), output_field=TextField()
+                    )
+                    for name in PAGE_TEXTS
+                },
                 any_links=Exists(SessionLink.objects.filter(session=OuterRef("pk"))),
                 any_attachments=Exists(Attachment.objects.filter(session=OuterRef("pk"))),
             )
-            .prefetch_related(
-                ordered_speakers_prefetch(speakers=Speaker.objects.select_related("conference"))
-            )
+            # For a few rows a join costs less than a query.
+            .select_related("room", "track")
+            .in_schedule_order()
         )
+        session = next((row for row in rows if row.slug == slug), None)
+        if session is None:
+            raise self.model.DoesNotExist(f"No session with the slug {slug!r} here.")
+        for name in PAGE_TEXTS:
+            setattr(session, name, getattr(session, f"page_{name}"))
+        # Its speakers' conference joined: their links need its slug.
+        speakers = Speaker.objects.select_related("conference")
+        prefetch_related_objects([session], ordered_speakers_prefetch(speakers=speakers))
+        read_material(session)
+        return SessionPage(session, [row for row in rows if row is not session])
 
     def for_export(self):
         """What the exports write of a session (sessions/exports/): ``for_listing()`` less the
@@ -358,14 +401,22 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
             ),
         )
 
-    def for_cards(self):
+    def for_cards(self, speakers=None, places=True, conference=None):
         """``for_listing()`` narrowed to what a session card shows (sessions/includes/session_card.html).
 
         A schedule loads a card per session, so descriptions, speakers' bios and timestamps,
         which no card shows, stay in the database. Anything other than a card reads its own
-        loader or ``for_listing()``: a field left out costs a query per session.
+        loader or ``for_listing()``: a field left out costs a query per session. ``speakers``:
+        the speakers' rows when the page shows more of them than the cards do (a speaker's page).
+        ``places=False``: rooms and tracks not read, for a page that has read the conference's
+        already and gives each row its own (``put_in_places()``). ``conference``: the rows', read
+        already: their speakers take it (their links need its slug) rather than reading it again.
         """
         card_speakers = Speaker.objects.only("conference_id", "name", "slug", "company")
+        if speakers is not None:
+            card_speakers = speakers
+        if conference is not None:
+            card_speakers = card_speakers & conference.speakers.all()
         return (
             self.defer("guid", "abstract", "description", "created_at", "updated_at")
             # A card only says whether slides are attached: no attachment rows, one query less.
@@ -375,9 +426,39 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
                 )
             )
             .prefetch_related(
-                "conference", "room", "track", ordered_speakers_prefetch(speakers=card_speakers)
+                "conference",
+                *(("room", "track") if places else ()),
+                ordered_speakers_prefetch(speakers=card_speakers),
             )
         )
+
+    def speaker_page(self, slug: str) -> Speaker:
+        """The speaker with the speaker slug ``slug`` as their page shows them
+        (speakers/speaker_detail.html): with ``visible_sessions``, theirs among these as cards in
+        schedule order, and their links; ``Speaker.DoesNotExist`` if none of these is theirs.
+
+        Three queries: the sessions, joined with their rooms and tracks; the speakers of those
+        sessions, whole, with their conference joined (their links need its slug), the page's
+        speaker among them; and that speaker's links. Reached through ``conference.sessions``,
+        the sessions already hold their conference.
+        """
+        speakers = Speaker.objects.select_related("conference")
+        sessions = list(
+            self.filter(session_speakers__speaker__slug=slug)
+            .select_related("room", "track")
+            .for_cards(speakers=speakers)
+            .in_schedule_order()
+        )
+        speaker = (
+            next((person for person in sessions[0].ordered_speakers if person.slug == slug), None)
+            if sessions
+            else None
+        )
+        if speaker is None:
+            raise Speaker.DoesNotExist(f"No speaker of these sessions has the slug {slug!r}.")
+        prefetch_related_objects([speaker], "links")
+        speaker.visible_sessions = sessions
+        return speaker
 
     def for_links(self):
         """Only what a link to a session shows: its address and ``display_title``.
@@ -386,26 +467,6 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
         and so no datetime parsed.
         """
         return self.only("conference_id", "slug", "title", "kind")
-
-    def for_compact_list(self):
-        """What a one-line mention of a session shows (a session page's “At the same time”):
-        its link and title, times, status and room.
-
-        A session page lists every session that overlaps it this way (dozens at a large
-        conference): a full card (every column, speakers, a Save button) would cost each of
-        them as much as the page's own session.
-        """
-        return self.only(
-            "conference_id",
-            "slug",
-            "title",
-            "kind",
-            "status",
-            "starts_at",
-            "ends_at",
-            "room",
-            "room__name",
-        ).select_related("room")
 
     def for_planner(self):
         """What a block of the planner shows (admin/schedule/session/planner_block.html).
@@ -419,6 +480,63 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
         ).prefetch_related(
             "conference", "room", "track", ordered_speakers_prefetch(speakers=planner_speakers)
         )
+
+
+def put_in_places(sessions: list[Model], rooms: list[Room], tracks: list[Track]) -> list[Model]:
+    """``sessions`` (read without their rooms and tracks), each given its room and track from
+    ``rooms`` and ``tracks``, the conference's, read once for the whole page: its filters list
+    them too. One object per room shared by every row, as a prefetch would make, and no query."""
+    rooms_by_id = {room.pk: room for room in rooms}
+    tracks_by_id = {track.pk: track for track in tracks}
+    for session in sessions:
+        session.room = None if session.room_id is None else rooms_by_id[session.room_id]
+        session.track = None if session.track_id is None else tracks_by_id[session.track_id]
+    return sessions
+
+
+# What only a session's own page shows of it, and it alone of the rows that page reads.
+PAGE_TEXTS = ("abstract", "description")
+
+
+@dataclass
+class SessionPage:
+    """What a session's page shows (``SessionQuerySet.page_and_parallels()``)."""
+
+    session: Model
+    # The others sharing some of its time, in schedule order: a line each (title, times, room).
+    parallels: list[Model]
+
+
+def read_material(session) -> None:
+    """Fill ``session.link_list`` and ``session.attachment_list`` from one query: the rows of
+    both tables read as one list (a UNION of the columns they share), when the session's row says
+    it has both (``any_links``, ``any_attachments``); from the one table or none otherwise."""
+    has_links = getattr(session, "any_links", True)
+    has_attachments = getattr(session, "any_attachments", True)
+    session.prefetched_links, session.prefetched_attachments = [], []
+    if not (has_links or has_attachments):
+        return
+    shared = ("id", "title", "url", "kind", "position")
+    links = SessionLink.objects.filter(session=session).annotate(
+        attachment=Value(False), stored=Value("")
+    )
+    attachments = Attachment.objects.filter(session=session).annotate(
+        attachment=Value(True), stored=F("file")
+    )
+    parts = [
+        part.values_list(*shared, "attachment", "stored").order_by()
+        for part, present in ((links, has_links), (attachments, has_attachments))
+        if present
+    ]
+    rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
+    for pk, title, url, kind, position, attachment, stored in rows.order_by("position", "id"):
+        fields = {"id": pk, "session": session, "title": title, "url": url, "kind": kind}
+        if attachment:
+            session.prefetched_attachments.append(
+                Attachment(**fields, position=position, file=stored)
+            )
+        else:
+            session.prefetched_links.append(SessionLink(**fields, position=position))
 
 
 @dataclass

@@ -1,9 +1,16 @@
 import datetime
 from collections.abc import Iterable
+from functools import cached_property
 
 from django.conf import settings
 from django.db.models import QuerySet
-from django.http import HttpResponse, HttpResponseBadRequest, QueryDict, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpResponse,
+    HttpResponseBadRequest,
+    QueryDict,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.utils import timezone
@@ -13,7 +20,7 @@ from django.views import View
 from django.views.decorators.cache import cache_control
 from django.views.generic import DetailView, TemplateView
 
-from conference.models import describe_days
+from conference.models import Conference, Room, Track, describe_days
 from conference.uploads import serve_upload
 from conference.views.conferences import (
     ConferenceMixin,
@@ -26,6 +33,7 @@ from sessions.exports.fragments import cached_frab_events, calendar_events
 from sessions.exports.ical import build_calendar, calendar_chunks, calendar_links
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session, SessionQuerySet
+from sessions.models.queries import put_in_places
 from sessions.releases import change_log
 from sessions.timetable import (
     GRID_MOST_COLUMNS,
@@ -67,15 +75,20 @@ def active_filter_chips(
     return chips
 
 
-def cards(sessions: SessionQuerySet) -> list[Session]:
-    """The rows of ``sessions``, a FilterSet's result, with what their cards show.
+def cards(
+    sessions: SessionQuerySet, conference: Conference, rooms: list[Room], tracks: list[Track]
+) -> list[Session]:
+    """The rows of ``sessions``, a FilterSet's result, with what their cards show; their
+    conference, rooms and tracks from ``conference``, ``rooms`` and ``tracks``, which the page
+    read once.
 
     Loaded on a copy, never on the FilterSet's own queryset: the FilterSet and its filters point
     at each other, a reference cycle only the garbage collector's full pass frees, and nothing
     of the rows may hang on it (not even through a Prefetch, which keeps the first row it filled).
     Else every row a schedule showed would outlive its answer until that pass.
     """
-    return list(sessions.for_cards())
+    rows = sessions.for_cards(places=False, conference=conference)
+    return put_in_places(list(rows), rooms, tracks)
 
 
 class SessionListMixin(DropsEmptyParametersMixin, SaveTogglesMixin, ConferencePageMixin):
@@ -84,6 +97,19 @@ class SessionListMixin(DropsEmptyParametersMixin, SaveTogglesMixin, ConferencePa
     query_parameters = ("tz", *SessionFilter.base_filters)
     # Parameters that choose what to look at rather than narrow it: not offered as filters to clear.
     navigation_parameters: tuple[str, ...] = ("tz",)
+
+    @cached_property
+    def rooms(self) -> list[Room]:
+        """The conference's rooms, read once for the page: its cards, filters and grid."""
+        return list(self.conference.rooms.all())
+
+    @cached_property
+    def tracks(self) -> list[Track]:
+        """The conference's tracks, read once for the page: its cards and filters."""
+        return list(self.conference.tracks.all())
+
+    def cards(self, sessions: SessionQuerySet) -> list[Session]:
+        return cards(sessions, self.conference, self.rooms, self.tracks)
 
     def get_filterset(self):
         queryset = self.conference.sessions.visible_to(self.request.user).in_schedule_order()
@@ -94,10 +120,12 @@ class SessionListMixin(DropsEmptyParametersMixin, SaveTogglesMixin, ConferencePa
             queryset=queryset,
             conference=self.conference,
             request=self.request,
+            rooms=self.rooms,
+            tracks=self.tracks,
         )
 
     def sessions_shown(self, filterset) -> list[Session]:
-        return cards(filterset.qs)
+        return self.cards(filterset.qs)
 
     def get_context_data(self, **kwargs):
         filterset = self.get_filterset()
@@ -150,12 +178,12 @@ class ScheduleView(SessionListMixin, TemplateView):
             or self.session_count <= self.all_days_up_to
             or self.page_query.get("days") == "all"
         ):
-            return cards(sessions)
+            return self.cards(sessions)
         first_start = sessions.values_list("starts_at", flat=True).first()
         if first_start is None:
             return []
         self.day = self.one_day = self.conference.day_of(first_start)
-        return cards(sessions.on_day(self.conference, self.one_day))
+        return self.cards(sessions.on_day(self.conference, self.one_day))
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -182,18 +210,17 @@ class ScheduleGridView(SessionListMixin, TemplateView):
         sessions = filterset.qs  # validates the filters first
         self.day = filterset.form.cleaned_data.get("day") if filterset.is_bound else None
         if self.day is not None:  # the filter has narrowed them already
-            return cards(sessions)
+            return self.cards(sessions)
         first_start = sessions.values_list("starts_at", flat=True).first()
         if first_start is None:
             self.day = self.conference.starts_on
             return []
         self.day = self.conference.day_of(first_start)
-        return cards(sessions.on_day(self.conference, self.day))
+        return self.cards(sessions.on_day(self.conference, self.day))
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        rooms = list(self.conference.rooms.all())
-        context.update(day=self.day, grid=build_grid(context["sessions"], rooms))
+        context.update(day=self.day, grid=build_grid(context["sessions"], self.rooms))
         # Tabs only for days with sessions the visitor may see, whatever the other filters.
         context["day_tabs"] = context["filterset"].days_on_offer
         return context
@@ -217,6 +244,7 @@ def grid_rows_css(request, conference_slug):
 class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePageMixin, DetailView):
     template_name = "sessions/session_detail.html"
     context_object_name = "session"
+    extra_context = {"time_zone_link": True}
 
     def current_slug(self, former_slug):
         sessions = self.conference.sessions.visible_to(self.request.user)
@@ -226,19 +254,18 @@ class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePag
 
     def get_object(self, queryset=None):
         sessions = self.conference.sessions.visible_to(self.request.user)
-        return get_object_or_404(sessions.for_page(), slug=self.kwargs["slug"])
+        try:
+            self.page = sessions.page_and_parallels(self.kwargs["slug"])
+        except Session.DoesNotExist:
+            raise Http404("No session the visitor may see has this address.") from None
+        return self.page.session
 
     def get_context_data(self, **kwargs):
-        session = self.object
-        parallel = (
-            self.conference.sessions.visible_to(self.request.user)
-            .overlapping(session.starts_at, session.ends_at)
-            .exclude(pk=session.pk)
-            .for_compact_list()
-        )
         return super().get_context_data(
-            parallel_sessions=list(parallel),
-            calendar_links=calendar_links(self.conference, session, base_url=settings.SITE_URL),
+            parallel_sessions=self.page.parallels,
+            calendar_links=calendar_links(
+                self.conference, self.page.session, base_url=settings.SITE_URL
+            ),
             **kwargs,
         )
 

@@ -1,4 +1,3 @@
-from django.db.models import Prefetch
 from django.db.models.functions import Lower
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -14,6 +13,7 @@ from conference.views.conferences import (
 )
 from sessions.personal import save_toggles
 from speakers.forms import SpeakerSearchForm
+from speakers.models import Speaker
 
 
 class SpeakerSessionsMixin(ConferencePageMixin):
@@ -59,6 +59,7 @@ class SpeakerListView(DropsEmptyParametersMixin, SpeakerSessionsMixin, ListView)
 class SpeakerDetailView(FollowsFormerSlugsMixin, SpeakerSessionsMixin, DetailView):
     template_name = "speakers/speaker_detail.html"
     context_object_name = "speaker"
+    extra_context = {"time_zone_link": True}
 
     def personal_context(self, request) -> dict:
         # The Save buttons of the speaker's session cards, as on the schedule.
@@ -72,17 +73,12 @@ class SpeakerDetailView(FollowsFormerSlugsMixin, SpeakerSessionsMixin, DetailVie
         return speakers.values_list("slug", flat=True).first()
 
     def get_object(self, queryset=None):
-        # A speaker gives a handful of sessions: their rooms and tracks joined, not prefetched.
-        cards = self.visible_sessions().select_related("room", "track").for_cards()
-        sessions = Prefetch("sessions", queryset=cards, to_attr="visible_sessions")
-        speaker = get_object_or_404(
-            self.conference.speakers.prefetch_related(sessions, "links"), slug=self.kwargs["slug"]
-        )
-        # Only the speakers of sessions the visitor may see have a page (``speakers()``): told by
-        # the sessions just read, rather than by its subquery, which lists every such speaker.
-        if not speaker.visible_sessions:
-            raise Http404("No speaker of a visible session has this address.")
-        return speaker
+        # Only the speakers of sessions the visitor may see have a page (``speakers()``): found
+        # from those sessions, rather than by its subquery, which lists every such speaker.
+        try:
+            return self.visible_sessions().speaker_page(self.kwargs["slug"])
+        except Speaker.DoesNotExist:
+            raise Http404("No speaker of a visible session has this address.") from None
 
 
 class SpeakerPhotoView(SpeakerSessionsMixin, View):

@@ -4,10 +4,14 @@ from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import strip_tags
 
-from sessions.models import Attachment, Session, SessionLink
+from sessions.models import Attachment, SavedSession, Session, SessionLink
 from sessions.views.schedule import ScheduleView
 from tests.builders import (
     make_conference,
@@ -373,6 +377,33 @@ def test_other_conference_pages_keep_the_zone_picker_in_the_footer(client, confe
     assert html.index('id="tz-select"') > html.index("<footer")
 
 
+@pytest.mark.parametrize("page", ["session", "speaker"])
+def test_session_and_speaker_pages_link_to_the_schedules_zone_picker(client, conference, page):
+    speaker = make_speaker(conference)
+    session = make_session(conference, starts_at=paris(8, 10, 35), speakers=[speaker])
+    url = (session if page == "session" else speaker).get_absolute_url()
+    html = client.get(url, {"tz": "Asia/Tokyo"}).content.decode()
+    assert "<select" not in html
+    assert "Times shown in Asia/Tokyo." in html
+    assert (
+        f'href="{schedule_url(conference)}?tz=Asia/Tokyo#tz-select">Change the time zone</a>'
+        in html
+    )
+    # The link's picker is the schedule's own, at the top.
+    picker = client.get(schedule_url(conference), {"tz": "Asia/Tokyo"}).content.decode()
+    assert '<select id="tz-select" name="tz">' in picker
+
+
+def test_the_demos_longest_session_page_weighs_at_most_12_kb(client):
+    """Its own text and the layout, without the zone picker's 400 options (about 25 kB)."""
+    call_command("loaddata", "pytorch-eu-2026", verbosity=0)
+    sizes = {
+        session.slug: len(client.get(session.get_absolute_url()).content)
+        for session in Session.objects.public()
+    }
+    assert max(sizes.values()) <= 12 * 1024, max(sizes, key=sizes.get)
+
+
 def test_schedule_shows_the_right_times_on_the_night_clocks_go_back(client):
     conference = make_conference(
         starts_on=datetime.date(2026, 10, 24), ends_on=datetime.date(2026, 10, 25)
@@ -409,11 +440,27 @@ def test_schedule_query_count_does_not_grow(
             speakers=[make_speaker(conference), make_speaker(conference)],
         )
         Attachment.objects.create(session=session, title="slides", url="https://example.org/s.pdf")
-    # Rooms, tracks and the speakers' conference are prefetched (sharing one object each)
-    # besides the filter form's lists and the days that have sessions (day tabs, day choices).
-    with django_assert_max_num_queries(12):
+    # The conference, its rooms and tracks, read once for the cards, the filters and the grid
+    # (one object each, shared by the cards); the sessions shown (and their count, or the first
+    # one's day), their speakers, and the days that have sessions (day tabs, day choices).
+    with django_assert_max_num_queries(7):
         response = client.get(schedule_url(conference, view), {"track": track.slug})
     assert len(response.context["sessions"]) == count
+
+
+@pytest.mark.parametrize("view", ["sessions:schedule", "sessions:schedule-grid"])
+def test_schedule_pages_read_the_conference_its_rooms_and_tracks_once(client, conference, view):
+    """The cards, the filters (listed and checked) and the grid's columns share one reading."""
+    room, track = make_room(conference), make_track(conference)
+    make_session(conference, room=room, track=track, speakers=[make_speaker(conference)])
+    filters = {"track": track.slug, "room": room.slug}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(schedule_url(conference, view), filters)
+    assert response.status_code == 200
+    assert len(response.context["sessions"]) == 1
+    read = [re.search(r'FROM "(\w+)"', query["sql"]).group(1) for query in queries]
+    for table in ("conference_conference", "conference_room", "conference_track"):
+        assert read.count(table) == 1, read
 
 
 def blocks(grid):
@@ -732,11 +779,29 @@ def test_session_page_query_count_does_not_grow(
             speakers=[make_speaker(conference)],
             title=f"Parallel {number}",
         )
-    # The conference, the session, its speakers, the parallel sessions; and its links and
-    # attachments only when it has some.
-    with django_assert_max_num_queries(6 if with_material else 4):
+    # The conference, the session with the parallel ones, its speakers; and its links and
+    # attachments, together, only when it has some.
+    with django_assert_max_num_queries(4 if with_material else 3):
         response = client.get(session_url(session))
     assert len(response.context["parallel_sessions"]) == count
+
+
+@pytest.mark.parametrize("page", ["session", "speaker"])
+def test_a_logged_in_visitor_reads_a_session_or_speaker_page_in_four_queries(
+    client, attendee, django_assert_max_num_queries, conference, page
+):
+    speaker = make_speaker(conference)
+    session = make_session(conference, speakers=[speaker, make_speaker(conference)])
+    SessionLink.objects.create(session=session, url="https://v.example/1")
+    Attachment.objects.create(session=session, title="Deck", url="https://s.example/deck.pdf")
+    SavedSession.objects.add(attendee, session)
+    url = (session if page == "session" else speaker).get_absolute_url()
+    assert Client().get(url).status_code == 200  # an earlier visitor had the page made
+    client.force_login(attendee)
+    # Their session and account, the conference, and their saved sessions for the Save buttons.
+    with django_assert_max_num_queries(4):
+        html = client.get(url).content.decode()
+    assert 'aria-pressed="true"' in html
 
 
 @pytest.mark.parametrize(
