@@ -2,13 +2,21 @@ import datetime
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from conference.forms import AttendeeFormMixin, ConferenceDateTimeField, ConferenceDayTimeWidget
+from conference.i18n.timezones import time_range
 from conference.models import Conference
 from conference.versioning import EditConflictError
-from speakers.models import MAX_AVAILABILITY_WINDOWS, Availability, Speaker, SpeakerLink
+from speakers.models import (
+    MAX_AVAILABILITY_WINDOWS,
+    Availability,
+    Speaker,
+    SpeakerLink,
+    overlapping_windows,
+)
 
 
 class SpeakerSearchForm(forms.Form):
@@ -141,6 +149,15 @@ class AvailabilityForm(AttendeeFormMixin, forms.ModelForm):
                 "label": field.label
             }
 
+    def has_changed(self):
+        # A new row comes with its day chosen: with no time typed it is still an empty row, left
+        # alone, whatever its day says.
+        if self.is_bound and self.instance.pk is None:
+            times = [self.data.get(self.add_prefix(f"{name}_1"), "") for name in self.Meta.fields]
+            if not any(str(time).strip() for time in times):
+                return False
+        return super().has_changed()
+
 
 def calendar_days(conference: Conference) -> list[datetime.date]:
     """The dates a time within the conference's days can fall on: each day, and the morning
@@ -151,10 +168,58 @@ def calendar_days(conference: Conference) -> list[datetime.date]:
     return days
 
 
+class BaseAvailabilityFormSet(forms.BaseInlineFormSet):
+    """All of a speaker's windows at once, with an empty row per day of the conference (its day
+    chosen) to give several new ones in one save. Saved whole or not at all: a window that
+    overlaps another, kept or new, is refused."""
+
+    def __init__(self, *args, conference: Conference, **kwargs):
+        days = [day.isoformat() for day in conference.days]
+        initial = [{"starts_at": [day, None, ""], "ends_at": [day, None, ""]} for day in days]
+        kwargs.setdefault("form_kwargs", {})["conference"] = conference
+        kwargs["initial"] = initial  # a view's own initial (FormView's {}) means nothing here
+        super().__init__(*args, **kwargs)
+        # An empty row for each day, within MAX_AVAILABILITY_WINDOWS (max_num) in all.
+        self.extra = len(days)
+
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return  # the rows' own errors first: their times may not be read
+        # The rows saved: those given or kept (an untouched empty row has no cleaned data).
+        kept = [
+            form.instance
+            for form in self.forms
+            if form.cleaned_data and not self._should_delete_form(form)
+        ]
+        overlap = overlapping_windows(kept)
+        if overlap is not None:
+            earlier, later = overlap
+            zone = self.instance.conference.tz
+            raise ValidationError(
+                _(
+                    "Two windows overlap: %(earlier)s and %(later)s. Join them into one window, "
+                    "or change one so they no longer overlap."
+                )
+                % {
+                    "earlier": window_times(earlier, zone),
+                    "later": window_times(later, zone),
+                },
+                code="overlapping_windows",
+            )
+
+
+def window_times(window: Availability, zone) -> str:
+    """“Wednesday 8 April, 10:00–12:00 CEST”: a window as the speaker typed it."""
+    day = date_format(timezone.localtime(window.starts_at, zone), "l j F")
+    return f"{day}, {time_range(window.starts_at, window.ends_at, zone)}"
+
+
 AvailabilityFormSet = forms.inlineformset_factory(
     Speaker,
     Availability,
     form=AvailabilityForm,
+    formset=BaseAvailabilityFormSet,
     extra=1,
     can_delete=True,
     max_num=MAX_AVAILABILITY_WINDOWS,

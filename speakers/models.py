@@ -1,4 +1,5 @@
 import datetime
+import itertools
 import uuid
 import zlib
 
@@ -481,6 +482,20 @@ class Availability(models.Model):
         # What date_format(…, "D") gives, without its parsing of the format: the planner lists many.
         day = WEEKDAYS_ABBR[timezone.localtime(self.starts_at, zone).weekday()]
         return f"{day} {time_range(self.starts_at, self.ends_at, zone)}"
+
+
+def overlapping_windows(windows) -> tuple[Availability, Availability] | None:
+    """Two of a speaker's ``windows`` that share more than an instant, the earlier first; None
+    when none do. Windows that only touch (10–12 and 12–14) do not overlap.
+
+    Sorted by start, any overlap shows between neighbours: a window overlapping a later one also
+    overlaps the next after it.
+    """
+    ordered = sorted(windows, key=lambda window: (window.starts_at, window.ends_at))
+    for earlier, later in itertools.pairwise(ordered):
+        if later.starts_at < earlier.ends_at:
+            return earlier, later
+    return None
 
 
 class SpeakerInvitationQuerySet(models.QuerySet):
