@@ -13,6 +13,7 @@ from conference.versioning import EditConflictError
 from speakers.models import (
     MAX_AVAILABILITY_WINDOWS,
     Availability,
+    SessionChangeProposal,
     Speaker,
     SpeakerLink,
     overlapping_windows,
@@ -225,3 +226,28 @@ AvailabilityFormSet = forms.inlineformset_factory(
     max_num=MAX_AVAILABILITY_WINDOWS,
     validate_max=True,
 )
+
+
+class SessionChangeProposalForm(AttendeeFormMixin, forms.ModelForm):
+    """A speaker's proposed title, abstract and description for a session of theirs, opened with
+    the session's own texts. ``SessionChangeProposal.clean()`` refuses a proposal that changes
+    nothing, or a second one while the first waits."""
+
+    class Meta:
+        model = SessionChangeProposal
+        fields = list(SessionChangeProposal.FIELDS)
+        labels = {
+            "title": _("Title"),
+            "abstract": _("Abstract"),
+            "description": _("Description"),
+        }
+        widgets = {
+            "abstract": forms.Textarea(attrs={"rows": 6}),
+            "description": forms.Textarea(attrs={"rows": 10}),
+        }
+
+    def __init__(self, *args, session, speaker, **kwargs):
+        super().__init__(*args, instance=SessionChangeProposal.of(session, speaker), **kwargs)
+        markdown = _("Markdown: **bold**, *italic*, [links](https://example.org) and lists.")
+        self.fields["abstract"].help_text = _("A short summary.") + " " + markdown
+        self.fields["description"].help_text = markdown

@@ -1,0 +1,74 @@
+"""Deciding a speaker's change proposal (``SessionChangeProposal`` in speakers/models.py) and
+mailing them the decision.
+
+The mail goes out through the task worker once the decision is committed, like the invitations'
+(speakers/invitations.py), to the speaker's address (``Speaker.mail_address``), in the
+conference's language; without an address the speaker reads the decision on their proposal page.
+"""
+
+from django.conf import settings
+from django.db import transaction
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django_tasks import task
+
+from conference.accounts.mail import absolute, templated_mail
+from speakers.models import SessionChangeProposal
+
+
+def decide_proposal(proposal: SessionChangeProposal, *, accept: bool, by, message: str = ""):
+    """Accept (the session takes the proposed texts) or refuse ``proposal``, and queue the
+    speaker's mail once committed. A ValidationError, with nothing written, when it was decided
+    meanwhile or the session refuses the texts."""
+    with transaction.atomic():
+        if accept:
+            proposal.accept(by, message)
+        else:
+            proposal.refuse(by, message)
+        transaction.on_commit(lambda: send_decision_mail.enqueue(proposal.pk))
+
+
+def proposal_page_url(proposal: SessionChangeProposal) -> str:
+    return reverse(
+        "speaker-pages:propose-change",
+        kwargs={
+            "conference_slug": proposal.session.conference.slug,
+            "slug": proposal.session.slug,
+        },
+    )
+
+
+@task()
+def send_decision_mail(proposal_id: int) -> bool:
+    """Mail the speaker the organizers' decision on their proposal (in the background)."""
+    proposal = (
+        SessionChangeProposal.objects.exclude(state=SessionChangeProposal.State.PENDING)
+        .select_related("speaker__user", "session__conference")
+        .filter(pk=proposal_id)
+        .first()
+    )
+    if proposal is None or not proposal.speaker.mail_address:
+        return False
+    conference = proposal.session.conference
+    with translation.override(conference.language):  # we know no other of the speaker's
+        accepted = proposal.state == SessionChangeProposal.State.ACCEPTED
+        subject = (
+            _("%(conference)s: your proposed change to “%(title)s” is accepted")
+            if accepted
+            else _("%(conference)s: your proposed change to “%(title)s” is refused")
+        ) % {"conference": conference.name, "title": proposal.original_title}
+        templated_mail(
+            to=proposal.speaker.mail_address,
+            subject=subject,
+            template="speakers/mail/proposal_decision",
+            context={
+                "proposal": proposal,
+                "accepted": accepted,
+                "speaker": proposal.speaker,
+                "conference": conference,
+                "page_url": absolute(proposal_page_url(proposal)),
+                "site_url": settings.SITE_URL,
+            },
+        ).send()
+    return True
