@@ -143,12 +143,21 @@ class AvailabilityForm(AttendeeFormMixin, forms.ModelForm):
     def __init__(self, *args, conference: Conference, **kwargs):
         super().__init__(*args, **kwargs)
         days = [(day.isoformat(), date_format(day, "l j F")) for day in calendar_days(conference)]
+        self.day_names = dict(days)
         for name in ("starts_at", "ends_at"):
             field = self.fields[name]
             field.widget = ConferenceDayTimeWidget(days)
             field.widget.widgets[1].attrs["aria-label"] = _("%(label)s, time") % {
                 "label": field.label
             }
+
+    @property
+    def day_name(self) -> str:
+        """The day chosen for the window's start (“Wednesday 8 April”), typed or preset; empty
+        when none is."""
+        value = self["starts_at"].value()
+        day = value[0] if isinstance(value, list | tuple) and value else ""
+        return self.day_names.get(str(day), "")
 
     def has_changed(self):
         # A new row comes with its day chosen: with no time typed it is still an empty row, left
