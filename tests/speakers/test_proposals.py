@@ -277,3 +277,44 @@ def test_the_release_page_lists_waiting_proposals(organizer_client, talk, speake
     assert "Speakers' proposals waiting for an answer" in html
     assert f'href="{change_url(proposal)}"' in html
     assert "Ada Lovelace on “Engines”" in html
+
+
+# --- Query counts -------------------------------------------------------------------------------
+
+
+def decided_proposals(talk, speaker, organizer, count) -> None:
+    for number in range(count):
+        propose(talk, speaker, title=f"Engines {number}").refuse(organizer, "Not yet.")
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_the_proposal_page_query_count_does_not_grow(
+    ada_client, django_assert_max_num_queries, talk, speaker, organizer, count
+):
+    decided_proposals(talk, speaker, organizer, count)
+    with django_assert_max_num_queries(8):
+        response = ada_client.get(propose_url(talk))
+    assert len(response.context["proposals"]) == count
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_the_proposals_changelist_query_count_does_not_grow(
+    organizer_client, django_assert_max_num_queries, talk, speaker, organizer, count
+):
+    decided_proposals(talk, speaker, organizer, count)
+    with django_assert_max_num_queries(7):
+        response = organizer_client.get(reverse("admin:speakers_sessionchangeproposal_changelist"))
+    assert response.context["cl"].result_count == count
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_the_release_page_query_count_does_not_grow_with_waiting_proposals(
+    organizer_client, django_assert_max_num_queries, conference, speaker, count
+):
+    for number in range(count):
+        session = make_session(conference, title=f"Talk {number}", speakers=[speaker])
+        propose(session, speaker, title=f"Better talk {number}")
+    release_url = reverse("admin:schedule_session_release", args=[conference.pk])
+    with django_assert_max_num_queries(9):
+        response = organizer_client.get(release_url)
+    assert len(response.context["pending_proposals"]) == count
