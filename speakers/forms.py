@@ -7,7 +7,6 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from conference.forms import AttendeeFormMixin, ConferenceDateTimeField, ConferenceDayTimeWidget
-from conference.i18n.timezones import time_range
 from conference.models import Conference
 from conference.versioning import EditConflictError
 from speakers.models import (
@@ -16,7 +15,7 @@ from speakers.models import (
     SessionChangeProposal,
     Speaker,
     SpeakerLink,
-    overlapping_windows,
+    refuse_overlapping_windows,
 )
 
 
@@ -178,19 +177,9 @@ def calendar_days(conference: Conference) -> list[datetime.date]:
     return days
 
 
-class BaseAvailabilityFormSet(forms.BaseInlineFormSet):
-    """All of a speaker's windows at once, with an empty row per day of the conference (its day
-    chosen) to give several new ones in one save. Saved whole or not at all: a window that
-    overlaps another, kept or new, is refused."""
-
-    def __init__(self, *args, conference: Conference, **kwargs):
-        days = [day.isoformat() for day in conference.days]
-        initial = [{"starts_at": [day, None, ""], "ends_at": [day, None, ""]} for day in days]
-        kwargs.setdefault("form_kwargs", {})["conference"] = conference
-        kwargs["initial"] = initial  # a view's own initial (FormView's {}) means nothing here
-        super().__init__(*args, **kwargs)
-        # An empty row for each day, within MAX_AVAILABILITY_WINDOWS (max_num) in all.
-        self.extra = len(days)
+class NonOverlappingWindowsFormSet(forms.BaseInlineFormSet):
+    """A speaker's windows, saved whole or not at all: one that overlaps another, kept or new,
+    is refused (``refuse_overlapping_windows()``). The admin's inline uses it as is."""
 
     def clean(self):
         super().clean()
@@ -202,27 +191,23 @@ class BaseAvailabilityFormSet(forms.BaseInlineFormSet):
             for form in self.forms
             if form.cleaned_data and not self._should_delete_form(form)
         ]
-        overlap = overlapping_windows(kept)
-        if overlap is not None:
-            earlier, later = overlap
-            zone = self.instance.conference.tz
-            raise ValidationError(
-                _(
-                    "Two windows overlap: %(earlier)s and %(later)s. Join them into one window, "
-                    "or change one so they no longer overlap."
-                )
-                % {
-                    "earlier": window_times(earlier, zone),
-                    "later": window_times(later, zone),
-                },
-                code="overlapping_windows",
-            )
+        speaker = self.instance
+        zone = speaker.conference.tz if speaker.conference_id else timezone.get_current_timezone()
+        refuse_overlapping_windows(kept, zone)
 
 
-def window_times(window: Availability, zone) -> str:
-    """“Wednesday 8 April, 10:00–12:00 CEST”: a window as the speaker typed it."""
-    day = date_format(timezone.localtime(window.starts_at, zone), "l j F")
-    return f"{day}, {time_range(window.starts_at, window.ends_at, zone)}"
+class BaseAvailabilityFormSet(NonOverlappingWindowsFormSet):
+    """All of a speaker's windows at once on their page, with an empty row per day of the
+    conference (its day chosen) to give several new ones in one save."""
+
+    def __init__(self, *args, conference: Conference, **kwargs):
+        days = [day.isoformat() for day in conference.days]
+        initial = [{"starts_at": [day, None, ""], "ends_at": [day, None, ""]} for day in days]
+        kwargs.setdefault("form_kwargs", {})["conference"] = conference
+        kwargs["initial"] = initial  # a view's own initial (FormView's {}) means nothing here
+        super().__init__(*args, **kwargs)
+        # An empty row for each day, within MAX_AVAILABILITY_WINDOWS (max_num) in all.
+        self.extra = len(days)
 
 
 AvailabilityFormSet = forms.inlineformset_factory(

@@ -499,6 +499,27 @@ def overlapping_windows(windows) -> tuple[Availability, Availability] | None:
     return None
 
 
+def refuse_overlapping_windows(windows, zone: datetime.tzinfo) -> None:
+    """The rule every writer of a speaker's windows (their page, the admin, the API) applies to
+    the whole set it saves: a ValidationError naming two that overlap, on ``zone``'s clocks."""
+    overlap = overlapping_windows(windows)
+    if overlap is None:
+        return
+    earlier, later = (
+        f"{date_format(timezone.localtime(window.starts_at, zone), 'l j F')}, "
+        f"{time_range(window.starts_at, window.ends_at, zone)}"
+        for window in overlap
+    )
+    raise ValidationError(
+        gettext(
+            "Two windows overlap: %(earlier)s and %(later)s. Join them into one window, "
+            "or change one so they no longer overlap."
+        )
+        % {"earlier": earlier, "later": later},
+        code="overlapping_windows",
+    )
+
+
 class SpeakerInvitationQuerySet(models.QuerySet):
     def pending(self):
         """Invitations nobody has accepted yet."""
