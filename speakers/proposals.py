@@ -2,8 +2,10 @@
 mailing them the decision.
 
 The mail goes out through the task worker once the decision is committed, like the invitations'
-(speakers/invitations.py), to the speaker's address (``Speaker.mail_address``), in the
-conference's language; without an address the speaker reads the decision on their proposal page.
+(speakers/invitations.py), to the speaker's address as release mails reach it
+(``SpeakerQuerySet.with_reach()``), in the conference's language; without one the speaker reads
+the decision on their proposal page. It answers what they asked, so it goes out even when they
+turned the schedule-change mails off.
 """
 
 from django.conf import settings
@@ -14,7 +16,7 @@ from django.utils.translation import gettext as _
 from django_tasks import task
 
 from conference.accounts.mail import absolute, templated_mail
-from speakers.models import SessionChangeProposal
+from speakers.models import SessionChangeProposal, Speaker
 
 
 def decide_proposal(proposal: SessionChangeProposal, *, accept: bool, by, message: str = ""):
@@ -44,11 +46,14 @@ def send_decision_mail(proposal_id: int) -> bool:
     """Mail the speaker the organizers' decision on their proposal (in the background)."""
     proposal = (
         SessionChangeProposal.objects.exclude(state=SessionChangeProposal.State.PENDING)
-        .select_related("speaker__user", "session__conference")
+        .select_related("session__conference")
         .filter(pk=proposal_id)
         .first()
     )
-    if proposal is None or not proposal.speaker.mail_address:
+    if proposal is None:
+        return False
+    speaker = Speaker.objects.with_reach().get(pk=proposal.speaker_id)
+    if not speaker.reach_address:
         return False
     conference = proposal.session.conference
     with translation.override(conference.language):  # we know no other of the speaker's
@@ -59,13 +64,13 @@ def send_decision_mail(proposal_id: int) -> bool:
             else _("%(conference)s: your proposed change to “%(title)s” is refused")
         ) % {"conference": conference.name, "title": proposal.original_title}
         templated_mail(
-            to=proposal.speaker.mail_address,
+            to=speaker.reach_address,
             subject=subject,
             template="speakers/mail/proposal_decision",
             context={
                 "proposal": proposal,
                 "accepted": accepted,
-                "speaker": proposal.speaker,
+                "speaker": speaker,
                 "conference": conference,
                 "page_url": absolute(proposal_page_url(proposal)),
                 "site_url": settings.SITE_URL,

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 
+from conference.models import AccountEmail
 from sessions.models import Session
 from speakers.models import SessionChangeProposal
 from tests.builders import make_conference, make_session, make_speaker, make_team
@@ -17,7 +18,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("immediate_tasks")]
 
 @pytest.fixture
 def ada(django_user_model):
-    return django_user_model.objects.create_user("ada", "ada@example.org", "speak-2026")
+    """Ada's account, its address confirmed: the mails reach it."""
+    user = django_user_model.objects.create_user("ada", "ada@example.org", "speak-2026")
+    AccountEmail.objects.create(user=user, verified_address=user.email)
+    return user
 
 
 @pytest.fixture
@@ -216,6 +220,17 @@ def test_an_organizer_refuses_and_the_session_stays(
     assert "Too long." in html
 
 
+def test_a_speaker_without_a_known_address_reads_the_answer_on_their_page(
+    organizer_client, talk, speaker, ada, mailoutbox, django_capture_on_commit_callbacks, ada_client
+):
+    AccountEmail.objects.filter(user=ada).update(verified_address="")  # unconfirmed: not mailed
+    proposal = propose(talk, speaker, title="Analytical Engines")
+    with django_capture_on_commit_callbacks(execute=True):
+        organizer_client.post(change_url(proposal), {"decision": "refuse", "message": "Too long."})
+    assert mailoutbox == []
+    assert "Too long." in ada_client.get(propose_url(talk)).content.decode()
+
+
 def test_a_decision_is_required_and_final(organizer_client, organizer, talk, speaker):
     proposal = propose(talk, speaker, title="Analytical Engines")
     response = organizer_client.post(change_url(proposal), {"message": ""})
@@ -315,6 +330,6 @@ def test_the_release_page_query_count_does_not_grow_with_waiting_proposals(
         session = make_session(conference, title=f"Talk {number}", speakers=[speaker])
         propose(session, speaker, title=f"Better talk {number}")
     release_url = reverse("admin:schedule_session_release", args=[conference.pk])
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(10):
         response = organizer_client.get(release_url)
     assert len(response.context["pending_proposals"]) == count
