@@ -245,3 +245,11 @@ class SessionChangeProposalForm(AttendeeFormMixin, forms.ModelForm):
         markdown = _("Markdown: **bold**, *italic*, [links](https://example.org) and lists.")
         self.fields["abstract"].help_text = _("A short summary.") + " " + markdown
         self.fields["description"].help_text = markdown
+
+    def clean(self):
+        cleaned_data = super().clean()
+        # Browsers send a textarea's lines with CRLF; the session's texts have LF.
+        for name in ("abstract", "description"):
+            if isinstance(cleaned_data.get(name), str):
+                cleaned_data[name] = cleaned_data[name].replace("\r\n", "\n")
+        return cleaned_data

@@ -587,6 +587,11 @@ class SpeakerInvitation(models.Model):
 PROPOSAL_TEXT_MAX_LENGTH = 20_000
 
 
+def same_text(text: str) -> str:
+    """``text`` as compared: its line endings as ``\n``, without the spaces around it."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
 class ChangeProposalQuerySet(models.QuerySet):
     def pending(self):
         return self.filter(state=SessionChangeProposal.State.PENDING)
@@ -704,11 +709,12 @@ class SessionChangeProposal(models.Model):
 
     @property
     def changed_fields(self) -> list[str]:
-        """The fields the speaker changed, of ``FIELDS``."""
+        """The fields the speaker changed, of ``FIELDS``: a text that differs only in the spaces
+        around it or in its line endings (a browser sends CRLF) is unchanged."""
         return [
             name
             for name in self.FIELDS
-            if getattr(self, name).strip() != getattr(self, f"original_{name}").strip()
+            if same_text(getattr(self, name)) != same_text(getattr(self, f"original_{name}"))
         ]
 
     @property

@@ -8,7 +8,7 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.core.exceptions import ValidationError
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.text import get_text_list
+from django.utils.text import capfirst, get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -22,7 +22,7 @@ ACCEPT, REFUSE = "accept", "refuse"
 
 class ProposalDecisionForm(forms.ModelForm):
     decision = forms.ChoiceField(
-        label=gettext_lazy("decision"),
+        label=gettext_lazy("Decision"),
         choices=[
             (ACCEPT, gettext_lazy("Accept: the session takes the proposed texts")),
             (REFUSE, gettext_lazy("Refuse: the session stays as it is")),
@@ -73,6 +73,16 @@ class SessionChangeProposalAdmin(ConferenceScopedAdmin, admin.ModelAdmin):
             return [name for name in self.fields if name != "decision"]
         return self.fields
 
+    class Media:
+        css = {"all": ["css/admin.css"]}  # the comparison's table
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # Not Django's “Change change proposal”: what the page is for.
+        title = _("A speaker's change proposal")
+        return super().change_view(
+            request, object_id, form_url, extra_context={"title": title, **(extra_context or {})}
+        )
+
     def has_add_permission(self, request, obj=None):
         return False  # speakers propose, from their own pages
 
@@ -85,7 +95,7 @@ class SessionChangeProposalAdmin(ConferenceScopedAdmin, admin.ModelAdmin):
         session = obj.session
         rows = []
         for name in obj.changed_fields:
-            label = session._meta.get_field(name).verbose_name
+            label = capfirst(session._meta.get_field(name).verbose_name)
             now, proposed = getattr(session, name), getattr(obj, name)
             if name != "title":  # Markdown, cleaned as the session pages clean it
                 now, proposed = (

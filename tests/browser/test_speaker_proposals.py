@@ -56,6 +56,7 @@ def test_a_speaker_gives_two_days_at_once_and_an_accepted_title_reaches_the_sess
         admin.goto(f"{live_server.url}/admin/schedule/session/release/{session.conference_id}/")
         admin.get_by_role("link", name=f"{speaker.name} on “{session.title}”").click()
         expect(admin.locator(".change-proposal")).to_contain_text(NEW_TITLE)
+        admin.screenshot(path=f"{SHOTS}/proposal-admin-desktop.png", full_page=True)
         admin.get_by_label("Accept: the session takes the proposed texts").check()
         admin.get_by_role("button", name="Save", exact=True).click()
         expect(admin.locator(".messagelist")).to_contain_text("was changed successfully")

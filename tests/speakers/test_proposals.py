@@ -101,6 +101,23 @@ def test_a_proposal_that_changes_nothing_is_refused(ada_client, talk):
     assert not SessionChangeProposal.objects.exists()
 
 
+def test_line_endings_alone_change_nothing(ada_client, talk, speaker):
+    talk.description = "First line.\nSecond line."
+    talk.save()
+    # What a browser sends back from a textarea: the same lines, with CRLF.
+    unchanged = proposal_data(talk, description="First line.\r\nSecond line.")
+    response = ada_client.post(propose_url(talk), unchanged)
+    assert response.context["form"].non_field_errors() == [
+        "Nothing is changed: change the title, abstract or description first."
+    ]
+    ada_client.post(propose_url(talk), {**unchanged, "title": "Analytical Engines"})
+    proposal = SessionChangeProposal.objects.get()
+    assert (proposal.changed_fields, proposal.description) == (
+        ["title"],
+        "First line.\nSecond line.",
+    )
+
+
 def test_a_second_proposal_waits_for_the_answer_to_the_first(ada_client, talk, speaker):
     propose(talk, speaker, title="Analytical Engines")
     page = ada_client.get(propose_url(talk)).content.decode()
