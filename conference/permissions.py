@@ -122,6 +122,9 @@ grant(
     "speakerinvitation",
     actions=("add", "change", "delete"),
 )
+# Speakers' proposals of new session texts: read by reviewers, decided by those who plan.
+grant(REVIEWS, "speakers", "sessionchangeproposal", actions=("view",))
+grant(PLANS, "speakers", "sessionchangeproposal", actions=("change",))
 grant(
     ANY_ROLE,
     "schedule",

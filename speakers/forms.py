@@ -2,13 +2,21 @@ import datetime
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from conference.forms import AttendeeFormMixin, ConferenceDateTimeField, ConferenceDayTimeWidget
 from conference.models import Conference
 from conference.versioning import EditConflictError
-from speakers.models import MAX_AVAILABILITY_WINDOWS, Availability, Speaker, SpeakerLink
+from speakers.models import (
+    MAX_AVAILABILITY_WINDOWS,
+    Availability,
+    SessionChangeProposal,
+    Speaker,
+    SpeakerLink,
+    refuse_overlapping_windows,
+)
 
 
 class SpeakerSearchForm(forms.Form):
@@ -134,12 +142,30 @@ class AvailabilityForm(AttendeeFormMixin, forms.ModelForm):
     def __init__(self, *args, conference: Conference, **kwargs):
         super().__init__(*args, **kwargs)
         days = [(day.isoformat(), date_format(day, "l j F")) for day in calendar_days(conference)]
+        self.day_names = dict(days)
         for name in ("starts_at", "ends_at"):
             field = self.fields[name]
             field.widget = ConferenceDayTimeWidget(days)
             field.widget.widgets[1].attrs["aria-label"] = _("%(label)s, time") % {
                 "label": field.label
             }
+
+    @property
+    def day_name(self) -> str:
+        """The day chosen for the window's start (“Wednesday 8 April”), typed or preset; empty
+        when none is."""
+        value = self["starts_at"].value()
+        day = value[0] if isinstance(value, list | tuple) and value else ""
+        return self.day_names.get(str(day), "")
+
+    def has_changed(self):
+        # A new row comes with its day chosen: with no time typed it is still an empty row, left
+        # alone, whatever its day says.
+        if self.is_bound and self.instance.pk is None:
+            times = [self.data.get(self.add_prefix(f"{name}_1"), "") for name in self.Meta.fields]
+            if not any(str(time).strip() for time in times):
+                return False
+        return super().has_changed()
 
 
 def calendar_days(conference: Conference) -> list[datetime.date]:
@@ -151,12 +177,79 @@ def calendar_days(conference: Conference) -> list[datetime.date]:
     return days
 
 
+class NonOverlappingWindowsFormSet(forms.BaseInlineFormSet):
+    """A speaker's windows, saved whole or not at all: one that overlaps another, kept or new,
+    is refused (``refuse_overlapping_windows()``). The admin's inline uses it as is."""
+
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return  # the rows' own errors first: their times may not be read
+        # The rows saved: those given or kept (an untouched empty row has no cleaned data).
+        kept = [
+            form.instance
+            for form in self.forms
+            if form.cleaned_data and not self._should_delete_form(form)
+        ]
+        speaker = self.instance
+        zone = speaker.conference.tz if speaker.conference_id else timezone.get_current_timezone()
+        refuse_overlapping_windows(kept, zone)
+
+
+class BaseAvailabilityFormSet(NonOverlappingWindowsFormSet):
+    """All of a speaker's windows at once on their page, with an empty row per day of the
+    conference (its day chosen) to give several new ones in one save."""
+
+    def __init__(self, *args, conference: Conference, **kwargs):
+        days = [day.isoformat() for day in conference.days]
+        initial = [{"starts_at": [day, None, ""], "ends_at": [day, None, ""]} for day in days]
+        kwargs.setdefault("form_kwargs", {})["conference"] = conference
+        kwargs["initial"] = initial  # a view's own initial (FormView's {}) means nothing here
+        super().__init__(*args, **kwargs)
+        # An empty row for each day, within MAX_AVAILABILITY_WINDOWS (max_num) in all.
+        self.extra = len(days)
+
+
 AvailabilityFormSet = forms.inlineformset_factory(
     Speaker,
     Availability,
     form=AvailabilityForm,
+    formset=BaseAvailabilityFormSet,
     extra=1,
     can_delete=True,
     max_num=MAX_AVAILABILITY_WINDOWS,
     validate_max=True,
 )
+
+
+class SessionChangeProposalForm(AttendeeFormMixin, forms.ModelForm):
+    """A speaker's proposed title, abstract and description for a session of theirs, opened with
+    the session's own texts. ``SessionChangeProposal.clean()`` refuses a proposal that changes
+    nothing, or a second one while the first waits."""
+
+    class Meta:
+        model = SessionChangeProposal
+        fields = list(SessionChangeProposal.FIELDS)
+        labels = {
+            "title": _("Title"),
+            "abstract": _("Abstract"),
+            "description": _("Description"),
+        }
+        widgets = {
+            "abstract": forms.Textarea(attrs={"rows": 6}),
+            "description": forms.Textarea(attrs={"rows": 10}),
+        }
+
+    def __init__(self, *args, session, speaker, **kwargs):
+        super().__init__(*args, instance=SessionChangeProposal.of(session, speaker), **kwargs)
+        markdown = _("Markdown: **bold**, *italic*, [links](https://example.org) and lists.")
+        self.fields["abstract"].help_text = _("A short summary.") + " " + markdown
+        self.fields["description"].help_text = markdown
+
+    def clean(self):
+        cleaned_data = super().clean()
+        # Browsers send a textarea's lines with CRLF; the session's texts have LF.
+        for name in ("abstract", "description"):
+            if isinstance(cleaned_data.get(name), str):
+                cleaned_data[name] = cleaned_data[name].replace("\r\n", "\n")
+        return cleaned_data

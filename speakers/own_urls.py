@@ -7,7 +7,7 @@ no ``no-store`` answer): they hold the speaker's forms and CSRF token, as the ac
 from django.urls import path
 from django.views.decorators.cache import never_cache
 
-from speakers.views import materials
+from speakers.views import materials, proposals
 
 app_name = "speaker-pages"
 
@@ -17,6 +17,11 @@ urlpatterns = [
         "sessions/<slug:slug>/materials/",
         never_cache(materials.SessionMaterialsView.as_view()),
         name="session-materials",
+    ),
+    path(
+        "sessions/<slug:slug>/propose-change/",
+        never_cache(proposals.ProposeChangeView.as_view()),
+        name="propose-change",
     ),
     path(
         "sessions/<slug:slug>/materials/<int:pk>/remove/",

@@ -23,6 +23,7 @@ from sessions.releases import (
     speaker_reach,
     suggested_version,
 )
+from speakers.models import SessionChangeProposal
 
 
 def release_urls(model_admin) -> list:
@@ -96,6 +97,12 @@ class ReleaseView(View):
             ],
             "reach": speaker_reach(preview.changes),
             "form": form,
+            # Waiting speakers' proposals: accepted before releasing, they are in it.
+            "pending_proposals": list(
+                SessionChangeProposal.objects.pending()
+                .of_conference(self.conference)
+                .select_related("speaker", "session")
+            ),
             "releases_url": reverse("admin:schedule_release_changelist")
             + f"?conference__id__exact={self.conference.pk}",
         }

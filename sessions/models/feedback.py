@@ -281,6 +281,20 @@ def summarize(rows: Iterable[dict]) -> list[ConferenceSummary]:
     return list(summaries.values())
 
 
+def speaker_has_feedback_to_show(speaker, now: datetime.datetime) -> bool:
+    """Whether the speaker's feedback page has anything for them: a session of theirs takes
+    feedback at ``now`` (``feedback_refusal``), or some was given. Before their first session
+    starts, or once feedback closed on sessions nobody rated, it has nothing."""
+    sessions = list(
+        speaker.conference.sessions.public()
+        .filter(status="published", speakers=speaker)  # Session.Status: models imports us
+        .select_related("conference")
+    )
+    if any(not feedback_refusal(session, now) for session in sessions):
+        return True
+    return Feedback.objects.filter(session__in=sessions).exists()
+
+
 def sessions_with_feedback_for_speaker(user, conference) -> list:
     """The published sessions of ``conference`` that ``user`` speaks at, in schedule order, each
     with ``tally`` (all its ratings) and ``comments`` (those not hidden: rating and words only,

@@ -1,3 +1,4 @@
-"""The speakers app's admin: speakers, their links and availability, and inviting them."""
+"""The speakers app's admin: speakers, their links and availability, inviting them, and their
+change proposals."""
 
-from speakers.admin import speakers  # noqa: F401  (registers the ModelAdmins)
+from speakers.admin import proposals, speakers  # noqa: F401  (registers the ModelAdmins)

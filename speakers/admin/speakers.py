@@ -17,7 +17,7 @@ from conference.admin.conference import (
 from conference.admin.scoped import ConferenceScopedAdmin
 from conference.admin.widgets import AutocompleteAdminMixin
 from conference.i18n.timezones import time_zone_note
-from speakers.forms import InvitationForm
+from speakers.forms import InvitationForm, NonOverlappingWindowsFormSet
 from speakers.invitations import invite_speaker
 from speakers.models import Availability, Speaker, SpeakerInvitation, SpeakerLink
 
@@ -34,6 +34,7 @@ class AvailabilityInline(ConferenceScopedAdmin, admin.TabularInline):
     conference_lookup = "speaker__conference"
 
     model = Availability
+    formset = NonOverlappingWindowsFormSet
     extra = 0
     fields = ["starts_at", "ends_at"]
     verbose_name_plural = gettext_lazy("availability (none: available at any time)")

@@ -13,7 +13,13 @@ from conference.api.serializers import (
     conference_field,
 )
 from conference.routing import absolute_url
-from speakers.models import MAX_AVAILABILITY_WINDOWS, Availability, Speaker, SpeakerLink
+from speakers.models import (
+    MAX_AVAILABILITY_WINDOWS,
+    Availability,
+    Speaker,
+    SpeakerLink,
+    refuse_overlapping_windows,
+)
 
 NULLABLE_URI = {"type": "string", "format": "uri", "nullable": True}
 
@@ -178,6 +184,11 @@ class SpeakerWithAvailabilitySerializer(SpeakerSerializer):
             except DjangoValidationError as error:
                 problems.extend(f"Window {number}: {message}" for message in error.messages)
             rows.append(row)
+        if not problems:
+            try:
+                refuse_overlapping_windows(rows, speaker.conference.tz)
+            except DjangoValidationError as error:
+                problems.extend(error.messages)
         if problems:
             raise serializers.ValidationError({"availability": problems})
         return rows

@@ -109,7 +109,7 @@ class AvailabilityView(OwnSessionsMixin, FormView):
         return AvailabilityFormSet(
             **self.get_form_kwargs(),
             instance=self.speaker,
-            form_kwargs={"conference": self.conference},
+            conference=self.conference,
         )
 
     def form_valid(self, form):

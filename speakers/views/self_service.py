@@ -23,6 +23,7 @@ from django.views.generic import TemplateView
 from conference.i18n.languages import activate_conference_language
 from conference.models import Conference
 from sessions.models import Release, Session, ordered_speakers_prefetch
+from sessions.models.feedback import speaker_has_feedback_to_show
 from sessions.releases import prefetch_changes
 from speakers.forms import SpeakerLinkFormSet, SpeakerProfileForm
 from speakers.invitations import (
@@ -69,7 +70,10 @@ class OwnSpeakerMixin(LoginRequiredMixin, SpeakerConferenceMixin):
         return super().dispatch(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(**self.page_context(speaker=self.speaker, **kwargs))
+        feedback = speaker_has_feedback_to_show(self.speaker, timezone.now())
+        return super().get_context_data(
+            **self.page_context(speaker=self.speaker, feedback_tab=feedback, **kwargs)
+        )
 
 
 class InvitationView(SpeakerConferenceMixin, View):

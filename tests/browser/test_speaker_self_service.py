@@ -148,10 +148,9 @@ def test_an_invited_speaker_signs_up_from_the_mail_and_edits_their_public_profil
         page.get_by_role("button", name="Add").click()
         expect(page.get_by_text("Added “Slides”.")).to_be_visible()
         page.get_by_role("link", name="My availability").click()
-        page.get_by_label("From", exact=True).select_option("2026-04-08")
-        page.get_by_label("From, time").fill("14:00")
-        page.get_by_label("Until", exact=True).select_option("2026-04-08")
-        page.get_by_label("Until, time").fill("18:00")
+        wednesday = page.get_by_role("group", name="New window, Wednesday 8 April")
+        wednesday.get_by_label("From, time").fill("14:00")
+        wednesday.get_by_label("Until, time").fill("18:00")
         page.get_by_role("button", name="Save").click()
         expect(page.get_by_text("Your availability is saved.")).to_be_visible()
     finally:

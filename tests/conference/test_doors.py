@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 
 from conference.models import ApiToken, Role, WebhookDelivery, WebhookEndpoint
 from sessions.models import Attachment, Feedback, Release, ScheduleImport
+from speakers.models import SessionChangeProposal
 from tests.builders import (
     make_conference,
     make_room,
@@ -133,6 +134,9 @@ def world(django_user_model):
         ),
         "team": make_team(people["a-organizer"], conferences=[a], is_organizer=True),
         "apitoken": ApiToken.objects.create(user=people["a-organizer"], name="A's"),
+        "sessionchangeproposal": SessionChangeProposal.objects.create(
+            session=session, speaker=speaker, title="A new title", original_title=session.title
+        ),
         "scheduleimport": ScheduleImport.objects.create(
             conference=a, file_name="sessions.csv", data=b"code,title\n"
         ),
@@ -236,6 +240,8 @@ def test_the_walk_finds_every_kind_of_door():
     } <= kinds
     assert "admin:schedule_session_planner" in DOORS
     assert "admin:schedule_session_change" in DOORS
+    assert "admin:speakers_sessionchangeproposal_change" in DOORS
+    assert "speaker-pages:propose-change" in DOORS
 
 
 @pytest.mark.parametrize(

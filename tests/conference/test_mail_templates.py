@@ -53,6 +53,13 @@ INVITATION = {
     "site_url": SITE,
     "unsubscribe_url": "",
 }
+PROPOSAL = {
+    "speaker": SimpleNamespace(name="Ann Lee"),
+    "conference": SimpleNamespace(name="PyCon Paris"),
+    "page_url": f"{SITE}/pycon/speaker/sessions/sparse-graphs/propose-change/",
+    "site_url": SITE,
+    "unsubscribe_url": "",
+}
 USER = SimpleNamespace(get_username=lambda: "ada", email="ada@example.org")
 
 # Each mail template (without its .txt/.html) and a context as its builder gives it; the name of
@@ -68,6 +75,16 @@ MAILS = {
     "speakers/mail/invitation (forwardable)": {
         **INVITATION,
         "invitation": SimpleNamespace(email="ann@example.org", forwardable=True),
+    },
+    "speakers/mail/proposal_decision": {
+        **PROPOSAL,
+        "accepted": True,
+        "proposal": SimpleNamespace(original_title="Sparse graphs", message="Better, thanks."),
+    },
+    "speakers/mail/proposal_decision (refused, no message)": {
+        **PROPOSAL,
+        "accepted": False,
+        "proposal": SimpleNamespace(original_title="Sparse graphs", message=""),
     },
     "conference/mail/team_invitation": {
         "team": SimpleNamespace(name="PyCon programme"),

@@ -217,7 +217,8 @@ def test_the_speaker_feedback_page_is_a_404_for_non_speakers(attendee_client, ta
     assert response.status_code == 404
 
 
-def test_the_speakers_pages_link_to_the_feedback_page(client, speaker_user, talk):
+def test_the_speakers_pages_link_to_the_feedback_page(client, speaker_user, talk, clock):
+    clock(paris(8, 11))  # the talk takes feedback
     client.force_login(speaker_user)
     url = speaker_feedback_url(talk.conference)
     html = client.get(url).content.decode()

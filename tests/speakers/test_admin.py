@@ -150,6 +150,18 @@ def test_admin_shows_a_window_ending_before_it_starts_and_saves_nothing(admin_cl
     assert (Speaker.objects.get().bio, Availability.objects.count()) == ("Wrote notes.", 0)
 
 
+def test_admin_refuses_overlapping_windows_and_saves_nothing(admin_client, speaker):
+    opened = opened_change_form(admin_client, change_url(speaker))
+    rows = availability_rows(("2026-04-08", "09:00", "12:00"), ("2026-04-08", "11:00", "13:00"))
+    response = admin_client.post(change_url(speaker), {**opened, "bio": "Changed.", **rows})
+    assert response.status_code == 200
+    assert response.context["inline_admin_formsets"][1].formset.non_form_errors() == [
+        "Two windows overlap: Wednesday 8 April, 09:00–12:00 CEST and Wednesday 8 April, "
+        "11:00–13:00 CEST. Join them into one window, or change one so they no longer overlap."
+    ]
+    assert (Speaker.objects.get().bio, Availability.objects.count()) == ("Wrote notes.", 0)
+
+
 def test_admin_removes_a_window(admin_client, speaker):
     window = Availability.objects.create(
         speaker=speaker, starts_at=paris(8, 10), ends_at=paris(8, 12)

@@ -334,6 +334,28 @@ def test_staff_create_a_speaker_with_availability(organizer_client, conference):
     assert windows_of(Speaker.objects.get()) == [(utc(7, day=7), utc(11, day=7))]
 
 
+def test_overlapping_windows_are_refused_and_nothing_is_saved(organizer_client, ada):
+    response = organizer_client.patch(
+        detail_url(ada),
+        {
+            "availability": [
+                {"starts_at": "2026-04-08T10:00", "ends_at": "2026-04-08T12:00"},
+                {"starts_at": "2026-04-08T11:30", "ends_at": "2026-04-08T13:00"},
+            ]
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "availability": [
+            "Two windows overlap: Wednesday 8 April, 10:00–12:00 CEST and Wednesday 8 April, "
+            "11:30–13:00 CEST. Join them into one window, or change one so they no longer "
+            "overlap."
+        ]
+    }
+    assert windows_of(ada) == [(utc(7, day=7), utc(10, day=7)), (utc(12), utc(14))]
+
+
 def test_a_bad_window_is_refused_by_its_number_and_nothing_is_saved(organizer_client, ada):
     response = organizer_client.patch(
         detail_url(ada),

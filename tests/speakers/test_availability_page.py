@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from sessions.warnings import schedule_warnings
+from speakers.forms import AvailabilityFormSet
 from speakers.models import Availability
 from tests.builders import make_conference, make_room, make_session, make_speaker, paris
 
@@ -257,4 +258,85 @@ def test_availability_page_query_count_does_not_grow(
     with django_assert_max_num_queries(12):
         response = speaker_client.get(availability_url(conference))
     assert len(response.context["sessions"]) == n
-    assert len(response.context["form"]) == n + 1
+    assert len(response.context["form"]) == n + 2  # and an empty row per conference day
+
+
+def test_the_page_offers_an_empty_window_for_each_conference_day(
+    speaker_client, conference, speaker
+):
+    form = speaker_client.get(availability_url(conference)).context["form"]
+    assert [window["starts_at"].value()[0] for window in form] == ["2026-04-07", "2026-04-08"]
+    assert [window["ends_at"].value()[0] for window in form] == ["2026-04-07", "2026-04-08"]
+
+
+def test_a_speaker_gives_a_window_on_each_day_in_one_save(speaker_client, conference, speaker):
+    data = formset_data(
+        window_data(0, "2026-04-07", "09:00", "12:00"),
+        window_data(1, "2026-04-08", "14:00", "18:00"),
+    )
+    assert speaker_client.post(availability_url(conference), data).status_code == 302
+    assert windows(speaker) == [(paris(7, 9), paris(7, 12)), (paris(8, 14), paris(8, 18))]
+
+
+def test_a_day_left_without_times_is_left_alone(speaker_client, conference, speaker):
+    # What the page posts for a day's row nobody filled in: its day, no times.
+    data = formset_data(
+        window_data(0, "2026-04-07", "09:00", "12:00"), window_data(1, "2026-04-08")
+    )
+    assert speaker_client.post(availability_url(conference), data).status_code == 302
+    assert windows(speaker) == [(paris(7, 9), paris(7, 12))]
+
+
+def test_two_new_windows_that_overlap_are_refused_and_nothing_is_saved(
+    speaker_client, conference, speaker
+):
+    data = formset_data(
+        window_data(0, "2026-04-07", "09:00", "12:00"),
+        window_data(1, "2026-04-08", "09:00", "12:00"),
+        window_data(2, "2026-04-08", "11:00", "13:00"),
+    )
+    response = speaker_client.post(availability_url(conference), data)
+    assert response.status_code == 200
+    message = (
+        "Two windows overlap: Wednesday 8 April, 09:00–12:00 CEST and Wednesday 8 April, "
+        "11:00–13:00 CEST. Join them into one window, or change one so they no longer overlap."
+    )
+    assert response.context["form"].non_form_errors() == [message]
+    assert message in response.content.decode()
+    assert windows(speaker) == []
+
+
+def test_a_new_window_overlapping_a_kept_one_is_refused(speaker_client, conference, speaker):
+    kept = Availability.objects.create(speaker=speaker, starts_at=paris(8, 9), ends_at=paris(8, 12))
+    data = formset_data(
+        window_data(0, "2026-04-08", "09:00", "12:00", pk=kept.pk),
+        window_data(1, "2026-04-08", "10:00", "11:00"),
+        initial=1,
+    )
+    response = speaker_client.post(availability_url(conference), data)
+    assert response.status_code == 200
+    assert "Two windows overlap" in response.context["form"].non_form_errors()[0]
+    assert windows(speaker) == [(paris(8, 9), paris(8, 12))]
+
+
+def test_windows_that_only_touch_or_replace_a_removed_one_are_saved(
+    speaker_client, conference, speaker
+):
+    gone = Availability.objects.create(speaker=speaker, starts_at=paris(8, 9), ends_at=paris(8, 12))
+    data = formset_data(
+        window_data(0, "2026-04-08", "09:00", "12:00", pk=gone.pk, delete=True),
+        window_data(1, "2026-04-08", "10:00", "12:00"),
+        window_data(2, "2026-04-08", "12:00", "14:00"),
+        initial=1,
+    )
+    assert speaker_client.post(availability_url(conference), data).status_code == 302
+    assert windows(speaker) == [(paris(8, 10), paris(8, 12)), (paris(8, 12), paris(8, 14))]
+
+
+def test_more_windows_than_the_cap_are_refused(speaker_client, conference, speaker, monkeypatch):
+    rows = [window_data(n, "2026-04-07", f"{8 + n:02}:00", f"{8 + n:02}:30") for n in range(4)]
+    monkeypatch.setattr(AvailabilityFormSet, "max_num", 3)
+    response = speaker_client.post(availability_url(conference), formset_data(*rows))
+    assert response.status_code == 200
+    assert response.context["form"].non_form_errors() == ["Please submit at most 3 forms."]
+    assert windows(speaker) == []

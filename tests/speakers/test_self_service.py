@@ -356,3 +356,30 @@ def test_a_speaker_removes_their_photo(ada_client, speaker, media_root):
     speaker.refresh_from_db()
     assert not speaker.photo
     assert LogEntry.objects.first().change_message.startswith("Changed photo ")
+
+
+FEEDBACK_TAB = ">Feedback</a>"
+
+
+def test_the_feedback_tab_shows_only_while_feedback_can_be_given_or_read(
+    ada_client, speaker, clock, django_user_model
+):
+    """PyCon runs 7–8 April 2026; feedback stays open 14 days after (until 22 April)."""
+    conference = speaker.conference
+    conference.is_published = True
+    conference.save()
+    session = make_session(conference, speakers=[speaker], starts_at=paris(8, 10))
+    pages = [my_talks_url(conference), profile_url(conference)]
+
+    def tab_shown() -> list[bool]:
+        return [FEEDBACK_TAB in ada_client.get(url).content.decode() for url in pages]
+
+    clock(paris(8, 9))  # before the session: nothing to give or read yet
+    assert tab_shown() == [False, False]
+    clock(paris(8, 11))  # feedback open
+    assert tab_shown() == [True, True]
+    clock(paris(23, 9))  # closed, and nobody gave any
+    assert tab_shown() == [False, False]
+    attendee = django_user_model.objects.create_user("grace")
+    session.feedback.create(user=attendee, rating=5)
+    assert tab_shown() == [True, True]  # closed, but there is feedback to read
