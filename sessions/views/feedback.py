@@ -10,13 +10,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
 from conference.pages.views import visitor_messages
 from conference.views.conferences import ConferencePageMixin
+from conference.views.preview_time import now_for, preview_time_context
 from sessions.models.feedback import (
     COMMENT_MAX_LENGTH,
     RATINGS,
@@ -90,6 +90,9 @@ class SessionFeedbackView(LogInFirstMixin, PublicSessionMixin, ConferencePageMix
         return super().dispatch(request, *args, **kwargs)
 
     def post(self, request, *args, **kwargs):
+        # The window as this visitor's clock says (an organizer's preview time, else now):
+        # judged by the form's full_clean() and again by save_feedback().
+        self.feedback.given_at = now_for(request, self.conference)
         form = FeedbackForm(request.POST, instance=self.feedback)
         if form.is_valid():
             try:
@@ -103,12 +106,19 @@ class SessionFeedbackView(LogInFirstMixin, PublicSessionMixin, ConferencePageMix
                 return redirect(request.path)
         return self.render_to_response(self.get_context_data(form=form), status=400)
 
+    def personal_context(self, request) -> dict:
+        # The preview banner: the window follows the organizer's preview time (preview_time.py).
+        return {
+            **super().personal_context(request),
+            **preview_time_context(request, self.conference),
+        }
+
     def own_context(self):
         return {
             "form": FeedbackForm(instance=self.feedback),
             "session": self.session,
             "existing": self.feedback if self.feedback.pk else None,
-            "refusal": feedback_refusal(self.session, timezone.now()),
+            "refusal": feedback_refusal(self.session, now_for(self.request, self.conference)),
             "comment_max_length": COMMENT_MAX_LENGTH,
         }
 

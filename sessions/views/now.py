@@ -7,12 +7,14 @@ from django.utils import timezone
 from django.views.generic import TemplateView
 
 from conference.views.conferences import ConferencePageMixin
+from conference.views.preview_time import now_for, preview_time_context
 from sessions.timetable import build_door_sign, build_now_board
 
 
-def current_minute() -> datetime.datetime:
-    """Now, to the minute: the instant the now pages show."""
-    return timezone.now().replace(second=0, microsecond=0)
+def current_minute(request, conference) -> datetime.datetime:
+    """Now, to the minute, for this visitor: the instant the now pages show (``now_for``: the
+    real time, or the preview time an organizer chose)."""
+    return now_for(request, conference).replace(second=0, microsecond=0)
 
 
 class NowPageMixin(ConferencePageMixin):
@@ -29,10 +31,17 @@ class NowPageMixin(ConferencePageMixin):
 
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
-        self.moment = current_minute()
+        self.moment = current_minute(request, self.conference)
 
     def page_moment(self) -> datetime.datetime:
         return self.moment
+
+    def personal_context(self, request) -> dict:
+        # The preview banner: a personal part, never in the shared text (preview_time.py).
+        return {
+            **super().personal_context(request),
+            **preview_time_context(request, self.conference),
+        }
 
     def visible_sessions(self):
         return self.conference.sessions.visible_to(self.request.user)

@@ -1,0 +1,113 @@
+"""A preview time: a conference's organizers and venue team see the pages about the present (now
+and next, door signs) and when feedback opens as at a moment they choose, to try them before the
+conference or after it (docs/organizers.md, "Seeing the site at another time").
+
+``now_for(request, conference)`` is the one "now" of those pages and rules. It reads the preview
+time kept in the visitor's session only for someone who holds ``conference.run_venue`` in that
+conference, asked at every request: anyone else, and a member who has left the team, gets the
+real time whatever their session or request says. The time is frozen, not a clock started at
+it: the page says one moment, the one chosen.
+
+The pages it changes are shared (conference/pages/): they render for the minute ``now_for``
+gives, which their version names, so a copy made for a preview minute is the page of that minute
+for anyone (a pure function of its version, docs/pages.md); the banner saying it is a preview is a
+personal part of the page (``personal_context``), never in the shared text.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils import timezone
+from django.views.generic import FormView
+
+from conference.forms import PreviewTimeForm
+from conference.models import Conference
+from conference.views.conferences import ConferencePageMixin, safe_next
+
+# In the visitor's session: {conference pk (str): the instant, ISO 8601 in UTC}.
+SESSION_KEY = "preview_times"
+PERMISSION = "conference.run_venue"
+
+
+def may_set_preview_time(user, conference: Conference) -> bool:
+    return user.is_authenticated and user.has_perm(PERMISSION, conference)
+
+
+def preview_time(request: HttpRequest, conference: Conference) -> datetime.datetime | None:
+    """The moment ``request``'s visitor chose to see ``conference`` at, if they may; else None."""
+    session = getattr(request, "session", None)
+    kept = session.get(SESSION_KEY, {}).get(str(conference.pk)) if session is not None else None
+    if not kept or not may_set_preview_time(request.user, conference):
+        return None
+    try:
+        moment = datetime.datetime.fromisoformat(kept)
+    except (TypeError, ValueError):
+        return None
+    return moment if timezone.is_aware(moment) else None
+
+
+def now_for(request: HttpRequest, conference: Conference) -> datetime.datetime:
+    """Now, for this visitor of this conference's pages: their preview time, else the clock's."""
+    return preview_time(request, conference) or timezone.now()
+
+
+def preview_time_context(request: HttpRequest, conference: Conference) -> dict:
+    """What the banner (templates/conference/includes/preview_time.html, a personal part) reads."""
+    return {
+        "preview_time": preview_time(request, conference),
+        "may_set_preview_time": may_set_preview_time(request.user, conference),
+    }
+
+
+class PreviewTimeView(ConferencePageMixin, FormView):
+    """``/<conf>/preview-time/``: set or end the visitor's preview time. Only for those who may;
+    anyone else is told the page does not exist (404), as for an object they cannot reach."""
+
+    template_name = "conference/preview_time.html"
+    form_class = PreviewTimeForm
+    shared = False
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not may_set_preview_time(request.user, self.conference):
+            raise Http404("Only the conference's organizers and venue team set a preview time.")
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "conference": self.conference}
+
+    def get_initial(self):
+        # The time already chosen, else the first morning of the conference, an hour and a half in.
+        chosen = preview_time(self.request, self.conference)
+        return {"moment": chosen or self.conference.opens_at + datetime.timedelta(hours=10.5)}
+
+    def post(self, request, *args, **kwargs):
+        if "end" in request.POST:
+            times = dict(request.session.get(SESSION_KEY, {}))
+            times.pop(str(self.conference.pk), None)
+            request.session[SESSION_KEY] = times
+            return redirect(safe_next(request, self.now_url()))
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        times = dict(self.request.session.get(SESSION_KEY, {}))
+        moment = form.cleaned_data["moment"].astimezone(datetime.UTC)
+        times[str(self.conference.pk)] = moment.isoformat()
+        self.request.session[SESSION_KEY] = times
+        return redirect(safe_next(self.request, self.now_url()))
+
+    def now_url(self) -> str:
+        return reverse("sessions:now", kwargs={"conference_slug": self.conference.slug})
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            preview_time=preview_time(self.request, self.conference),
+            next_url=safe_next(self.request, ""),
+            **kwargs,
+        )
