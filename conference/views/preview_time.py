@@ -83,9 +83,12 @@ class PreviewTimeView(ConferencePageMixin, FormView):
         return {**super().get_form_kwargs(), "conference": self.conference}
 
     def get_initial(self):
-        # The time already chosen, else the first morning of the conference, an hour and a half in.
-        chosen = preview_time(self.request, self.conference)
-        return {"moment": chosen or self.conference.opens_at + datetime.timedelta(hours=10.5)}
+        # The time already chosen, else 11:00 on the first day of the conference.
+        conference = self.conference
+        first_morning = datetime.datetime.combine(
+            conference.starts_on, datetime.time(11), tzinfo=conference.tz
+        )
+        return {"moment": preview_time(self.request, conference) or first_morning}
 
     def post(self, request, *args, **kwargs):
         if "end" in request.POST:
