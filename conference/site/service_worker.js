@@ -146,7 +146,9 @@ async function networkFirst(event, isPage) {
   try {
     response = await (isPage ? fetchPage(request) : fetch(request));
   } catch (error) {
-    const copy = isPage ? await keptPage(address) : await caches.match(address, { cacheName: PAGES, ignoreVary: true });
+    const copy = isPage
+      ? await keptPage(address)
+      : await caches.match(address, { cacheName: PAGES, ignoreVary: true });
     if (!copy && isPage) {
       const offline = await offlinePageFor(new URL(address));
       if (offline) return offline;
@@ -292,7 +294,7 @@ async function storeConference(manifestAddress) {
     const address = new URL(path, self.location.origin).href;
     const copy = await cache.match(address, { ignoreVary: true });
     const keptAt = copy && Date.parse(copy.headers.get(FETCHED_AT) || "");
-    if (!keptAt || Date.now() - keptAt > PRESENT_KEPT_FOR_MS) wanted.push({ address, isPage: true });
+    if (!keptAt || Date.now() - keptAt > PRESENT_KEPT_FOR_MS) wanted.push({ address, isPage: true, present: true });
   }
   if (storedVersions.get(manifestAddress) === manifest.version && !wanted.length) return true;
   for (const [paths, isPage] of [
@@ -306,7 +308,9 @@ async function storeConference(manifestAddress) {
     }
   }
   let complete = true;
-  const fetchOne = async ({ address, isPage, copy }) => {
+  // A page about the present not kept (an organizer's preview time says no-store) leaves the rest
+  // complete: it is asked again at the next page load anyway.
+  const fetchOne = async ({ address, isPage, copy, present }) => {
     const headers = {};
     const etag = copy && copy.headers.get("ETag");
     if (etag) headers["If-None-Match"] = etag;
@@ -315,7 +319,7 @@ async function storeConference(manifestAddress) {
       await cache.put(address, await copyOf(copy, manifest.version));
     } else if (worthKeeping(answer, isPage)) {
       await cache.put(address, await copyOf(answer, manifest.version));
-    } else {
+    } else if (!(present && answer.ok)) {
       complete = false;
     }
   };

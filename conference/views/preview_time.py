@@ -23,6 +23,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.views.generic import FormView
 
 from conference.forms import PreviewTimeForm
@@ -39,7 +40,15 @@ def may_set_preview_time(user, conference: Conference) -> bool:
 
 
 def preview_time(request: HttpRequest, conference: Conference) -> datetime.datetime | None:
-    """The moment ``request``'s visitor chose to see ``conference`` at, if they may; else None."""
+    """The moment ``request``'s visitor chose to see ``conference`` at, if they may; else None.
+    Asked once per request and conference (the page, its banner and its headers ask again)."""
+    asked = request.__dict__.setdefault("_preview_times", {})
+    if conference.pk not in asked:
+        asked[conference.pk] = read_preview_time(request, conference)
+    return asked[conference.pk]
+
+
+def read_preview_time(request: HttpRequest, conference: Conference) -> datetime.datetime | None:
     session = getattr(request, "session", None)
     kept = session.get(SESSION_KEY, {}).get(str(conference.pk)) if session is not None else None
     if not kept or not may_set_preview_time(request.user, conference):
@@ -61,7 +70,28 @@ def preview_time_context(request: HttpRequest, conference: Conference) -> dict:
     return {
         "preview_time": preview_time(request, conference),
         "may_set_preview_time": may_set_preview_time(request.user, conference),
+        # Back to this page after choosing: its path alone, no parameter the visitor sent.
+        "next_url": request.path,
     }
+
+
+class FollowsTheClockMixin:
+    """For a view of ``conference`` whose page reads ``now_for``: its preview banner, a personal
+    part (templates/conference/includes/preview_time.html), and, while the visitor's preview time
+    is on, ``Cache-Control: no-store``, so that no cache keeps the page they see: neither the
+    browser's nor the offline worker's (conference/site/service_worker.js keeps no such answer)."""
+
+    def personal_context(self, request) -> dict:
+        return {
+            **super().personal_context(request),
+            **preview_time_context(request, self.conference),
+        }
+
+    def dispatch(self, request, *args, **kwargs):
+        response = super().dispatch(request, *args, **kwargs)
+        if preview_time(request, self.conference) is not None:
+            patch_cache_control(response, no_store=True)
+        return response
 
 
 class PreviewTimeView(ConferencePageMixin, FormView):

@@ -16,7 +16,7 @@ from django.views.generic import TemplateView
 
 from conference.pages.views import visitor_messages
 from conference.views.conferences import ConferencePageMixin
-from conference.views.preview_time import now_for, preview_time_context
+from conference.views.preview_time import FollowsTheClockMixin, now_for
 from sessions.models.feedback import (
     COMMENT_MAX_LENGTH,
     RATINGS,
@@ -75,7 +75,9 @@ class FeedbackForm(forms.ModelForm):
         widgets = {"comment": forms.Textarea(attrs={"rows": 5, "maxlength": COMMENT_MAX_LENGTH})}
 
 
-class SessionFeedbackView(LogInFirstMixin, PublicSessionMixin, ConferencePageMixin, TemplateView):
+class SessionFeedbackView(
+    FollowsTheClockMixin, LogInFirstMixin, PublicSessionMixin, ConferencePageMixin, TemplateView
+):
     """``/<conf>/sessions/<slug>/feedback/``: the visitor's rating of one session, to give or edit."""
 
     template_name = "sessions/feedback_form.html"
@@ -105,13 +107,6 @@ class SessionFeedbackView(LogInFirstMixin, PublicSessionMixin, ConferencePageMix
                 )
                 return redirect(request.path)
         return self.render_to_response(self.get_context_data(form=form), status=400)
-
-    def personal_context(self, request) -> dict:
-        # The preview banner: the window follows the organizer's preview time (preview_time.py).
-        return {
-            **super().personal_context(request),
-            **preview_time_context(request, self.conference),
-        }
 
     def own_context(self):
         return {

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.views.generic import TemplateView
 
 from conference.views.conferences import ConferencePageMixin
-from conference.views.preview_time import now_for, preview_time_context
+from conference.views.preview_time import FollowsTheClockMixin, now_for
 from sessions.timetable import build_door_sign, build_now_board
 
 
@@ -17,7 +17,7 @@ def current_minute(request, conference) -> datetime.datetime:
     return now_for(request, conference).replace(second=0, microsecond=0)
 
 
-class NowPageMixin(ConferencePageMixin):
+class NowPageMixin(FollowsTheClockMixin, ConferencePageMixin):
     """A shared page about the current minute.
 
     The page renders for ``current_minute()`` and names that minute in its version
@@ -35,13 +35,6 @@ class NowPageMixin(ConferencePageMixin):
 
     def page_moment(self) -> datetime.datetime:
         return self.moment
-
-    def personal_context(self, request) -> dict:
-        # The preview banner: a personal part, never in the shared text (preview_time.py).
-        return {
-            **super().personal_context(request),
-            **preview_time_context(request, self.conference),
-        }
 
     def visible_sessions(self):
         return self.conference.sessions.visible_to(self.request.user)

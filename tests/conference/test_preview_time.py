@@ -178,3 +178,60 @@ def test_the_wrong_time_in_the_form_is_a_form_error(client, conference, organize
     assert response.status_code == 200
     assert "field-error" in response.content.decode()
     assert SESSION_KEY not in client.session
+
+
+def test_no_cache_keeps_a_page_seen_at_a_preview_time(client, clock, conference, talk, organizer):
+    """Neither the browser nor the offline worker keeps it: no copy outlives the preview."""
+    clock(paris(20, 12))
+    client.force_login(organizer)
+    now_url = url("sessions:now", conference)
+    sign_url = url("sessions:door-sign", conference, room_slug=talk.room.slug)
+    feedback_url = url("feedback:session-feedback", conference, slug=talk.slug)
+    for page in (now_url, sign_url):  # the feedback form is never kept (its own no-store)
+        assert "no-store" not in client.get(page)["Cache-Control"], page
+
+    set_preview_time(client, conference, paris(8, 10, 20))
+    for page in (now_url, sign_url, feedback_url):
+        response = client.get(page)
+        assert BANNER in response.content.decode(), page
+        assert "no-store" in response["Cache-Control"], page
+
+
+def test_the_banner_brings_the_member_back_to_the_page_they_were_on(
+    client, clock, conference, talk, venue_member
+):
+    clock(paris(20, 12))
+    client.force_login(venue_member)
+    sign_url = url("sessions:door-sign", conference, room_slug=talk.room.slug)
+    assert f"preview-time/?next={sign_url}" in client.get(sign_url).content.decode()
+
+    response = client.post(
+        url("conference:preview-time", conference),
+        {"moment_0": "2026-04-08", "moment_1": "10:20", "moment_fold": "", "next": sign_url},
+    )
+    assert response["Location"] == sign_url
+    assert BANNER in client.get(sign_url).content.decode()
+
+
+def test_an_anonymous_visitor_gets_the_same_public_page_before_and_after_a_preview(
+    client, clock, conference, talk, organizer, django_assert_max_num_queries
+):
+    """The public's cached copy of now and next is untouched by a member's preview: the same
+    bytes, the real time, no banner, and still kept by a cache in front for a few seconds."""
+    clock(paris(20, 12))
+    now_url = url("sessions:now", conference)
+    before = client.get(now_url)
+    assert "PyCon is over" in before.content.decode()
+
+    client.force_login(organizer)
+    set_preview_time(client, conference, paris(8, 10, 20))
+    with django_assert_max_num_queries(12):
+        previewed = client.get(now_url)
+    assert "Opening" in previewed.content.decode()
+    client.logout()
+
+    after = client.get(now_url)
+    assert after.content == before.content
+    assert BANNER not in after.content.decode()
+    assert "public" in after["Cache-Control"]
+    assert "no-store" not in after["Cache-Control"]
