@@ -29,6 +29,7 @@ from django.views.generic import FormView
 from conference.forms import PreviewTimeForm
 from conference.models import Conference
 from conference.views.conferences import ConferencePageMixin, safe_next
+from sessions.models import Session
 
 # In the visitor's session: {conference pk (str): the instant, ISO 8601 in UTC}.
 SESSION_KEY = "preview_times"
@@ -113,10 +114,12 @@ class PreviewTimeView(ConferencePageMixin, FormView):
         return {**super().get_form_kwargs(), "conference": self.conference}
 
     def get_initial(self):
-        # The time already chosen, else 11:00 on the first day of the conference.
+        # The time already chosen, else 11:00 on the first day anything public runs (the first
+        # day of the conference, when nothing does yet).
         conference = self.conference
+        days = Session.objects.public().filter(conference=conference).start_days(conference)
         first_morning = datetime.datetime.combine(
-            conference.starts_on, datetime.time(11), tzinfo=conference.tz
+            days[0] if days else conference.starts_on, datetime.time(11), tzinfo=conference.tz
         )
         return {"moment": preview_time(self.request, conference) or first_morning}
 
