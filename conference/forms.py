@@ -352,7 +352,7 @@ class PreviewTimeForm(AttendeeFormMixin, forms.Form):
     """The moment an organizer chooses to see the pages about the present at
     (conference/views/preview_time.py), typed on the clocks of the zone the pages show."""
 
-    moment = ConferenceDateTimeField(label=_("Day"))
+    moment = ConferenceDateTimeField(label=_("Day and time"))
 
     def __init__(self, *args, conference: Conference, **kwargs):
         super().__init__(*args, **kwargs)

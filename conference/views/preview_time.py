@@ -114,14 +114,16 @@ class PreviewTimeView(ConferencePageMixin, FormView):
         return {**super().get_form_kwargs(), "conference": self.conference}
 
     def get_initial(self):
-        # The time already chosen, else 11:00 on the first day anything public runs (the first
-        # day of the conference, when nothing does yet).
+        # The time already chosen, else the conference's busiest moment, to the minute (10:00 on
+        # its first day while it has no public session with times).
         conference = self.conference
-        days = Session.objects.public().filter(conference=conference).start_days(conference)
-        first_morning = datetime.datetime.combine(
-            days[0] if days else conference.starts_on, datetime.time(11), tzinfo=conference.tz
-        )
-        return {"moment": preview_time(self.request, conference) or first_morning}
+        busiest = Session.objects.public().filter(conference=conference).busiest_moment()
+        if busiest is None:
+            busiest = datetime.datetime.combine(
+                conference.starts_on, datetime.time(10), tzinfo=conference.tz
+            )
+        offered = busiest.replace(second=0, microsecond=0)
+        return {"moment": preview_time(self.request, conference) or offered}
 
     def post(self, request, *args, **kwargs):
         if "end" in request.POST:

@@ -235,3 +235,21 @@ def test_an_anonymous_visitor_gets_the_same_public_page_before_and_after_a_previ
     assert BANNER not in after.content.decode()
     assert "public" in after["Cache-Control"]
     assert "no-store" not in after["Cache-Control"]
+
+
+def test_the_form_offers_the_moment_the_most_sessions_run_at_once(client, conference, organizer):
+    rooms = [make_room(conference) for _ in range(3)]
+    make_session(room=rooms[0], starts_at=paris(7, 10), ends_at=paris(7, 11))
+    # 14:00–14:30, 14:10–14:20 and 14:30–15:00: two at once from 14:10, not three at 14:30.
+    make_session(room=rooms[0], starts_at=paris(8, 14), ends_at=paris(8, 14, 30))
+    make_session(room=rooms[1], starts_at=paris(8, 14, 10), ends_at=paris(8, 14, 20))
+    make_session(room=rooms[2], starts_at=paris(8, 14, 30), ends_at=paris(8, 15))
+    client.force_login(organizer)
+    form = client.get(url("conference:preview-time", conference)).context["form"]
+    assert form["moment"].value() == paris(8, 14, 15)
+
+
+def test_with_no_session_the_form_offers_the_first_morning(client, conference, organizer):
+    client.force_login(organizer)
+    form = client.get(url("conference:preview-time", conference)).context["form"]
+    assert form["moment"].value() == paris(7, 10)
