@@ -37,9 +37,8 @@ def test_an_organizer_sees_now_and_next_during_the_conference_then_the_real_time
 
     page.get_by_role("link", name="See this page at another time").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("See the site at another time")
-    page.get_by_role(
-        "button", name="See the site at this time"
-    ).click()  # the busiest moment, 14:35 on 8 April
+    # The form offers the busiest moment: 14:35 on 8 April.
+    page.get_by_role("button", name="See the site at this time").click()
 
     assert page.url == page.base_url + NOW
     expect(page.get_by_role("status").filter(has_text=BANNER)).to_be_visible()
