@@ -142,7 +142,7 @@ def offline_pages(conference) -> list[str]:
     than filtered in the page by JavaScript from the kept schedule: the filter's rules stay in
     one place (SessionFilter), the page offline is the page online to the byte (its headings,
     counts, day tabs and form included), and it holds however the list page changes. The cost
-    is storage: each session is listed once more per day, track and room page, 6.5 MB at 1,000
+    is storage: each session is listed once more per day, track and room page, 6.2 MB at 1,000
     sessions, counted in the budget of tests/conference/test_offline.py. Other combinations (a day
     and a track, a search) are not kept: offline they show the conference's offline page."""
     slug = {"conference_slug": conference.slug}

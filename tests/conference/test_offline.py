@@ -209,8 +209,8 @@ def test_the_offline_manifests_version_moves_with_the_conference(client):
 
 # What the worker keeps of a 1,000-session conference for a logged-out visitor (docs/attendees.md,
 # "At the venue, offline"): every page, page about the present and resource of the manifest, as
-# stored (uncompressed). The lists filtered by day, track and room are 6.5 MB of it.
-OFFLINE_BUDGET_AT_1000_SESSIONS = 84_000_000
+# stored (uncompressed). The lists filtered by day, track and room are 6.2 MB of it.
+OFFLINE_BUDGET_AT_1000_SESSIONS = 75_000_000
 
 
 @pytest.mark.django_db
