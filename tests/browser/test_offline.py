@@ -172,7 +172,9 @@ def test_the_offline_notice_and_message_pass_axe(page, attendee, axe_source, sch
 
 def test_a_refused_save_says_why_beside_the_button(page, attendee):
     log_in(page)
-    visit(page, SCHEDULE)
+    # The whole conference kept first: the worker's fetches ahead, reading the sessions while
+    # this test writes one, would lock SQLite's table ("database table is locked").
+    visit_and_store_the_conference(page, SCHEDULE)
     toggle = page.locator(".save-toggle").filter(has=page.locator("[aria-pressed=false]")).first
     slug = toggle.get_by_role("button").get_attribute("formaction").split("/")[-3]
     Session.objects.filter(slug=slug).update(status=Session.Status.CANCELLED)
