@@ -15,6 +15,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxLengthValidator
 from django.forms.renderers import Jinja2
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -26,7 +27,7 @@ from conference.accounts.limits import (
     login_locked_message,
 )
 from conference.i18n.timezones import WallClock, local_clock, read_wall_clock
-from conference.models import confirmed_address
+from conference.models import Conference, confirmed_address
 
 # Attendee pages render in Jinja2 (conference/site/jinja2.py), and so do their forms' widgets; the
 # admin keeps Django's renderer.
@@ -345,3 +346,16 @@ class ConferenceDateTimeField(forms.MultiValueField):
                 code="ambiguous_time",
             )
         return reading.instants[int(fold)]
+
+
+class PreviewTimeForm(AttendeeFormMixin, forms.Form):
+    """The moment an organizer chooses to see the pages about the present at
+    (conference/views/preview_time.py), typed on the clocks of the zone the pages show."""
+
+    moment = ConferenceDateTimeField(label=_("Day and time"))
+
+    def __init__(self, *args, conference: Conference, **kwargs):
+        super().__init__(*args, **kwargs)
+        days = [(day.isoformat(), date_format(day, "l j F")) for day in conference.days]
+        widget = self.fields["moment"].widget = ConferenceDayTimeWidget(days)
+        widget.widgets[1].attrs["aria-label"] = _("Time")

@@ -27,7 +27,6 @@ from conference.models import PUBLIC_COPY, Conference
 from conference.pages.versions import last_modified, not_modified, page_version
 from conference.routing import reverse_slugs
 from sessions.models import Session
-from sessions.views.schedule import ScheduleView
 from speakers.views.public import SpeakerListView
 
 THEME_COLOUR = "#1b1f24"  # the header's ink (static/css/site.css --ink)
@@ -135,8 +134,17 @@ def conference_offline_page(request, conference_slug):
 
 def offline_pages(conference) -> list[str]:
     """Every page of the conference an attendee reads at the venue, as the worker asks for it:
-    home, schedule (each day's when it shows one at a time), grid (each day), speakers, every
-    session and every speaker. The public's: what a staff member sees beyond it they open."""
+    home, schedule, the change log, grid (each day), speakers, every session and every speaker,
+    and the schedule filtered by each day, each track and each room. The public's: what a staff
+    member sees beyond it they open.
+
+    Filtered lists are kept as the server makes them, one page per day, track and room, rather
+    than filtered in the page by JavaScript from the kept schedule: the filter's rules stay in
+    one place (SessionFilter), the page offline is the page online to the byte (its headings,
+    counts, day tabs and form included), and it holds however the list page changes. The cost
+    is storage: each session is listed once more per day, track and room page, 6.2 MB at 1,000
+    sessions, counted in the budget of tests/conference/test_offline.py. Other combinations (a day
+    and a track, a search) are not kept: offline they show the conference's offline page."""
     slug = {"conference_slug": conference.slug}
     sessions = Session.objects.public().filter(conference=conference)
     days = [day.isoformat() for day in sessions.start_days(conference)]
@@ -144,10 +152,12 @@ def offline_pages(conference) -> list[str]:
     grid = reverse("sessions:schedule-grid", kwargs=slug)
     speaker_list = reverse("speakers:speaker-list", kwargs=slug)
     speakers = conference.speakers.giving(sessions)
-    pages = [conference.get_absolute_url(), schedule, grid]
-    pages += [f"{grid}?day={day}" for day in days]
-    if sessions.count() > ScheduleView.all_days_up_to:
-        pages += [f"{schedule}?day={day}" for day in days]
+    pages = [conference.get_absolute_url(), schedule, reverse("sessions:changes", kwargs=slug)]
+    pages += [grid] + [f"{grid}?day={day}" for day in days]
+    pages += [f"{schedule}?day={day}" for day in days]
+    for parameter, rows in [("track", conference.tracks), ("room", conference.rooms)]:
+        used = rows.filter(pk__in=sessions.values(parameter))
+        pages += [f"{schedule}?{parameter}={row}" for row in used.values_list("slug", flat=True)]
     speaker_count = speakers.count()
     pages.append(speaker_list)
     per_page = SpeakerListView.paginate_by
@@ -161,6 +171,12 @@ def offline_pages(conference) -> list[str]:
             for row in rows.values_list("slug", flat=True)
         ]
     return pages
+
+
+def present_pages(conference) -> list[str]:
+    """Pages about the present (now and next): the worker fetches them again when its copy is a
+    few minutes old, whatever the version, and their offline notice says when they were kept."""
+    return [reverse("sessions:now", kwargs={"conference_slug": conference.slug})]
 
 
 def offline_resources(conference) -> list[str]:
@@ -189,6 +205,7 @@ def conference_offline_manifest(request, conference_slug):
     manifest = {
         "version": version.strip('"'),
         "pages": offline_pages(conference),
+        "present": present_pages(conference),
         "resources": offline_resources(conference),
     }
     response = JsonResponse(manifest)

@@ -15,6 +15,9 @@ const FETCHED_AT = "X-Offline-Fetched-At";
 const OF_VERSION = "X-Offline-Version";
 // Pages fetched ahead at once, so the venue's network and the server are asked gently.
 const AHEAD_AT_ONCE = 3;
+// Pages about the present (now and next) are fetched ahead again once their copy is this old,
+// whatever the version: offline they show what was on when kept, and say when that was.
+const PRESENT_KEPT_FOR_MS = 5 * 60 * 1000;
 // ManifestStaticFilesStorage puts 12 hex digits of the content's hash in every name.
 const HASHED = /\.[0-9a-f]{12}\.[A-Za-z0-9]+$/;
 
@@ -62,6 +65,23 @@ function withoutFragment(address) {
   return url.href;
 }
 
+// The address without its empty parameters, as the filter pages redirect to online
+// (DropsEmptyParametersMixin): a filter form submitted offline (?day=&track=ai&q=) finds the copy
+// kept for ?track=ai.
+function withoutEmptyParameters(address) {
+  const url = new URL(address);
+  const kept = [...url.searchParams].filter(([, value]) => value.trim() !== "");
+  url.search = new URLSearchParams(kept).toString();
+  return url.href;
+}
+
+async function keptPage(address) {
+  const options = { cacheName: PAGES, ignoreVary: true };
+  return (
+    (await caches.match(address, options)) || (await caches.match(withoutEmptyParameters(address), options))
+  );
+}
+
 // The path as Django routes it: the server decodes percent escapes before Django sees the path,
 // so /%61ccounts/settings/ and /accounts%2Fsettings/ are /accounts/settings/ there and must be
 // here. null for an escape that decodes to no text: such a path is never kept.
@@ -93,7 +113,7 @@ function worthKeeping(response, isPage) {
   return !isPage || (response.headers.get("Content-Type") || "").startsWith("text/html");
 }
 
-// The copy carries the moment it was fetched: the offline notice says "as of HH:MM".
+// The copy carries the moment it was kept: the offline notice says "kept at HH:MM".
 async function keep(cacheName, address, response) {
   const cache = await caches.open(cacheName);
   await cache.put(address, await copyOf(response));
@@ -126,7 +146,9 @@ async function networkFirst(event, isPage) {
   try {
     response = await (isPage ? fetchPage(request) : fetch(request));
   } catch (error) {
-    const copy = await caches.match(address, { cacheName: PAGES, ignoreVary: true });
+    const copy = isPage
+      ? await keptPage(address)
+      : await caches.match(address, { cacheName: PAGES, ignoreVary: true });
     if (!copy && isPage) {
       const offline = await offlinePageFor(new URL(address));
       if (offline) return offline;
@@ -267,8 +289,14 @@ async function storeConference(manifestAddress) {
   const response = await fetch(manifestAddress, { cache: "no-cache", credentials: "same-origin" });
   if (!response.ok) return false;
   const manifest = await response.json();
-  if (storedVersions.get(manifestAddress) === manifest.version) return true;
   const wanted = [];
+  for (const path of manifest.present || []) {
+    const address = new URL(path, self.location.origin).href;
+    const copy = await cache.match(address, { ignoreVary: true });
+    const keptAt = copy && Date.parse(copy.headers.get(FETCHED_AT) || "");
+    if (!keptAt || Date.now() - keptAt > PRESENT_KEPT_FOR_MS) wanted.push({ address, isPage: true, present: true });
+  }
+  if (storedVersions.get(manifestAddress) === manifest.version && !wanted.length) return true;
   for (const [paths, isPage] of [
     [manifest.pages, true],
     [manifest.resources, false],
@@ -280,7 +308,9 @@ async function storeConference(manifestAddress) {
     }
   }
   let complete = true;
-  const fetchOne = async ({ address, isPage, copy }) => {
+  // A page about the present not kept (an organizer's preview time says no-store) leaves the rest
+  // complete: it is asked again at the next page load anyway.
+  const fetchOne = async ({ address, isPage, copy, present }) => {
     const headers = {};
     const etag = copy && copy.headers.get("ETag");
     if (etag) headers["If-None-Match"] = etag;
@@ -289,7 +319,7 @@ async function storeConference(manifestAddress) {
       await cache.put(address, await copyOf(copy, manifest.version));
     } else if (worthKeeping(answer, isPage)) {
       await cache.put(address, await copyOf(answer, manifest.version));
-    } else {
+    } else if (!(present && answer.ok)) {
       complete = false;
     }
   };

@@ -8,6 +8,7 @@ from django.views.i18n import JavaScriptCatalog, set_language
 
 from conference.site import offline
 from conference.views import conferences
+from conference.views.preview_time import PreviewTimeView
 from sessions.urls import feedback_patterns
 
 conference_patterns = (
@@ -16,6 +17,7 @@ conference_patterns = (
         path("tracks.css", conferences.TrackStylesView.as_view(), name="track-styles"),
         path("offline/", offline.conference_offline_page, name="offline"),
         path("offline.json", offline.conference_offline_manifest, name="offline-manifest"),
+        path("preview-time/", PreviewTimeView.as_view(), name="preview-time"),
     ],
     "conference",
 )

@@ -133,6 +133,9 @@ class Feedback(models.Model):
     updated_at = models.DateTimeField(auto_now=True, verbose_name=gettext_lazy("updated at"))
 
     objects = FeedbackQuerySet.as_manager()
+    # The moment the window is judged at, when not now: the preview time of an organizer trying
+    # the form (``now_for``, conference/views/preview_time.py), set by the view. Not a column.
+    given_at: datetime.datetime | None = None
 
     class Meta:
         verbose_name = gettext_lazy("feedback")
@@ -172,7 +175,7 @@ class Feedback(models.Model):
         # The window is the attendee's: an organizer hiding a comment later changes no words.
         if self.session_id is None or getattr(self, "_loaded_words", None) == self.words():
             return
-        refusal = feedback_refusal(self.session, timezone.now())
+        refusal = feedback_refusal(self.session, self.given_at or timezone.now())
         if refusal:
             raise ValidationError(refusal, code="feedback_closed")
 

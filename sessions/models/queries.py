@@ -210,6 +210,24 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
         )
         return [day for day in conference.days if counts[day.isoformat()]]
 
+    def busiest_moment(self) -> datetime.datetime | None:
+        """The moment the most of these run at once, the first such if several: halfway
+        between the last of them to start and the first to end (a preview time worth seeing,
+        conference/views/preview_time.py). None when none has its times. One query."""
+        times = list(self.filter(starts_at__isnull=False).values_list("starts_at", "ends_at"))
+        # At a moment where one ends and another starts, the first has ended (times are [start,
+        # end)): ends sort before starts.
+        events = sorted([(start, 1) for start, _ in times] + [(end, 0) for _, end in times])
+        running, most, busiest = 0, 0, None
+        for moment, starts in events:
+            running += 1 if starts else -1
+            if running > most:
+                most, busiest = running, moment
+        if busiest is None:
+            return None
+        first_end = min(end for start, end in times if start <= busiest < end)
+        return busiest + (first_end - busiest) / 2
+
     def search(self, text: str):
         """Sessions whose title, description, type, track, or a speaker's name, role or company
         contains ``text``. The type is matched by the name pages show ("Lightning Talk")."""

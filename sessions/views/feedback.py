@@ -10,13 +10,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
 from conference.pages.views import visitor_messages
 from conference.views.conferences import ConferencePageMixin
+from conference.views.preview_time import FollowsTheClockMixin, now_for
 from sessions.models.feedback import (
     COMMENT_MAX_LENGTH,
     RATINGS,
@@ -75,7 +75,9 @@ class FeedbackForm(forms.ModelForm):
         widgets = {"comment": forms.Textarea(attrs={"rows": 5, "maxlength": COMMENT_MAX_LENGTH})}
 
 
-class SessionFeedbackView(LogInFirstMixin, PublicSessionMixin, ConferencePageMixin, TemplateView):
+class SessionFeedbackView(
+    FollowsTheClockMixin, LogInFirstMixin, PublicSessionMixin, ConferencePageMixin, TemplateView
+):
     """``/<conf>/sessions/<slug>/feedback/``: the visitor's rating of one session, to give or edit."""
 
     template_name = "sessions/feedback_form.html"
@@ -90,6 +92,9 @@ class SessionFeedbackView(LogInFirstMixin, PublicSessionMixin, ConferencePageMix
         return super().dispatch(request, *args, **kwargs)
 
     def post(self, request, *args, **kwargs):
+        # The window as this visitor's clock says (an organizer's preview time, else now):
+        # judged by the form's full_clean() and again by save_feedback().
+        self.feedback.given_at = now_for(request, self.conference)
         form = FeedbackForm(request.POST, instance=self.feedback)
         if form.is_valid():
             try:
@@ -108,7 +113,7 @@ class SessionFeedbackView(LogInFirstMixin, PublicSessionMixin, ConferencePageMix
             "form": FeedbackForm(instance=self.feedback),
             "session": self.session,
             "existing": self.feedback if self.feedback.pk else None,
-            "refusal": feedback_refusal(self.session, timezone.now()),
+            "refusal": feedback_refusal(self.session, now_for(self.request, self.conference)),
             "comment_max_length": COMMENT_MAX_LENGTH,
         }
 

@@ -7,15 +7,17 @@ from django.utils import timezone
 from django.views.generic import TemplateView
 
 from conference.views.conferences import ConferencePageMixin
+from conference.views.preview_time import FollowsTheClockMixin, now_for
 from sessions.timetable import build_door_sign, build_now_board
 
 
-def current_minute() -> datetime.datetime:
-    """Now, to the minute: the instant the now pages show."""
-    return timezone.now().replace(second=0, microsecond=0)
+def current_minute(request, conference) -> datetime.datetime:
+    """Now, to the minute, for this visitor: the instant the now pages show (``now_for``: the
+    real time, or the preview time an organizer chose)."""
+    return now_for(request, conference).replace(second=0, microsecond=0)
 
 
-class NowPageMixin(ConferencePageMixin):
+class NowPageMixin(FollowsTheClockMixin, ConferencePageMixin):
     """A shared page about the current minute.
 
     The page renders for ``current_minute()`` and names that minute in its version
@@ -29,7 +31,7 @@ class NowPageMixin(ConferencePageMixin):
 
     def setup(self, request, *args, **kwargs):
         super().setup(request, *args, **kwargs)
-        self.moment = current_minute()
+        self.moment = current_minute(request, self.conference)
 
     def page_moment(self) -> datetime.datetime:
         return self.moment

@@ -4,15 +4,29 @@
 (function () {
   "use strict";
 
-  var clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  // The notice's words come translated from the page (templates/base.html: data-kept-at, with
+  // {time} for the clock); the clock is written in the page's language and the zone its times
+  // show in (data-zone: the visitor's chosen zone, else the conference's), else the device's.
+  function keptClock(notice, keptAt) {
+    var options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+    if (notice.dataset.zone) options.timeZone = notice.dataset.zone;
+    try {
+      return new Intl.DateTimeFormat(document.documentElement.lang || undefined, options).format(keptAt);
+    } catch (error) {
+      // A zone this browser does not know: the device's clock.
+      delete options.timeZone;
+      return new Intl.DateTimeFormat(undefined, options).format(keptAt);
+    }
+  }
 
   function showOfflineNotice(fetchedAt) {
     var notice = document.getElementById("offline-notice");
     if (!notice) return;
-    var when = fetchedAt ? clock.format(new Date(fetchedAt)) : null;
-    notice.querySelector("p").textContent = when
-      ? "Offline: showing the schedule as of " + when + ", when this page was last loaded."
-      : "Offline: showing the schedule as this page was last loaded.";
+    var text = notice.querySelector("p");
+    var keptAt = fetchedAt ? new Date(fetchedAt) : null;
+    text.textContent = keptAt
+      ? text.dataset.keptAt.replace("{time}", keptClock(text, keptAt))
+      : text.dataset.kept;
     notice.hidden = false;
   }
 

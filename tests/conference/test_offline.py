@@ -6,7 +6,7 @@ from django.test import override_settings
 
 from conference.site import offline
 from sessions.models import Session
-from tests.builders import make_conference, make_session, make_speaker
+from tests.builders import make_conference, make_room, make_session, make_speaker, make_track
 
 
 @pytest.fixture
@@ -161,7 +161,13 @@ def test_the_worker_finds_a_conferences_offline_page_by_its_slug(client, worker_
 def test_the_offline_manifest_lists_every_page_of_the_conference(client):
     conference = make_conference(slug="pycon")
     speaker = make_speaker(conference=conference, slug="ada")
-    session = make_session(conference=conference, slug="keynote", speakers=[speaker])
+    hall = make_room(conference, name="Hall", slug="hall")
+    make_room(conference, name="Empty", slug="empty")
+    ai = make_track(conference, name="AI", slug="ai")
+    make_track(conference, name="Unused", slug="unused")
+    session = make_session(
+        conference=conference, slug="keynote", speakers=[speaker], room=hall, track=ai
+    )
     make_session(conference=conference, slug="draft", status=Session.Status.DRAFT)
     day = conference.day_of(session.starts_at).isoformat()
 
@@ -171,12 +177,18 @@ def test_the_offline_manifest_lists_every_page_of_the_conference(client):
     assert manifest["pages"] == [
         "/pycon/",
         "/pycon/schedule/",
+        "/pycon/changes/",
         "/pycon/schedule/grid/",
         f"/pycon/schedule/grid/?day={day}",
+        # The filtered lists people open at the venue: each day, track and room with sessions.
+        f"/pycon/schedule/?day={day}",
+        "/pycon/schedule/?track=ai",
+        "/pycon/schedule/?room=hall",
         "/pycon/speakers/",
         "/pycon/sessions/keynote/",
         "/pycon/speakers/ada/",
     ]
+    assert manifest["present"] == ["/pycon/now/"]
     assert manifest["resources"] == [
         "/pycon/tracks.css",
         "/pycon/schedule/grid/rows.css",
@@ -196,7 +208,8 @@ def test_the_offline_manifests_version_moves_with_the_conference(client):
 
 
 # What the worker keeps of a 1,000-session conference for a logged-out visitor (docs/attendees.md,
-# "At the venue, offline"): every page and resource of the manifest, as stored (uncompressed).
+# "At the venue, offline"): every page, page about the present and resource of the manifest, as
+# stored (uncompressed). The lists filtered by day, track and room are 6.2 MB of it.
 OFFLINE_BUDGET_AT_1000_SESSIONS = 75_000_000
 
 
@@ -207,9 +220,9 @@ def test_a_1000_session_conference_kept_offline_stays_under_its_budget(client):
     generate_conference(1000, slug="big")
     manifest = client.get("/big/offline.json").json()
     stored = 0
-    for address in manifest["pages"] + manifest["resources"]:
+    for address in manifest["pages"] + manifest["present"] + manifest["resources"]:
         response = client.get(address)
         assert response.status_code == 200, address
         stored += len(response.content)
-    assert len(manifest["pages"]) == 1807
+    assert len(manifest["pages"]) == 1859
     assert stored < OFFLINE_BUDGET_AT_1000_SESSIONS
