@@ -7,6 +7,7 @@ from tests.browser.conftest import new_context
 
 SCHEDULE = "/pytorch-eu-2026/schedule/"
 LIVE_MIGRATION = "Lightning Talk: Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
+LIVE_MIGRATION_SLUG = "live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
 
 
 @pytest.fixture
@@ -124,6 +125,16 @@ def test_day_tabs_and_filters_work_together_without_javascript(browser, shared_d
     days.get_by_role("link", name="All days").click()
     expect(page).to_have_url(re.compile(r"/schedule/\?$"))
     context.close()
+
+
+def test_a_session_page_leads_to_the_folded_zone_picker(page):
+    page.goto(page.base_url + "/pytorch-eu-2026/sessions/" + LIVE_MIGRATION_SLUG + "/")
+    page.get_by_role("link", name="Change the time zone").click()
+    picker = page.get_by_label("Times shown in")
+    expect(picker).to_be_visible()
+    picker.select_option("Asia/Tokyo")
+    page.get_by_role("button", name="Show times").click()
+    expect(page.locator(".slot-time").first).to_have_text("17:35 JST")
 
 
 def test_attendee_pages_break_no_content_security_policy_rule(page):
