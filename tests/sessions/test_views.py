@@ -329,6 +329,16 @@ def test_schedule_filters_on_a_day_make_one_summary_line(client, conference):
     assert '<a class="clear-filters" href="?day=2026-04-08">' in summary
 
 
+@pytest.mark.parametrize("day", ["tuesday", "2026-13-45", "2026-04-08x"])
+def test_schedule_bad_day_shows_every_day_and_says_it_was_ignored(client, conference, day):
+    make_session(conference, title="Wednesday talk", starts_at=paris(8, 10))
+    response = client.get(schedule_url(conference), {"day": day})
+    assert response.status_code == 200
+    assert titles(response) == ["Wednesday talk"]
+    assert "could not be used" in response.text
+    assert '<a href="?" aria-current="page">All days</a>' in response.text
+
+
 def test_schedule_day_without_sessions_says_so_and_links_all_days(client, conference):
     make_session(conference, title="Wednesday talk", starts_at=paris(8, 10))
     html = client.get(schedule_url(conference), {"day": "2026-04-07"}).content.decode()
@@ -464,10 +474,11 @@ def test_schedule_shows_the_right_times_on_the_night_clocks_go_back(client):
     assert ">02:30 CET</time>" in html
 
 
+@pytest.mark.parametrize("query", [{}, {"day": "2026-04-08"}], ids=["all days", "one day"])
 @pytest.mark.parametrize("count", [1, 12])
 @pytest.mark.parametrize("view", ["sessions:schedule", "sessions:schedule-grid"])
 def test_schedule_query_count_does_not_grow(
-    client, django_assert_max_num_queries, conference, count, view
+    client, django_assert_max_num_queries, conference, count, view, query
 ):
     rooms = [make_room(conference) for _ in range(3)]
     track = make_track(conference)
@@ -484,7 +495,7 @@ def test_schedule_query_count_does_not_grow(
     # (one object each, shared by the cards); the sessions shown (and their count, or the first
     # one's day), their speakers, and the days that have sessions (day tabs, day choices).
     with django_assert_max_num_queries(7):
-        response = client.get(schedule_url(conference, view), {"track": track.slug})
+        response = client.get(schedule_url(conference, view), {"track": track.slug, **query})
     assert len(response.context["sessions"]) == count
 
 
