@@ -113,9 +113,7 @@ class SessionFilter(django_filters.FilterSet):
         method="filter_q",
         label=_("Search"),
         max_length=200,
-        widget=forms.TextInput(
-            attrs={"type": "search", "placeholder": _("Title, speaker, company…")}
-        ),
+        widget=forms.TextInput(attrs={"type": "search", "placeholder": _("Title, speaker…")}),
     )
 
     class Meta:

@@ -18,7 +18,7 @@ from conference.pages.views import visitor_messages
 from conference.views.conferences import ConferenceMixin, ConferencePageMixin, safe_next
 from sessions.exports.ical import build_calendar
 from sessions.models import PENDING_SAVE_KEY, CalendarFeed, SavedSession, Session
-from sessions.personal import card_messages
+from sessions.personal import card_messages, saved_session_ids
 from sessions.timetable import group_by_day_and_slot, happening_now_and_next, mark_clashes
 
 
@@ -53,6 +53,10 @@ class SaveSessionView(PublicSessionMixin, View):
             if action == "save":
                 request.session[PENDING_SAVE_KEY] = session.pk
             return redirect_to_login(back)
+        # What clashed before, to tell which cards' clash marks this save makes or ends.
+        clashing_before = (
+            saved_session_ids(request.user, self.conference)[1] if request.htmx else None
+        )
         if action == "remove":
             SavedSession.objects.remove(request.user, session)
         else:
@@ -65,30 +69,35 @@ class SaveSessionView(PublicSessionMixin, View):
                     )
                 messages.error(request, " ".join(error.messages))
                 return redirect(back)
-        if request.htmx:  # the button swaps in place, and keeps the focus (its id)
-            saved = action == "save"
-            toggle = render_to_string(
-                "sessions/includes/save_toggle_alone.html",
-                {
-                    "toggle": session.save_toggle,
-                    "saved_session_ids": {session.pk} if saved else set(),
-                },
-                request,
-            )
-            # The page's Save form sent it: the answer replaces the toggle of this session.
-            return HttpResponse(
-                toggle,
-                headers={
-                    "HX-Retarget": f"#toggle-{session.pk}",
-                    "HX-Reswap": "outerHTML settle:0ms",
-                },
-            )
+        if request.htmx:
+            return self.swapped_toggle(session, clashing_before)
         # Back to the card, which shows this beside its button (sessions/views/personal.py).
         done = (
             _("Saved to your schedule.") if action == "save" else _("Removed from your schedule.")
         )
         messages.success(request, done, extra_tags=session.card_id)
         return redirect(back if "#" in back else f"{back}#{session.card_id}")
+
+    def swapped_toggle(self, session: Session, clashing_before: frozenset[int]) -> HttpResponse:
+        """The session's new Save button, which htmx swaps in place (keeping the focus, by its
+        id), and out of band the clash marks of the sessions whose clash this save made or
+        ended: saving the second talk of a slot marks both at once, removing it clears both."""
+        saved, clashing = saved_session_ids(self.request.user, self.conference)
+        toggle = render_to_string(
+            "sessions/includes/save_toggle_alone.html",
+            {
+                "toggle": session.save_toggle,
+                "saved_session_ids": saved,
+                "clashing_session_ids": clashing,
+                "clash_ids": sorted(clashing_before ^ clashing),
+            },
+            self.request,
+        )
+        # The page's Save form sent it: the answer replaces the toggle of this session.
+        return HttpResponse(
+            toggle,
+            headers={"HX-Retarget": f"#toggle-{session.pk}", "HX-Reswap": "outerHTML settle:0ms"},
+        )
 
 
 class MyScheduleView(LoginRequiredMixin, ConferencePageMixin, TemplateView):

@@ -155,14 +155,15 @@ class SessionListMixin(DropsEmptyParametersMixin, SaveTogglesMixin, ConferencePa
 class ScheduleView(SessionListMixin, TemplateView):
     """Every day, or one day at a time when the conference is too large to read (or load) at once.
 
-    A large conference shows its first day with sessions until a ?day= is chosen, or every day
-    with ?days=all; its day tabs lead to the others.
+    Day tabs choose a ?day= as on the grid: a day is where to look, not a filter to clear. A
+    large conference shows its first day with sessions until a day is chosen, or every day with
+    ?days=all.
     """
 
     template_name = "sessions/schedule.html"
     extra_context = {"nav": "schedule", "time_zone_at_top": True}
     query_parameters = (*SessionListMixin.query_parameters, "days")
-    navigation_parameters = ("tz", "days")
+    navigation_parameters = ("tz", "days", "day")
     # Above this many sessions a day at a time: the cost of a page grows with the sessions it
     # lists, and past this many one page of them all is too long to make and to read.
     all_days_up_to = 2000
@@ -170,6 +171,7 @@ class ScheduleView(SessionListMixin, TemplateView):
     def sessions_shown(self, filterset) -> list[Session]:
         sessions = filterset.qs  # validates the filters first
         chosen_day = filterset.form.cleaned_data.get("day") if filterset.is_bound else None
+        self.chosen_day = chosen_day
         self.session_count = filterset.queryset.count()
         self.one_day = None
         self.day = chosen_day
@@ -191,7 +193,16 @@ class ScheduleView(SessionListMixin, TemplateView):
         context.update(one_day=self.one_day, day=self.day, session_count=self.session_count)
         large = self.session_count > self.all_days_up_to
         days_on_offer = context["filterset"].days_on_offer  # read by the filter form anyway
-        context["day_tabs"] = days_on_offer if large else []
+        context["day_tabs"] = days_on_offer
+        # The day the visitor chose (not the one a large schedule opens on), kept by the filters.
+        context["kept_day"] = self.chosen_day.isoformat() if self.chosen_day else None
+        # A large schedule says ?days=all, or it would open on its first day again.
+        all_days = self.page_query.copy()
+        all_days.pop("day", None)
+        all_days.pop("days", None)
+        if large:
+            all_days["days"] = "all"
+        context["all_days_url"] = f"?{all_days.urlencode()}"
         # As the home page says them: the days with sessions, else the conference's own.
         context["session_days"] = describe_days(days_on_offer)
         context["conference_dates"] = describe_days(self.conference.days)

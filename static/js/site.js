@@ -63,6 +63,18 @@
     });
   }
 
+  // A link to a control folded in a <details> (a session page's "Change the time zone" leads to
+  // the list's picker behind "Time zone") opens it: Chromium does so itself, not every browser.
+  function openFoldedTarget() {
+    var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var folded = target && target.closest("details:not([open])");
+    if (!folded) return;
+    folded.open = true;
+    target.scrollIntoView({ block: "center" });
+  }
+
   document.querySelectorAll("form.tz-form").forEach(enhanceTimeZoneForm);
+  openFoldedTarget();
+  window.addEventListener("hashchange", openFoldedTarget);
   document.querySelectorAll("button[data-copy]").forEach(enhanceCopyButton);
 })();

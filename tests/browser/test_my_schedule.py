@@ -1,3 +1,4 @@
+import pytest
 from playwright.sync_api import expect
 
 from conference.models import Conference
@@ -137,3 +138,38 @@ def test_the_copy_button_says_it_copied_in_the_visitors_language(
         expect(page.locator("#feed-url-status")).to_have_text("Copié.")
     finally:
         close_page(page)
+
+
+TRITON_CARD = "#session-portable-high-performance-llm-serving-a-triton-backend-for-vllm"
+COMPLEX_TENSORS_CARD = "#session-accelerating-complex-valued-tensors-with-torchcompile"
+
+
+@pytest.mark.parametrize(
+    "path", ["/pytorch-eu-2026/schedule/", "/pytorch-eu-2026/schedule/grid/?day=2026-04-08"]
+)
+def test_saving_the_second_talk_of_a_slot_marks_both_without_reloading(
+    page, django_user_model, path
+):
+    """Both run at 11:35: the answer to the second Save marks both cards, and removing either
+    clears both, all in place."""
+    sign_up_and_open_the_schedule(page, django_user_model)
+    page.goto(page.base_url + path)
+    page.evaluate("window.stillTheSamePage = true")
+    first, second = page.locator(TRITON_CARD), page.locator(COMPLEX_TENSORS_CARD)
+    first.get_by_role("button", name="Save", exact=False).click()
+    expect(first.get_by_role("button", pressed=True)).to_be_visible()
+    expect(page.locator(".clash-mark:not([hidden])")).to_have_count(0)
+
+    second.get_by_role("button", name="Save", exact=False).click()
+    for card in (first, second):
+        expect(card.locator(".clash-mark:not([hidden])")).to_have_text(
+            "Clashes with another saved session"
+        )
+    if "grid" not in path:  # a short grid block says it by its frame
+        expect(first.locator(".clash-mark")).to_be_visible()
+        expect(second.locator(".clash-mark")).to_be_visible()
+
+    first.get_by_role("button", name="Saved", exact=False).click()
+    expect(first.get_by_role("button", pressed=False)).to_be_visible()
+    expect(page.locator(".clash-mark:not([hidden])")).to_have_count(0)
+    assert page.evaluate("window.stillTheSamePage") is True

@@ -7,6 +7,7 @@ from tests.browser.conftest import new_context
 
 SCHEDULE = "/pytorch-eu-2026/schedule/"
 LIVE_MIGRATION = "Lightning Talk: Live Migration of PyTorch GPU Nodes From Azure To European Clouds"
+LIVE_MIGRATION_SLUG = "live-migration-of-pytorch-gpu-nodes-from-azure-to-european-clouds"
 
 
 @pytest.fixture
@@ -51,6 +52,7 @@ def test_search_finds_a_session_by_its_words(page):
 def test_switching_to_new_york_shows_new_york_times(page):
     page.goto(page.base_url + SCHEDULE)
     expect(page.locator(".slot-time").first).to_have_text("10:35 CEST")
+    page.get_by_text("Time zone", exact=True).click()
     page.get_by_label("Times shown in").select_option("America/New_York")
     page.get_by_role("button", name="Show times").click()
     expect(page.locator(".slot-time").first).to_have_text("04:35 EDT")
@@ -95,10 +97,44 @@ def test_schedule_works_without_javascript(browser, shared_demo, db):
     context = new_context(browser, java_script_enabled=False)
     page = context.new_page()
     page.goto(shared_demo.url + SCHEDULE)
+    page.get_by_text("Time zone", exact=True).click()  # a <details>: no script needed
     page.get_by_label("Times shown in").select_option("Asia/Tokyo")
     page.get_by_role("button", name="Show times").click()
     expect(page.locator(".slot-time").first).to_have_text("17:35 JST")
     context.close()
+
+
+def test_day_tabs_and_filters_work_together_without_javascript(browser, shared_demo, db):
+    context = new_context(browser, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(shared_demo.url + SCHEDULE)
+    days = page.get_by_role("navigation", name="Days")
+    days.get_by_role("link", name="Wednesday 8 April").click()
+    expect(page).to_have_url(re.compile(r"\?day=2026-04-08$"))
+    page.get_by_text("Filters", exact=True).click()
+    page.get_by_label("Security & Privacy").check()
+    page.get_by_role("button", name="Apply filters").click()
+    expect(page).to_have_url(re.compile(r"track=security-privacy"))
+    expect(page.locator(".match-count")).to_have_text("1 session matches on this day")
+    page.get_by_role("link", name="Clear all filters").click()
+    expect(page).to_have_url(re.compile(r"\?day=2026-04-08$"))  # the filters go, the day stays
+    expect(days.get_by_role("link", name="Wednesday 8 April")).to_have_attribute(
+        "aria-current", "page"
+    )
+    assert len(session_titles(page)) == 29
+    days.get_by_role("link", name="All days").click()
+    expect(page).to_have_url(re.compile(r"/schedule/\?$"))
+    context.close()
+
+
+def test_a_session_page_leads_to_the_folded_zone_picker(page):
+    page.goto(page.base_url + "/pytorch-eu-2026/sessions/" + LIVE_MIGRATION_SLUG + "/")
+    page.get_by_role("link", name="Change the time zone").click()
+    picker = page.get_by_label("Times shown in")
+    expect(picker).to_be_visible()
+    picker.select_option("Asia/Tokyo")
+    page.get_by_role("button", name="Show times").click()
+    expect(page.locator(".slot-time").first).to_have_text("17:35 JST")
 
 
 def test_attendee_pages_break_no_content_security_policy_rule(page):

@@ -64,6 +64,38 @@ def test_the_first_phone_screen_shows_at_least_four_whole_sessions(open_page):
     assert page.evaluate(CARDS_IN_FIRST_SCREEN) >= 4
 
 
+WEDNESDAY = SCHEDULE + "?day=2026-04-08"
+
+
+@pytest.mark.parametrize(
+    ("viewport", "least"),
+    [({"width": 1440, "height": 900}, 10), (PHONE, 5)],
+    ids=["desktop", "phone"],
+)
+def test_one_day_costs_no_session_of_the_first_screen(open_page, viewport, least):
+    """A day is chosen by its tab, as on the grid: no chip, count or “View all dates” above the
+    sessions."""
+    page = open_page(WEDNESDAY, viewport)
+    days = page.get_by_role("navigation", name="Days")
+    expect(days.get_by_role("link", name="Wednesday 8 April")).to_have_attribute(
+        "aria-current", "page"
+    )
+    expect(page.locator(".chips, .match-count")).to_have_count(0)
+    assert page.evaluate(CARDS_IN_FIRST_SCREEN) >= least
+
+
+def test_filters_on_a_day_are_summed_up_in_one_line(open_page):
+    page = open_page(WEDNESDAY + "&track=security-privacy", {"width": 1440, "height": 900})
+    summary = page.locator(".filter-summary")
+    expect(summary).to_contain_text("1 session matches on this day")
+    expect(
+        summary.get_by_role("link", name="Remove filter Track: Security & Privacy")
+    ).to_be_visible()
+    expect(summary.get_by_role("link", name="Clear all filters")).to_be_visible()
+    count = page.locator(".match-count").bounding_box()
+    assert summary.bounding_box()["height"] <= count["height"] + 12  # one line of chips
+
+
 def test_the_phone_header_is_one_row_with_the_links_behind_menu(open_page):
     page = open_page(SCHEDULE, PHONE, java_script_enabled=False)  # a <details>: no script needed
     header = page.locator(".site-header")
@@ -126,6 +158,8 @@ CUT_OFF_CONTROLS = """() => {
 )
 def test_no_control_is_cut_off_on_a_phone(open_page, path):
     page = open_page(path, PHONE)
+    if path == SCHEDULE:
+        open_zone_picker(page)  # the list folds it behind a button in its head
     assert page.evaluate(CUT_OFF_CONTROLS) == []
 
 
@@ -304,8 +338,14 @@ def test_a_phone_grid_has_no_empty_time_headings(open_page):
         assert "tgrid-block" in following
 
 
+def open_zone_picker(page):
+    """The list's zone picker waits behind “Time zone” in the page's head, script or not."""
+    page.get_by_text("Time zone", exact=True).click()
+
+
 def test_arrowing_through_the_zone_picker_does_not_reload_the_page(open_page):
     page = open_page(SCHEDULE, DESKTOP)
+    open_zone_picker(page)
     picker = page.get_by_label("Times shown in")
     chosen = picker.evaluate("select => select.selectedIndex")
     third_zone_down = picker.locator("option").nth(chosen + 3).get_attribute("value")
@@ -327,6 +367,7 @@ def test_the_zone_picker_offers_the_device_zone_first(browser, live_server, demo
     context = new_context(browser, timezone_id="Asia/Tokyo")
     page = context.new_page()
     page.goto(live_server.url + SCHEDULE)
+    open_zone_picker(page)
     options = page.locator("#tz-select option").all_inner_texts()
     assert options[:3] == ["Asia/Tokyo (your device)", "Europe/Paris (conference)", "UTC"]
     assert options.count("Tokyo") == 0  # moved, not repeated in its region
@@ -338,6 +379,7 @@ def test_a_device_in_india_finds_its_zone_first_and_once(browser, live_server, d
     context = new_context(browser, timezone_id="Asia/Kolkata")
     page = context.new_page()
     page.goto(live_server.url + SCHEDULE)
+    open_zone_picker(page)
     options = page.locator("#tz-select option").all_inner_texts()
     assert options[0] == "Asia/Kolkata (your device)"
     assert [option for option in options if "Kolkata" in option or "Calcutta" in option] == [

@@ -93,6 +93,71 @@ def test_saving_with_htmx_swaps_in_the_saved_button(attendee_client, conference)
     assert f'name="action" id="save-{session.pk}" class="save-button" value="remove"' in html
 
 
+def swapped_clash_marks(html: str) -> dict[int, bool]:
+    """The clash marks an htmx Save answer swaps out of band: session id -> marked or cleared."""
+    marks = re.findall(r'<p id="clash-(\d+)" hx-swap-oob="true" class="clash-mark"( hidden)?', html)
+    return {int(session_id): not hidden for session_id, hidden in marks}
+
+
+@pytest.fixture
+def slot_of_two(attendee, conference):
+    """Two sessions at once in two rooms, and a third later that day: the first and the third
+    on the attendee's schedule."""
+    first = make_session(conference, title="First", room=make_room(conference))
+    second = make_session(
+        conference, title="Second", room=make_room(conference), starts_at=paris(8, 10, 15)
+    )
+    later = make_session(conference, title="Later", starts_at=paris(8, 14))
+    SavedSession.objects.add(attendee, first)
+    SavedSession.objects.add(attendee, later)
+    return first, second, later
+
+
+def test_saving_the_second_talk_of_a_slot_marks_both_cards_at_once(attendee_client, slot_of_two):
+    first, second, later = slot_of_two
+    response = attendee_client.post(
+        save_url(second), {"action": "save"}, headers={"HX-Request": "true"}
+    )
+    html = response.content.decode()
+    assert swapped_clash_marks(html) == {first.pk: True, second.pk: True}
+    # Where a card's mark is hidden, it is there all the same, with the id to swap it by.
+    page = attendee_client.get(reverse("sessions:schedule", kwargs={"conference_slug": "pycon"}))
+    assert f'<p id="clash-{later.pk}" class="clash-mark" hidden>' in page.content.decode()
+
+
+def test_removing_one_talk_of_a_clash_clears_both_marks_at_once(
+    attendee_client, attendee, slot_of_two
+):
+    first, second, _ = slot_of_two
+    SavedSession.objects.add(attendee, second)
+    response = attendee_client.post(
+        save_url(second), {"action": "remove"}, headers={"HX-Request": "true"}
+    )
+    html = response.content.decode()
+    assert swapped_clash_marks(html) == {first.pk: False, second.pk: False}
+
+
+def test_a_save_that_makes_no_clash_swaps_no_clash_mark(attendee_client, conference, slot_of_two):
+    alone = make_session(conference, title="Alone", starts_at=paris(8, 16))
+    response = attendee_client.post(
+        save_url(alone), {"action": "save"}, headers={"HX-Request": "true"}
+    )
+    assert swapped_clash_marks(response.content.decode()) == {}
+
+
+def test_a_third_talk_in_a_clash_swaps_only_its_own_mark(attendee_client, attendee, slot_of_two):
+    """The first two clash already: saving a third at the same time marks only the third."""
+    first, second, _ = slot_of_two
+    SavedSession.objects.add(attendee, second)
+    third = make_session(
+        first.conference, title="Third", room=make_room(first.conference), starts_at=first.starts_at
+    )
+    response = attendee_client.post(
+        save_url(third), {"action": "save"}, headers={"HX-Request": "true"}
+    )
+    assert swapped_clash_marks(response.content.decode()) == {third.pk: True}
+
+
 @pytest.mark.parametrize("action", ["save", "remove"])
 def test_the_swapped_button_keeps_its_id_so_htmx_keeps_the_focus_on_it(
     attendee_client, attendee, conference, action

@@ -118,28 +118,28 @@ def test_a_filter_address_without_empty_fields_is_served_as_is(client, conferenc
     assert response.status_code == 200
 
 
-def test_day_choices_offer_only_days_with_sessions(client, conference):
+def test_day_tabs_offer_only_days_with_sessions(client, conference):
     conference.ends_on = datetime.date(2026, 4, 9)
     conference.save()
     make_session(conference, starts_at=paris(7, 10))
     make_session(conference, starts_at=paris(9, 10))
     html = client.get(schedule_url(conference)).content.decode()
-    offered = re.findall(r'<option value="(2026-04-\d\d)"', html)
+    offered = re.findall(r'<a href="\?day=(2026-04-\d\d)"', html)
     assert offered == ["2026-04-07", "2026-04-09"]
 
 
-def test_day_choices_leave_out_days_whose_sessions_are_drafts(client, conference):
+def test_day_tabs_leave_out_days_whose_sessions_are_drafts(client, conference):
     make_session(conference, starts_at=paris(7, 10), status=Session.Status.DRAFT)
     make_session(conference, starts_at=paris(8, 10))
     html = client.get(schedule_url(conference)).content.decode()
-    assert re.findall(r'<option value="(2026-04-\d\d)"', html) == ["2026-04-08"]
+    assert re.findall(r'<a href="\?day=(2026-04-\d\d)"', html) == ["2026-04-08"]
 
 
-def test_day_choices_count_days_on_the_conference_clock(client, conference):
+def test_day_tabs_count_days_on_the_conference_clock(client, conference):
     # 00:30 in Paris on 8 April is still 7 April in UTC.
     make_session(conference, starts_at=paris(8, 0, 30))
     html = client.get(schedule_url(conference)).content.decode()
-    assert re.findall(r'<option value="(2026-04-\d\d)"', html) == ["2026-04-08"]
+    assert re.findall(r'<a href="\?day=(2026-04-\d\d)"', html) == ["2026-04-08"]
 
 
 def test_grid_day_tabs_are_the_days_with_sessions(client, conference):

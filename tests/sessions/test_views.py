@@ -291,9 +291,59 @@ def test_schedule_without_matches_explains_and_offers_the_whole_schedule(client,
     assert '<a href="?">Show the whole schedule</a>' in html
 
 
-def test_schedule_offers_view_all_dates_when_a_day_is_chosen(client, conference):
-    html = client.get(schedule_url(conference), {"day": "2026-04-08", "q": "x"}).content.decode()
-    assert '<a href="?q=x">View all dates</a>' in html
+def test_schedule_day_tabs_choose_a_day_keeping_the_other_filters(client, conference):
+    make_session(conference, title="Tuesday talk", starts_at=paris(7, 10))
+    make_session(conference, title="Wednesday talk", starts_at=paris(8, 10))
+    response = client.get(schedule_url(conference), {"day": "2026-04-08", "q": "talk"})
+    assert titles(response) == ["Wednesday talk"]
+    html = response.content.decode()
+    assert '<a href="?day=2026-04-07&amp;q=talk">Tuesday 7 April</a>' in html
+    assert '<a href="?day=2026-04-08&amp;q=talk" aria-current="page">Wednesday 8 April</a>' in html
+    assert '<a href="?q=talk">All days</a>' in html
+    # The tabs choose the day: the filter form keeps it rather than offering it again.
+    assert '<input type="hidden" name="day" value="2026-04-08">' in html
+    assert 'name="day" id="id_day"' not in html
+
+
+def test_schedule_day_alone_is_no_filter_to_clear_or_count(client, conference):
+    make_session(conference, title="Wednesday talk", starts_at=paris(8, 10))
+    response = client.get(schedule_url(conference), {"day": "2026-04-08"})
+    html = response.content.decode()
+    assert response.context["filter_chips"] == []
+    assert "Clear all filters" not in html
+    assert "match-count" not in html
+    assert "iCalendar (these sessions)" in html  # the export link keeps the day
+
+
+def test_schedule_filters_on_a_day_make_one_summary_line(client, conference):
+    data = make_track(conference, name="Data", slug="data")
+    make_session(conference, title="Data talk", starts_at=paris(8, 10), track=data)
+    make_session(conference, title="Other talk", starts_at=paris(8, 11))
+    response = client.get(schedule_url(conference), {"day": "2026-04-08", "track": "data"})
+    assert titles(response) == ["Data talk"]
+    summary = re.search(
+        r'<div class="filter-summary">(.*?)</div>', response.content.decode(), re.DOTALL
+    ).group(1)
+    text = " ".join(strip_tags(summary).split())
+    assert text == "1 session matches on this day Track: Data × Clear all filters"
+    assert '<a class="clear-filters" href="?day=2026-04-08">' in summary
+
+
+@pytest.mark.parametrize("day", ["tuesday", "2026-13-45", "2026-04-08x"])
+def test_schedule_bad_day_shows_every_day_and_says_it_was_ignored(client, conference, day):
+    make_session(conference, title="Wednesday talk", starts_at=paris(8, 10))
+    response = client.get(schedule_url(conference), {"day": day})
+    assert response.status_code == 200
+    assert titles(response) == ["Wednesday talk"]
+    assert "could not be used" in response.text
+    assert '<a href="?" aria-current="page">All days</a>' in response.text
+
+
+def test_schedule_day_without_sessions_says_so_and_links_all_days(client, conference):
+    make_session(conference, title="Wednesday talk", starts_at=paris(8, 10))
+    html = client.get(schedule_url(conference), {"day": "2026-04-07"}).content.decode()
+    assert "No session on this day." in html
+    assert '<a href="?">See the whole schedule</a>' in html
 
 
 def test_schedule_shows_times_in_a_zone_from_the_link(client, conference):
@@ -424,10 +474,11 @@ def test_schedule_shows_the_right_times_on_the_night_clocks_go_back(client):
     assert ">02:30 CET</time>" in html
 
 
+@pytest.mark.parametrize("query", [{}, {"day": "2026-04-08"}], ids=["all days", "one day"])
 @pytest.mark.parametrize("count", [1, 12])
 @pytest.mark.parametrize("view", ["sessions:schedule", "sessions:schedule-grid"])
 def test_schedule_query_count_does_not_grow(
-    client, django_assert_max_num_queries, conference, count, view
+    client, django_assert_max_num_queries, conference, count, view, query
 ):
     rooms = [make_room(conference) for _ in range(3)]
     track = make_track(conference)
@@ -444,7 +495,7 @@ def test_schedule_query_count_does_not_grow(
     # (one object each, shared by the cards); the sessions shown (and their count, or the first
     # one's day), their speakers, and the days that have sessions (day tabs, day choices).
     with django_assert_max_num_queries(7):
-        response = client.get(schedule_url(conference, view), {"track": track.slug})
+        response = client.get(schedule_url(conference, view), {"track": track.slug, **query})
     assert len(response.context["sessions"]) == count
 
 
@@ -978,12 +1029,13 @@ def test_a_large_schedule_filters_within_the_first_day_that_matches(client, larg
     assert "showing Wednesday 8 April" in response.text
 
 
-def test_a_small_schedule_shows_every_day_without_day_links(client, conference):
+def test_a_small_schedule_shows_every_day_under_day_tabs(client, conference):
     make_session(conference, title="Tuesday talk", starts_at=paris(7, 10))
     make_session(conference, title="Wednesday talk", starts_at=paris(8, 10))
     response = client.get(schedule_url(conference))
     assert titles(response) == ["Tuesday talk", "Wednesday talk"]
-    assert "All days" not in response.text
+    assert '<a href="?day=2026-04-07">Tuesday 7 April</a>' in response.text
+    assert '<a href="?" aria-current="page">All days</a>' in response.text  # never ?days=all
 
 
 @pytest.mark.parametrize("count", [3, 12])
