@@ -10,6 +10,7 @@ fails, so it is generous: on a loaded machine a page can take many seconds to lo
 import os
 import shutil
 import threading
+import time
 
 import pytest
 from django.core.management import call_command
@@ -124,9 +125,16 @@ def requests_in_flight() -> list[threading.Thread]:
 
 
 def wait_for_answers() -> None:
-    """Wait until the live server has answered every request it is still working on."""
-    for thread in requests_in_flight():
-        thread.join(TIMEOUT_MS / 1000)
+    """Wait until the live server has answered every request it is still working on. A thread
+    the server has just created is listed before it runs, and cannot be joined yet: it is
+    looked at again until it has run."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while (threads := requests_in_flight()) and time.monotonic() < deadline:
+        for thread in threads:
+            if thread.is_alive():
+                thread.join(max(0.0, deadline - time.monotonic()))
+            else:
+                time.sleep(0.001)  # not started yet: let it start
 
 
 def close_page(page) -> None:
