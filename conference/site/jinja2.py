@@ -25,6 +25,7 @@ from conference.i18n.timezones import local_clock, short_date, time_range, time_
 from conference.markup import render_markdown
 from conference.pages.holes import check_plain, hole_data, page_context
 from conference.routing import reverse_slugs
+from sessions.views.cards import SessionCards
 
 # What reverse_slugs() can format without quoting: Django's slug converter's characters.
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
@@ -157,6 +158,7 @@ def environment(**options) -> Environment:
         static=static,
         querystring=querystring,
         personal=personal,
+        session_cards=SessionCards,
         htmx_script=htmx_script,
         time_zone_options=time_zone_options,
         get_language=translation.get_language,
