@@ -15,7 +15,7 @@ text around them and their data, never a visitor's rendering, and puts them back
 """
 
 import hashlib
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
@@ -72,20 +72,22 @@ class HoledText(NamedTuple):
     holes: tuple[Hole, ...]
 
     @classmethod
-    def rendered(cls, render: Callable[[], str]) -> "HoledText":
-        """What ``render()`` writes, with every ``personal()`` it calls recorded as a hole,
-        whatever page it is called from: nothing of a visitor enters a kept part."""
+    def rendered(cls, renders: Iterable[Callable[[], str]]) -> Iterator["HoledText"]:
+        """What each of ``renders`` writes, with every ``personal()`` it calls recorded as a
+        hole, whatever page it is called from: nothing of a visitor enters a kept part."""
         recorder = HoleRecorder()
         context = new_context(engines["jinja2"].env, None, {}, {"hole_recorder": recorder})
         token = page_context.set(context)
         try:
-            text = str(render())
+            for render in renders:
+                first_hole = len(recorder.holes)
+                parts = str(render()).split(recorder.marker)
+                holes = tuple(recorder.holes[first_hole:])
+                if len(parts) != len(holes) + 1:
+                    raise ValueError(f"{len(holes)} holes recorded, {len(parts) - 1} in the text")
+                yield cls(tuple(parts), holes)
         finally:
             page_context.reset(token)
-        parts = text.split(recorder.marker)
-        if len(parts) != len(recorder.holes) + 1:
-            raise ValueError(f"{len(recorder.holes)} holes recorded, {len(parts) - 1} in the text")
-        return cls(tuple(parts), tuple(recorder.holes))
 
     def shown(self) -> Markup:
         """The text with its personal parts put back by ``personal()`` in the page being
@@ -93,7 +95,14 @@ class HoledText(NamedTuple):
         rendered for its visitor."""
         if not self.holes:
             return Markup(self.parts[0])
-        personal = page_context.get().environment.globals["personal"]
+        context = page_context.get()
+        recorder = context.get("hole_recorder")
+        if recorder is not None:
+            # What personal() would do for each hole, at once: their data were checked plain
+            # when the card was rendered.
+            recorder.holes.extend(self.holes)
+            return Markup(recorder.marker.join(self.parts))
+        personal = context.environment.globals["personal"]
         pieces = [self.parts[0]]
         for (template_name, data), part in zip(self.holes, self.parts[1:], strict=True):
             pieces.append(personal(template_name, **data))

@@ -72,11 +72,9 @@ class SessionCards:
         return self.found[key].shown()
 
     def render(self, pks: list[int]) -> Iterator[dict[int, HoledText]]:
-        macro = card_macro()
-        yield {
-            pk: HoledText.rendered(lambda session=self.sessions[pk]: macro(session, **self.options))
-            for pk in pks
-        }
+        macro, options = card_macro(), self.options
+        renders = (lambda session=self.sessions[pk]: macro(session, **options) for pk in pks)
+        yield dict(zip(pks, HoledText.rendered(renders), strict=True))
 
 
 def card_shows(session: Session) -> tuple:
