@@ -111,7 +111,7 @@ def floor_row(name: str, where: str, statistic: str) -> Callable:
 
     def figures(runs: Runs) -> Figures:
         for row in (runs.floor or {}).get("rows", []):
-            if row["name"] == name:
+            if row["name"] == name and statistic in row.get(where, {}):
                 return {"": row[where][statistic]}
         return {}
 
