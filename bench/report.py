@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bench.common import RESULTS
 from bench.in_process import LOGGED_IN_SCHEDULE
+from bench.speed_targets import write_speed_targets
 
 # The size the targets are set for.
 TARGET_SIZE = 1000
@@ -162,8 +163,11 @@ def write_report(report: dict) -> None:
     name = "latest-postgresql" if os.environ.get("DATABASE_URL") else "latest"
     (RESULTS / f"{name}.md").write_text(markdown)
     (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2) + "\n")
+    write_speed_targets()
     print(markdown)
-    print(f"Written to {RESULTS / name}.md and {name}.json.")
+    print(
+        f"Written to {RESULTS / name}.md and {name}.json, and speed-targets (bench/speed_targets.py)."
+    )
 
 
 def render_markdown(report: dict) -> str:

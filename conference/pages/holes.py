@@ -15,6 +15,7 @@ import itertools
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,12 +24,20 @@ from django.core.exceptions import ImproperlyConfigured
 from django.template import engines
 from django.utils import translation
 from jinja2 import meta, nodes
+from jinja2.runtime import Context
 
 from conference.pages.compressed import CompressedPage
 
 # A personal part of a page: its template's name and the plain values it is rendered with.
 # A tuple rather than a class: a page holds a thousand, and pickling them is part of caching it.
 Hole = tuple[str, dict[str, Any]]
+
+# The context of the page being rendered, where personal() looks. The macros that call it (the
+# session card, the Save button) are imported without the page's context: imported with it, each
+# page would get its own copy of them holding that context, which holds them, a reference cycle
+# that kept every row the page showed alive until the garbage collector's next full pass over
+# the whole process.
+page_context: ContextVar[Context] = ContextVar("page_context")
 
 
 # What a hole's data may hold: values that pickle to themselves and hold nothing of a request,

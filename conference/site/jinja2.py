@@ -9,7 +9,6 @@ What Django templates get from tags, pages get here as globals and filters.
 
 import datetime
 import re
-from contextvars import ContextVar
 
 import jinja2
 from django.conf import settings
@@ -20,13 +19,13 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone, translation
 from django_htmx.jinja import htmx_script
 from jinja2 import Environment, StrictUndefined
-from jinja2.runtime import Context
 from markupsafe import Markup
 
 from conference.i18n.timezones import local_clock, short_date, time_range, time_zone_options
 from conference.markup import render_markdown
-from conference.pages.holes import check_plain, hole_data
+from conference.pages.holes import check_plain, hole_data, page_context
 from conference.routing import reverse_slugs
+from sessions.views.cards import SessionCards
 
 # What reverse_slugs() can format without quoting: Django's slug converter's characters.
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
@@ -57,14 +56,6 @@ def querystring(query: QueryDict, **changes) -> str:
         else:
             query.setlist(name, value if isinstance(value, list) else [value])
     return f"?{query.urlencode()}"
-
-
-# The context of the page being rendered, where personal() looks. The macros that call it (the
-# session card, the Save button) are imported without the page's context: imported with it, each
-# page would get its own copy of them holding that context, which holds them, a reference cycle
-# that kept every row the page showed alive until the garbage collector's next full pass over
-# the whole process.
-page_context: ContextVar[Context] = ContextVar("page_context")
 
 
 class Template(jinja2.Template):
@@ -167,6 +158,7 @@ def environment(**options) -> Environment:
         static=static,
         querystring=querystring,
         personal=personal,
+        session_cards=SessionCards,
         htmx_script=htmx_script,
         time_zone_options=time_zone_options,
         get_language=translation.get_language,

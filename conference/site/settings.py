@@ -238,6 +238,16 @@ EXPORT_FRAGMENT_MAX_SESSIONS = (
     else int(os.environ.get("DJANGO_EXPORT_FRAGMENT_MAX_SESSIONS", "3000"))
 )
 
+# Each session card of a list page is cached too (sessions/views/cards.py), so that after an
+# edit a schedule renders only the cards the edit touched: about 1.5 kB per card, language, zone
+# and kind of list, in every worker with the local-memory cache; so a page of more cards than
+# this renders them all instead. Redis keeps one copy for all workers, with no bound.
+CARD_FRAGMENT_MAX_CARDS = (
+    None
+    if os.environ.get("REDIS_URL")
+    else int(os.environ.get("DJANGO_CARD_FRAGMENT_MAX_CARDS", "5000"))
+)
+
 # Each worker keeps copies of the cached pages it served in its own memory, up to this many MiB
 # (conference.pages.copies.WorkerCopies): 32 hold a 1,000-session schedule in every form many times
 # over; each MiB more is a MiB more per worker (bench/README.md, Worker memory).

@@ -1,4 +1,4 @@
-"""Each session's part of an export, cached.
+"""Each session's part of an export, cached (the store: conference/pages/fragments.py).
 
 Any edit moves Conference.changed_at, and with it every whole export the page cache keeps.
 Each session's part (its VEVENT, its frab event as JSON or XML) is cached on its own, under a
@@ -10,24 +10,22 @@ key moved, from one query of those columns per kind of row plus the model object
 sessions alone.
 """
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import router
 from django.db.models import Prefetch, QuerySet
 
 from conference.models import Conference
+from conference.pages.fragments import FragmentKeys, cached_fragments
 from sessions.exports.frab_schedule import FrabEvent, frab_events
 from sessions.exports.ical import CalendarEvent, calendar_event, calendar_host
 from sessions.exports.rows import grouped_rows, loaded_columns
 from sessions.models import Attachment, Session, SessionLink, SessionSpeaker
 from speakers.models import Speaker, SpeakerLink
 
-FRAGMENT_SECONDS = 7 * 24 * 60 * 60  # keys carry every dependency: age never makes one stale
 FRAGMENT_BATCH = 1000  # sessions loaded at once: bounds the memory of a 10,000-session export
 
 
@@ -65,33 +63,37 @@ def session_fragments(
 ) -> list:
     """One fragment per session of ``sessions``, in its order: from the cache when its key is
     there, else rendered from sessions loaded for it (with the loading ``sessions`` asks for)
-    and then cached."""
+    and then cached (conference/pages/fragments.py)."""
     loader = RowLoader(conference, sessions)
     keys = fragment_keys(conference, sessions, form, base_url)
     if keys is None:
         # Too many to keep in each worker's memory (settings.EXPORT_FRAGMENT_MAX_SESSIONS).
         return [fragment for batch in loader.every_session() for fragment in render(batch)]
-    found = cache.get_many(keys.values())
-    missing = [pk for pk, key in keys.items() if key not in found]
-    if missing and len(missing) == len(keys):
-        # Nothing cached (a cleared cache, a new release): the query as given, not lists of ids.
-        batches = loader.every_session()
-    else:
-        batches = (
-            loader.sessions(
-                list(loader.rows.order_by().filter(pk__in=missing[start : start + FRAGMENT_BATCH]))
+
+    def render_missing(missing: list[int]) -> Iterator[dict[int, object]]:
+        if len(missing) == len(keys):
+            # Nothing cached (a cleared cache, a new release): the query as given, not lists of ids.
+            batches = loader.every_session()
+        else:
+            batches = (
+                loader.sessions(
+                    list(
+                        loader.rows.order_by().filter(
+                            pk__in=missing[start : start + FRAGMENT_BATCH]
+                        )
+                    )
+                )
+                for start in range(0, len(missing), FRAGMENT_BATCH)
             )
-            for start in range(0, len(missing), FRAGMENT_BATCH)
-        )
-    for batch in batches:
-        # A session added since the keys were read waits for the next export, as if it were later.
-        loaded = [session for session in batch if session.pk in keys]
-        fresh = {
-            keys[session.pk]: fragment
-            for session, fragment in zip(loaded, render(loaded), strict=True)
-        }
-        cache.set_many(fresh, FRAGMENT_SECONDS)
-        found.update(fresh)
+        for batch in batches:
+            # A session added since the keys were read waits for the next export, as if later.
+            loaded = [session for session in batch if session.pk in keys]
+            yield {
+                session.pk: fragment
+                for session, fragment in zip(loaded, render(loaded), strict=True)
+            }
+
+    found = cached_fragments(keys, render_missing)
     # A session deleted between the two queries is left out, as a moment later it would be.
     return [found[key] for key in keys.values() if key in found]
 
@@ -254,16 +256,14 @@ def fragment_keys(
         for field in Conference._meta.concrete_fields
         if field.name != "changed_at"
     ]
-    base = hashlib.sha256(repr((settings.RELEASE, form, base_url, conference_fields)).encode())
+    fragment_keys = FragmentKeys(f"export-{form}", (base_url, conference_fields))
     keys = {}
     for pk, *own in rows:
         speaker_parts = [
             (speaker, version, speaker_links.get(speaker, ()))
             for speaker, version in speakers.get(pk, ())
         ]
-        digest = base.copy()
-        digest.update(repr((pk, own, speaker_parts, links.get(pk), attachments.get(pk))).encode())
-        keys[pk] = f"export-fragment:{form}:{digest.hexdigest()[:40]}"
+        keys[pk] = fragment_keys.key((pk, own, speaker_parts, links.get(pk), attachments.get(pk)))
     return keys
 
 

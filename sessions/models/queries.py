@@ -430,7 +430,8 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
         already and gives each row its own (``put_in_places()``). ``conference``: the rows', read
         already: their speakers take it (their links need its slug) rather than reading it again.
         """
-        card_speakers = Speaker.objects.only("conference_id", "name", "slug", "company")
+        # Their versions name the cards kept in the cache (sessions/views/cards.py).
+        card_speakers = Speaker.objects.only("conference_id", "name", "slug", "company", "version")
         if speakers is not None:
             card_speakers = speakers
         if conference is not None:

@@ -208,7 +208,7 @@ def test_past_the_fragment_limit_an_export_is_written_whole_and_its_parts_not_ke
     written = export(client, name)
 
     assert without_stamps(written) == without_stamps(kept)
-    assert not [key for key in cache._cache if "export-fragment" in key]
+    assert not [key for key in cache._cache if "fragment:export-" in key]
 
 
 def test_the_json_export_is_build_frab_data_written_out(client, talk):
