@@ -8,6 +8,7 @@ from django.db import transaction
 from django.template.backends import jinja2 as jinja2_backend
 from django.test.signals import template_rendered
 from django.test.utils import override_settings
+from django.utils import translation
 
 from conference.i18n.catalogues import compile_stale
 from conference.pages.copies import forget_pages
@@ -94,6 +95,14 @@ def empty_cache():
         caches["limits"].clear()
     yield
     forget_pages()
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """A page answered in French leaves French active in the thread (a conference's language is
+    activated for its pages): each test starts in the site's default language."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(scope="module")

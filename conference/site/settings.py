@@ -227,21 +227,16 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 5_000},
         }
 
-# Each session's part of an export is cached (sessions/exports/fragments.py), so that after an
-# edit an export renders only the sessions the edit touched. The local-memory cache is each
-# worker's own, and the parts take a few kB per session and export in every worker; so past this
-# many sessions an export is rendered whole instead. Redis keeps one copy for all workers, with
-# no bound.
+# Each session's part of an export (sessions/exports/fragments.py) and each session card
+# (sessions/views/cards.py) is cached, so after an edit only what it touched is rendered again.
+# The local-memory cache is each worker's own (a few kB per session and export, ~1.5 kB per card,
+# language, zone and list), so past these bounds a page or an export is rendered whole instead.
+# Redis keeps one copy for all workers: no bound.
 EXPORT_FRAGMENT_MAX_SESSIONS = (
     None
     if os.environ.get("REDIS_URL")
     else int(os.environ.get("DJANGO_EXPORT_FRAGMENT_MAX_SESSIONS", "3000"))
 )
-
-# Each session card of a list page is cached too (sessions/views/cards.py), so that after an
-# edit a schedule renders only the cards the edit touched: about 1.5 kB per card, language, zone
-# and kind of list, in every worker with the local-memory cache; so a page of more cards than
-# this renders them all instead. Redis keeps one copy for all workers, with no bound.
 CARD_FRAGMENT_MAX_CARDS = (
     None
     if os.environ.get("REDIS_URL")
