@@ -202,3 +202,18 @@ def test_french_grid_times_stay_on_one_line_in_their_column(browser, live_server
     expect(time).to_have_text("10 h 35–11 h 00 CEST")
     line = time.evaluate("node => parseFloat(getComputedStyle(node.parentNode).lineHeight)")
     assert time.bounding_box()["height"] <= line + 1
+
+
+def test_french_list_times_keep_their_zone_on_their_line(browser, live_server, demo_conference):
+    """The list's time column, as the grid's: “10 h 35 CEST” on one line, not “CEST” below."""
+    page = open_grid(browser, live_server, f"/{SLUG}/schedule/?day=2026-04-08", locale="fr-FR")
+    expect(page.locator(".slot-time").first).to_have_text("10 h 35 CEST")
+    # The heading is as tall as its slot's cards: the time inside it is the one line to measure.
+    headings = page.locator(".slot-time").evaluate_all("""headings => headings.map(
+      heading => [heading.textContent, heading.firstElementChild.getBoundingClientRect().height,
+                  parseFloat(getComputedStyle(heading).lineHeight), heading.scrollWidth,
+                  heading.clientWidth])""")
+    assert len(headings) > 10
+    wrapped = [text for text, height, line, *_ in headings if height > line + 1]
+    overflowing = [text for text, _, _, needed, room in headings if needed > room]
+    assert (wrapped, overflowing) == ([], [])
