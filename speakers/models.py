@@ -696,6 +696,11 @@ class SessionChangeProposal(models.Model):
             "session": self.original_title or self.session,
         }
 
+    @property
+    def conference(self):
+        """The conference of its session: the admin shows its times in that zone."""
+        return self.session.conference
+
     @classmethod
     def of(cls, session, speaker) -> "SessionChangeProposal":
         """A new proposal for ``session`` by ``speaker``, starting from the session's texts."""

@@ -6,12 +6,15 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst, get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from conference.admin.conference import ConferenceTimeZoneAdminMixin
 from conference.admin.scoped import ConferenceScopedAdmin
 from conference.markup import render_markdown
 from speakers.models import SessionChangeProposal
@@ -49,13 +52,15 @@ class ProposalDecisionForm(forms.ModelForm):
 
 
 @admin.register(SessionChangeProposal)
-class SessionChangeProposalAdmin(ConferenceScopedAdmin, admin.ModelAdmin):
+class SessionChangeProposalAdmin(
+    ConferenceScopedAdmin, ConferenceTimeZoneAdminMixin, admin.ModelAdmin
+):
     conference_lookup = "session__conference"
 
     form = ProposalDecisionForm
-    list_display = ["original_title", "speaker", "state", "created_at", "decided_at"]
+    list_display = ["original_title", "speaker", "state", "proposed", "decided"]
     list_filter = ["state", "session__conference"]
-    list_select_related = ["speaker", "session"]
+    list_select_related = ["speaker", "session__conference"]
     search_fields = ["original_title", "title", "speaker__name"]
     readonly_fields = [
         "session",
@@ -91,6 +96,20 @@ class SessionChangeProposalAdmin(ConferenceScopedAdmin, admin.ModelAdmin):
         return super().has_change_permission(request, obj) and (obj is None or obj.is_pending)
 
     @admin.display(description=gettext_lazy("proposed change"))
+    # The list, as the change form, says when in the conference's zone (not the server's UTC).
+    @admin.display(description=gettext_lazy("proposed at"), ordering="created_at")
+    def proposed(self, obj):
+        return self.in_conference_zone(obj, obj.created_at)
+
+    @admin.display(description=gettext_lazy("decided at"), ordering="decided_at")
+    def decided(self, obj):
+        return self.in_conference_zone(obj, obj.decided_at) if obj.decided_at else "–"
+
+    @staticmethod
+    def in_conference_zone(obj, moment):
+        local = timezone.localtime(moment, obj.session.conference.tz)
+        return date_format(local, "DATETIME_FORMAT")
+
     def comparison(self, obj):
         session = obj.session
         rows = []

@@ -1,6 +1,8 @@
 """A speaker proposes a new title, abstract or description for their session; organizers accept
 or refuse it in the admin (SessionChangeProposal, speakers/proposals.py)."""
 
+import datetime
+
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.core.exceptions import ValidationError
@@ -350,3 +352,15 @@ def test_the_release_page_query_count_does_not_grow_with_waiting_proposals(
     with django_assert_max_num_queries(10):
         response = organizer_client.get(release_url)
     assert len(response.context["pending_proposals"]) == count
+
+
+def test_the_admin_gives_proposal_times_in_the_conference_zone(organizer_client, talk, speaker):
+    """Not the server's UTC: “7 Dec 2026, 14:11 UTC” was 15:11 in Paris."""
+    proposal = propose(talk, speaker, title="Analytical Engines")
+    proposed_at = datetime.datetime(2026, 12, 7, 14, 11, tzinfo=datetime.UTC)
+    SessionChangeProposal.objects.filter(pk=proposal.pk).update(created_at=proposed_at)
+    changelist = reverse("admin:speakers_sessionchangeproposal_changelist")
+    for url in (changelist, change_url(proposal)):
+        html = organizer_client.get(url).content.decode()
+        assert "7 Dec 2026, 15:11 CET" in html
+        assert "14:11" not in html
