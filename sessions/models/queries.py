@@ -22,6 +22,7 @@ from django.db.models import (
     TextField,
     Value,
     When,
+    Window,
     prefetch_related_objects,
 )
 
@@ -329,7 +330,9 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
         its speakers, and its links and attachments, read together and only when the row says
         there are some (most sessions have none). Every query saved is a round trip on
         PostgreSQL. The parallel rows leave their long texts, which only the session's own row
-        reads, in the database: a festival runs dozens of sessions at once.
+        reads, in the database: a festival runs dozens of sessions at once, so only the first
+        ``PARALLELS_SHOWN`` are read, and their number (``parallels_total``) says how many more
+        the schedule lists. The page's cost does not grow with the conference.
         """
         times = self.filter(slug=slug)
         rows = list(
@@ -350,10 +353,12 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
                 },
                 any_links=Exists(SessionLink.objects.filter(session=OuterRef("pk"))),
                 any_attachments=Exists(Attachment.objects.filter(session=OuterRef("pk"))),
+                is_page=Case(When(slug=slug, then=Value(1)), default=Value(0)),
+                overlapping=Window(Count("pk")),  # all of them, before the slice
             )
             # For a few rows a join costs less than a query.
             .select_related("room", "track")
-            .in_schedule_order()
+            .order_by("-is_page", *SCHEDULE_ORDER, "pk")[: 1 + PARALLELS_SHOWN]
         )
         session = next((row for row in rows if row.slug == slug), None)
         if session is None:
@@ -364,7 +369,9 @@ class SessionQuerySet(ChangesConferenceQuerySet, ChangeTrackedQuerySet):
         speakers = Speaker.objects.select_related("conference")
         prefetch_related_objects([session], ordered_speakers_prefetch(speakers=speakers))
         read_material(session)
-        return SessionPage(session, [row for row in rows if row is not session])
+        return SessionPage(
+            session, [row for row in rows if row is not session], session.overlapping - 1
+        )
 
     def for_export(self):
         """What the exports write of a session (sessions/exports/): ``for_listing()`` less the
@@ -515,6 +522,8 @@ def put_in_places(sessions: list[Model], rooms: list[Room], tracks: list[Track])
 
 # What only a session's own page shows of it, and it alone of the rows that page reads.
 PAGE_TEXTS = ("abstract", "description")
+# A session page lists this many of the sessions at the same time; the schedule lists them all.
+PARALLELS_SHOWN = 8
 
 
 @dataclass
@@ -522,8 +531,10 @@ class SessionPage:
     """What a session's page shows (``SessionQuerySet.page_and_parallels()``)."""
 
     session: Model
-    # The others sharing some of its time, in schedule order: a line each (title, times, room).
+    # The first others sharing some of its time, in schedule order: a line each (title, times,
+    # room); ``parallels_total`` counts them all.
     parallels: list[Model]
+    parallels_total: int
 
 
 def read_material(session) -> None:

@@ -274,6 +274,7 @@ class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePag
     def get_context_data(self, **kwargs):
         return super().get_context_data(
             parallel_sessions=self.page.parallels,
+            parallels_total=self.page.parallels_total,
             calendar_links=calendar_links(
                 self.conference, self.page.session, base_url=settings.SITE_URL
             ),

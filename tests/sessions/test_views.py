@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.html import strip_tags
 
 from sessions.models import Attachment, SavedSession, Session, SessionLink
+from sessions.models.queries import PARALLELS_SHOWN
 from sessions.views.schedule import ScheduleView
 from tests.builders import (
     make_conference,
@@ -751,6 +752,38 @@ def test_a_session_page_shows_parallel_times_in_the_chosen_zone(client, conferen
     assert parallel_lines(html) == ["Parallel 08:00–08:30 UTC Hall B"]
 
 
+def test_a_session_page_lists_the_first_parallel_sessions_and_links_to_the_rest(
+    client, conference, django_assert_max_num_queries
+):
+    """A festival runs dozens at once: the page names a few, the schedule all (and the page
+    costs the same reads and bytes however many there are)."""
+    mine = make_session(conference, title="Mine", room=make_room(conference, name="Hall 00"))
+    for number in range(1, 13):
+        make_session(
+            conference, title=f"Talk {number:02}", room=make_room(conference, name=f"H{number:02}")
+        )
+    with django_assert_max_num_queries(4):
+        html = client.get(session_url(mine)).content.decode()
+    assert [line.split(" 10:00")[0] for line in parallel_lines(html)] == [
+        f"Talk {number:02}" for number in range(1, 9)
+    ]
+    assert (
+        '<a href="/pycon/schedule/?day=2026-04-08#session-mine">'
+        "4 more at the same time in the schedule</a>"
+    ) in html
+
+
+def test_a_session_page_with_few_parallel_sessions_lists_them_all(client, conference):
+    mine = make_session(conference, title="Mine", room=make_room(conference, name="Hall 00"))
+    for number in range(1, 9):
+        make_session(
+            conference, title=f"Talk {number:02}", room=make_room(conference, name=f"H{number:02}")
+        )
+    html = client.get(session_url(mine)).content.decode()
+    assert len(parallel_lines(html)) == 8
+    assert "more at the same time" not in html
+
+
 def test_a_session_page_shows_its_links_and_attachments(client, conference):
     session = make_session(conference)
     SessionLink.objects.create(session=session, title="Recording", url="https://v.example/1")
@@ -834,7 +867,8 @@ def test_session_page_query_count_does_not_grow(
     # attachments, together, only when it has some.
     with django_assert_max_num_queries(4 if with_material else 3):
         response = client.get(session_url(session))
-    assert len(response.context["parallel_sessions"]) == count
+    assert len(response.context["parallel_sessions"]) == min(count, PARALLELS_SHOWN)
+    assert response.context["parallels_total"] == count
 
 
 @pytest.mark.parametrize("page", ["session", "speaker"])
