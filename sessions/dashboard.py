@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import pgettext_lazy
 
 from conference.i18n.timezones import short_date
 from conference.models import Conference
@@ -60,6 +61,14 @@ def session_list_url(conference: Conference, **filters: str) -> str:
 # click away, so the index costs the same however many conferences a site has held.
 RECENT_PAST = 3
 
+# Each count's heading names the sessions counted, as “Unscheduled” beside them does: plural in
+# French too (“Publiées 35”, not the status's singular “Publiée 35”).
+STATUS_HEADINGS = {
+    Session.Status.DRAFT: pgettext_lazy("sessions counted by status", "Drafts"),
+    Session.Status.PUBLISHED: pgettext_lazy("sessions counted by status", "Published"),
+    Session.Status.CANCELLED: pgettext_lazy("sessions counted by status", "Cancelled"),
+}
+
 
 def summarize_conferences(user, every_one: bool = False) -> dict:
     """What the admin's index shows ``user``: a card per conference still to come or running, and
@@ -89,11 +98,11 @@ def summarize_conferences(user, every_one: bool = False) -> dict:
                 conference=conference,
                 statuses=[
                     StatusCount(
-                        label,
+                        STATUS_HEADINGS[status],
                         by_status.get(status, 0),
                         session_list_url(conference, status__exact=status),
                     )
-                    for status, label in Session.Status.choices
+                    for status in Session.Status
                 ],
                 unscheduled=by_status.get("unscheduled", 0),
                 warnings=sum(len(messages) for messages in warnings.values()),

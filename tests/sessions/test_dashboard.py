@@ -1,4 +1,5 @@
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
@@ -46,9 +47,18 @@ def test_dashboard_counts_each_conferences_sessions_by_status_unscheduled_and_wa
     response = admin_client.get(reverse("admin:index"))
     summaries = {s.conference.name: figures(s) for s in response.context["conference_summaries"]}
     assert summaries == {
-        "PyCon": {"Draft": 1, "Published": 2, "Cancelled": 1, "Unscheduled": 1, "Warnings": 2},
-        "DjangoCon": {"Draft": 1, "Published": 0, "Cancelled": 0, "Unscheduled": 0, "Warnings": 0},
+        "PyCon": {"Drafts": 1, "Published": 2, "Cancelled": 1, "Unscheduled": 1, "Warnings": 2},
+        "DjangoCon": {"Drafts": 1, "Published": 0, "Cancelled": 0, "Unscheduled": 0, "Warnings": 0},
     }
+
+
+def test_french_dashboard_heads_every_count_in_the_plural(admin_client):
+    """“Publiées 35 · Non placées 0”, not the statuses' singular “Publiée 35” beside a plural."""
+    conference = make_conference(name="PyCon")
+    make_session(conference)
+    html = admin_client.get(reverse("admin:index"), headers={"Accept-Language": "fr"})
+    headings = re.findall(r"<dt>(.*?)</dt>", html.content.decode())
+    assert headings[:4] == ["Brouillons", "Publiées", "Annulées", "Non placées"]
 
 
 def test_dashboard_says_the_last_release_and_what_changed_since(admin_client, admin_user):
