@@ -87,8 +87,8 @@ def cards(
     of the rows may hang on it (not even through a Prefetch, which keeps the first row it filled).
     Else every row a schedule showed would outlive its answer until that pass.
     """
-    rows = sessions.for_cards(places=False, conference=conference)
-    return put_in_places(list(rows), rooms, tracks)
+    rows = sessions.for_cards(places=False)
+    return put_in_places(list(rows), conference, rooms, tracks)
 
 
 class SessionListMixin(DropsEmptyParametersMixin, SaveTogglesMixin, ConferencePageMixin):
