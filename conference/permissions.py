@@ -26,13 +26,13 @@ ORGANIZES = frozenset({ORGANIZER})
 
 
 def conference_id_of(obj) -> int | None:
-    """The conference ``obj`` belongs to: itself, or through its conference, session, speaker or
-    webhook endpoint."""
+    """The conference ``obj`` belongs to: itself, or through its conference, session, speaker,
+    webhook endpoint, proposal or call for proposals."""
     if isinstance(obj, Conference):
         return obj.pk
     if hasattr(obj, "conference_id"):
         return obj.conference_id
-    for parent in ("session", "speaker", "endpoint"):
+    for parent in ("session", "speaker", "endpoint", "proposal", "call"):
         if hasattr(obj, f"{parent}_id"):
             return getattr(obj, parent).conference_id
     raise TypeError(f"{type(obj).__name__} belongs to no conference.")
@@ -77,6 +77,20 @@ def organizes_the_team(user, team=None) -> bool:
 def owns_the_token(user, token=None) -> bool:
     """API tokens are personal: a person sees, changes and revokes their own."""
     return token is None or token.user_id == user.pk
+
+
+@rules.predicate
+def writes_the_review(user, review=None) -> bool:
+    return review is None or review.pk is None or review.reviewer_id == user.pk
+
+
+@rules.predicate
+def review_shows_speakers(user, obj=None) -> bool:
+    """The call of ``obj`` (a proposal or its call) does not hide speakers from reviewers."""
+    if obj is None:
+        return False
+    call = obj if hasattr(obj, "anonymised_review") else obj.conference.call
+    return not call.anonymised_review
 
 
 @rules.predicate
@@ -149,6 +163,32 @@ grant(PLANS, "schedule", "scheduleimport", actions=("view",))
 grant(PLANS, "schedule", "release", actions=("add",))
 grant(REVIEWS, "schedule", "feedback", actions=("view",))
 grant(PLANS, "schedule", "feedback", actions=("change",))
+# The call for proposals: set by those who plan, read by every team of the conference.
+grant(ANY_ROLE, "schedule", "call", "callkind", "callquestion", actions=("view",))
+grant(
+    PLANS,
+    "schedule",
+    "call",
+    "callkind",
+    "callquestion",
+    "decisionmailtemplate",
+    actions=("add", "change", "delete"),
+)
+grant(PLANS, "schedule", "decisionmailtemplate", "cospeakerinvitation", actions=("view",))
+# Proposals are read and scored by reviewers; decided by those who plan.
+grant(
+    REVIEWS,
+    "schedule",
+    "proposal",
+    "proposalspeaker",
+    "proposalanswer",
+    "proposalstatechange",
+    "review",
+    actions=("view",),
+)
+grant(PLANS, "schedule", "proposal", actions=("change",))
+PERMISSION_ROLES["schedule.review_proposal"] = REVIEWS
+PERMISSION_ROLES["schedule.decide_proposal"] = PLANS
 # Previewing a conference's unpublished pages and drafts: any member of a team covering it.
 PERMISSION_ROLES["conference.preview_conference"] = ANY_ROLE
 # The now-and-next screens and door signs for a preview time: the venue team and organizers.
@@ -161,6 +201,15 @@ for action in ("view", "add", "change", "delete"):
     rules.add_perm(f"conference.{action}_team", organizes_the_team)
     rules.add_perm(f"conference.{action}_apitoken", in_some_team & owns_the_token)
 # Opening an app's page of the admin: a member of some team.
+# A review is its reviewer's own: written, changed and deleted by them alone.
+for action in ("add", "change", "delete"):
+    rules.add_perm(f"schedule.{action}_review", holds(REVIEWS) & writes_the_review)
+# Speakers' names and bios in proposals: hidden from reviewers when the call anonymises the
+# review, never from those who plan (they decide and mail them).
+rules.add_perm(
+    "schedule.see_proposal_speakers",
+    holds(PLANS) | (holds(REVIEWS) & review_shows_speakers),
+)
 for app_label in ("conference", "speakers", "schedule"):
     rules.add_perm(app_label, holds(ANY_ROLE))
 

@@ -8,7 +8,7 @@ import zoneinfo
 from django.utils.text import slugify
 
 from conference.models import Conference, Room, Team, Track
-from sessions.models import Session, SessionSpeaker
+from sessions.models import Call, CallKind, Proposal, ProposalSpeaker, Session, SessionSpeaker
 from speakers.models import Speaker
 
 PARIS = zoneinfo.ZoneInfo("Europe/Paris")
@@ -136,3 +136,31 @@ def make_team(*members, conferences=(), **fields) -> Team:
     team.conferences.set(conferences)
     team.members.set(members)
     return team
+
+
+def make_call(conference: Conference | None = None, kinds=None, **fields) -> Call:
+    """A call of ``conference``, open from 1 to 31 January 2026 (Paris), for talks of 30 and
+    lightning talks of 10 minutes unless ``kinds`` ({kind: minutes}) says otherwise."""
+    conference = conference or make_conference()
+    defaults = {"opens_at": paris(1, 0, month=1), "closes_at": paris(31, 23, 59, month=1)}
+    call = Call.objects.create(conference=conference, **{**defaults, **fields})
+    for kind, minutes in (kinds or {"talk": 30, "lightning-talk": 10}).items():
+        CallKind.objects.create(call=call, kind=kind, minutes=minutes)
+    return call
+
+
+def make_proposal(conference: Conference, user, *co_speakers, **fields) -> Proposal:
+    """A talk proposed to ``conference`` (which has a call) by ``user``, with ``co_speakers``
+    (accounts) after them; a draft unless ``state`` says otherwise."""
+    defaults = {"title": f"Proposal {next(_counter)}", "kind": "talk", "abstract": "An idea."}
+    proposal = Proposal.objects.create(
+        conference=conference, created_by=user, **{**defaults, **fields}
+    )
+    for position, account in enumerate([user, *co_speakers]):
+        ProposalSpeaker.objects.create(
+            proposal=proposal,
+            user=account,
+            name=account.get_full_name() or account.username,
+            position=position,
+        )
+    return proposal

@@ -13,14 +13,26 @@
 - ``bookings``: the locks and deferred checks that keep rooms and speakers from being
   double-booked by concurrent writers.
 - ``feedback``: attendees' ratings and their rules (the window, the save limit, averages).
+- ``call``: a conference's call for proposals: its dates, kinds, tracks, questions, review
+  scale and decision mails.
+- ``proposals``: speakers' proposals, their speakers, answers, co-speaker invitations and the
+  steps from draft to session (``Proposal.move_to``); ``reviews``: reviewers' scores.
 
 Everything is imported from here (``from sessions.models import Session``), as Django finds it.
 """
 
 from sessions.models.bookings import locking_all, room_bookings_checked_at_end
+from sessions.models.call import Call, CallKind, CallQuestion, DecisionMailTemplate
 from sessions.models.choices import AUDIENCE_LEVEL_NAMES, KIND_NAMES
 from sessions.models.feedback import Feedback
 from sessions.models.material import Attachment, SessionLink
+from sessions.models.proposals import (
+    CoSpeakerInvitation,
+    Proposal,
+    ProposalAnswer,
+    ProposalSpeaker,
+    ProposalStateChange,
+)
 from sessions.models.queries import (
     SCHEDULE_ORDER,
     SessionQuerySet,
@@ -32,6 +44,7 @@ from sessions.models.queries import (
 )
 from sessions.models.release import Release, ReleaseMail
 from sessions.models.removal import Removal
+from sessions.models.reviews import Review
 from sessions.models.saved import PENDING_SAVE_KEY, CalendarFeed, SavedSession
 from sessions.models.schedule_import import ImportedValues, ScheduleImport
 from sessions.models.session import FormerSessionSlug, Session, new_guid
@@ -44,12 +57,22 @@ __all__ = [
     "SCHEDULE_ORDER",
     "Attachment",
     "CalendarFeed",
+    "Call",
+    "CallKind",
+    "CallQuestion",
+    "CoSpeakerInvitation",
+    "DecisionMailTemplate",
     "Feedback",
     "FormerSessionSlug",
     "ImportedValues",
+    "Proposal",
+    "ProposalAnswer",
+    "ProposalSpeaker",
+    "ProposalStateChange",
     "Release",
     "ReleaseMail",
     "Removal",
+    "Review",
     "SavedSession",
     "ScheduleImport",
     "Session",
