@@ -41,6 +41,7 @@ urlpatterns = [
     path("<slug:conference_slug>/", include("sessions.urls")),
     path("<slug:conference_slug>/", include("speakers.urls")),
     path("<slug:conference_slug>/speaker/", include("speakers.own_urls")),
+    path("<slug:conference_slug>/call/", include("sessions.cfp.urls")),
     path("<slug:conference_slug>/", include(feedback_patterns)),
 ]
 
