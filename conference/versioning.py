@@ -19,7 +19,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from conference.i18n.timezones import short_date
+from conference.i18n.timezones import short_moment
 
 
 class EditConflictError(ValidationError):
@@ -272,8 +272,7 @@ class Versioned(models.Model):
 
     def local_time(self, value: datetime.datetime) -> str:
         """“Wed 8 Apr 2026 10:35 CEST”, in the conference's zone."""
-        local = timezone.localtime(value, self.conference.tz)
-        return f"{short_date(local, weekday=True)} {local:%H:%M} {local.tzname()}"
+        return short_moment(value, self.conference.tz)
 
     def field_label(self, name: str) -> str:
         try:

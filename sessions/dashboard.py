@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import pgettext_lazy
 
-from conference.i18n.timezones import short_date
+from conference.i18n.timezones import short_moment
 from conference.models import Conference
 from conference.permissions import conferences_where
 from sessions.models import Release, Session
@@ -48,8 +48,7 @@ class ConferenceSummary:
         """“Wed 1 Apr 2026 18:00 CEST”, in the conference's zone."""
         if self.last_release is None:
             return ""
-        local = timezone.localtime(self.last_release.released_at, self.conference.tz)
-        return f"{short_date(local, weekday=True)} {local:%H:%M} {local.tzname()}"
+        return short_moment(self.last_release.released_at, self.conference.tz)
 
 
 def session_list_url(conference: Conference, **filters: str) -> str:

@@ -2,14 +2,13 @@
 release page (sessions/admin/release_views.py)."""
 
 from django.contrib import admin
-from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from conference.admin.conference import ConferenceTimeZoneAdminMixin
 from conference.admin.scoped import ConferenceScopedAdmin
-from conference.i18n.timezones import short_date
+from conference.i18n.timezones import short_moment
 from conference.permissions import conferences_where
 from sessions.models import Release
 
@@ -58,8 +57,7 @@ class ReleaseAdmin(ConferenceScopedAdmin, ConferenceTimeZoneAdminMixin, admin.Mo
     @admin.display(description=gettext_lazy("released"), ordering="released_at")
     def released(self, release):
         """In the conference's zone, as its sessions' times are shown."""
-        local = timezone.localtime(release.released_at, release.conference.tz)
-        return f"{short_date(local, weekday=True)} {local:%H:%M} {local.tzname()}"
+        return short_moment(release.released_at, release.conference.tz)
 
     @admin.display(description=gettext_lazy("announced changes"))
     def announced(self, release):

@@ -200,3 +200,18 @@ def test_dashboard_query_count_does_not_grow_with_past_conferences(
         response = admin_client.get(reverse("admin:index"))
 
     assert len(response.context["conference_summaries"]) == min(count, 3)
+
+
+@pytest.mark.parametrize(
+    ("language", "moment"),
+    [("en", "Tue 7 Apr 2026 18:05 CEST"), ("fr", "mar. 7 avr. 2026 18 h 05 CEST")],
+)
+def test_dashboard_writes_the_last_release_time_as_its_language_does(
+    admin_client, admin_user, clock, language, moment
+):
+    conference = make_conference(name="PyCon", is_published=True)
+    make_session(conference, title="Opening")
+    clock(paris(7, 18, 5))
+    release_schedule(conference, version="v1", comment="", user=admin_user)
+    html = admin_client.get(reverse("admin:index"), headers={"Accept-Language": language})
+    assert moment in html.content.decode()
