@@ -55,6 +55,7 @@ class SharedPageMixin:
     ``personal_context(request)``: what the holes need besides the visitor and the page's
     address (``sessions.views.personal`` adds the saved sessions).
     ``page_moment()``: for a page that follows the clock (now and next), the minute it shows.
+    ``changed_by_clock_at()``: for a page that changes once at a set time, that time once passed.
     """
 
     shared = True
@@ -80,12 +81,13 @@ class SharedPageMixin:
             return super().dispatch(request, *args, **kwargs)
         moment = self.page_moment()
         self.page_copy = copy_for(request.user, self.conference)
-        version = page_version(self.conference, self.page_url, self.page_copy, moment)
+        turned = self.changed_by_clock_at()
+        version = page_version(self.conference, self.page_url, self.page_copy, moment or turned)
         if request.user.is_authenticated and not self.same_for_every_user:
             response = self.personal_response(version, *args, **kwargs)
             patch_cache_control(response, private=True)
             return response
-        modified = last_modified(self.conference, moment)
+        modified = last_modified(self.conference, moment or turned)
         response = not_modified(request, version, modified)
         if response is None:
             response = self.finished_response(version, *args, **kwargs)
@@ -99,6 +101,13 @@ class SharedPageMixin:
         return response
 
     def page_moment(self) -> datetime.datetime | None:
+        return None
+
+    def changed_by_clock_at(self) -> datetime.datetime | None:
+        """For a page that changes once at a given time without an edit (a session page stops
+        offering feedback when the window closes): that time, once it has passed. The page's
+        version and Last-Modified follow it; unlike ``page_moment()``, caches in front keep
+        the page as long as any other."""
         return None
 
     def finished_response(self, version: str, *args, **kwargs) -> HttpResponse:

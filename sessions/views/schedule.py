@@ -271,8 +271,14 @@ class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePag
             raise Http404("No session the visitor may see has this address.") from None
         return self.page.session
 
+    def changed_by_clock_at(self):
+        """The page offers feedback until the conference's feedback window closes."""
+        closes = self.conference.feedback_closes_at
+        return closes if timezone.now() >= closes else None
+
     def get_context_data(self, **kwargs):
         return super().get_context_data(
+            feedback_closed=self.changed_by_clock_at() is not None,
             parallel_sessions=self.page.parallels,
             parallels_total=self.page.parallels_total,
             calendar_links=calendar_links(

@@ -170,6 +170,16 @@ def test_the_shared_session_page_links_to_the_form_and_holds_no_rating(
     assert "rated this session" not in html
 
 
+def test_the_session_page_stops_offering_feedback_when_the_window_closes(client, clock, talk):
+    """The page is shared and kept; the copy kept while feedback was open is not served after."""
+    clock(paris(8, 10, 20))
+    assert "Rate this session" in client.get(talk.get_absolute_url()).content.decode()
+    clock(talk.conference.feedback_closes_at)
+    html = client.get(talk.get_absolute_url()).content.decode()
+    assert "Rate this session" not in html
+    assert talk.title in html
+
+
 def test_a_break_page_has_no_feedback_link(client, conference):
     lunch = make_session(conference, title="Lunch", kind=Session.Kind.BREAK)
     assert "Rate this session" not in client.get(lunch.get_absolute_url()).content.decode()
