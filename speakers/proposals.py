@@ -1,5 +1,5 @@
-"""Deciding a speaker's change proposal (``SessionChangeProposal`` in speakers/models.py) and
-mailing them the decision.
+"""Deciding a speaker's change proposal (``SessionChangeProposal`` in
+speakers/models/change_proposals.py) and mailing them the decision.
 
 The mail goes out through the task worker once the decision is committed, like the invitations'
 (speakers/invitations.py), to the speaker's address as release mails reach it

@@ -131,16 +131,39 @@ def test_a_cycle_is_named_module_by_module():
     assert find_cycle({"a": {"b": 1}, "b": {}}) is None
 
 
-def test_no_module_of_conference_is_over_500_lines():
-    """The conference app holds what the other two share (the page layer, accounts, the API's
-    frame): kept in small modules, each about one thing, so a newcomer finds a behaviour in one
-    hop. A module that grows past this is split by what it is about."""
-    lengths = {
-        str(path.relative_to(ROOT)): len(path.read_text().splitlines())
-        for path in (ROOT / "conference").rglob("*.py")
+# Modules over 500 lines when the length check below was extended from conference/ to every app,
+# each with its length then: it may shrink, not grow, and leaves this list once split by what it
+# is about. No module joins it.
+LONG_MODULES = {
+    "sessions/admin/sessions.py": 509,  # the session admin: list, filters, actions, change form
+    "sessions/importers/frab_json.py": 516,  # schedule.json read section by section
+    "sessions/models/session.py": 508,  # Session: fields, constraints, booking rules, placing
+}
+
+
+def module_lengths() -> dict[str, int]:
+    """Lines in each module of our apps, by path; not migrations, which Django writes."""
+    return {
+        path.relative_to(ROOT).as_posix(): len(path.read_text().splitlines())
+        for app in APPS
+        for path in (ROOT / app).rglob("*.py")
         if "migrations" not in path.parts
     }
-    assert {path: length for path, length in lengths.items() if length > 500} == {}
+
+
+def test_no_module_is_over_500_lines():
+    """Small modules, each about one thing, so that a newcomer finds a behaviour in one hop. A
+    module that grows past this is split by what it is about (``sessions/models/``,
+    ``speakers/models/``), not given a place in ``LONG_MODULES``."""
+    lengths = module_lengths()
+
+    over = {path: length for path, length in lengths.items() if length > 500}
+
+    assert {
+        path: length for path, length in over.items() if length > LONG_MODULES.get(path, 500)
+    } == {}
+    # A listed module now short enough, or gone: strike it from the list.
+    assert {path for path in LONG_MODULES if path not in over} == set()
 
 
 # --- The direction between apps ------------------------------------------------------------------

@@ -2,9 +2,11 @@
 
 - ``session``: Session, its fields and booking rules; ``display``: what pages show of it;
   ``session_speaker``: its speakers in billing order (SessionSpeaker).
-- ``queries``: SessionQuerySet, where the schedule's rules live, and the loaders pages and
-  exports use.
-- ``choices``: the kinds, audience levels and statuses of sessions, and what pages call them.
+- ``queries``: SessionQuerySet, where the schedule's rules live.
+- ``loaders``: what each page and export loads of sessions (``for_cards()`` and the like,
+  mixed into SessionQuerySet), and the prefetches they share.
+- ``choices``: the kinds, audience levels and statuses of sessions, and what pages call them;
+  the order schedules list sessions in (SCHEDULE_ORDER).
 - ``material``: a session's links and attachments (slides, videos).
 - ``saved``: what attendees keep: saved sessions and calendar feeds.
 - ``release``: releases of the schedule and the mails that announce them.
@@ -23,8 +25,9 @@ Everything is imported from here (``from sessions.models import Session``), as D
 
 from sessions.models.bookings import locking_all, room_bookings_checked_at_end
 from sessions.models.call import Call, CallKind, CallQuestion, DecisionMailTemplate
-from sessions.models.choices import AUDIENCE_LEVEL_NAMES, KIND_NAMES
+from sessions.models.choices import AUDIENCE_LEVEL_NAMES, KIND_NAMES, SCHEDULE_ORDER
 from sessions.models.feedback import Feedback
+from sessions.models.loaders import attachments_prefetch, links_prefetch, ordered_speakers_prefetch
 from sessions.models.material import Attachment, SessionLink
 from sessions.models.proposals import (
     CoSpeakerInvitation,
@@ -33,15 +36,7 @@ from sessions.models.proposals import (
     ProposalSpeaker,
     ProposalStateChange,
 )
-from sessions.models.queries import (
-    SCHEDULE_ORDER,
-    SessionQuerySet,
-    StatusChange,
-    attachments_prefetch,
-    links_prefetch,
-    ordered_speakers_prefetch,
-    public_session,
-)
+from sessions.models.queries import SessionQuerySet, StatusChange, public_session
 from sessions.models.release import Release, ReleaseMail
 from sessions.models.removal import Removal
 from sessions.models.reviews import Review

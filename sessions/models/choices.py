@@ -1,12 +1,16 @@
 """What kinds of session there are, their audience levels and statuses (``Session.Kind``,
-``Session.AudienceLevel``, ``Session.Status``), and what each is called.
+``Session.AudienceLevel``, ``Session.Status``), and what each is called; and the order every
+schedule lists sessions in (``SCHEDULE_ORDER``).
 
-At module level, so that the session's queries (``queries.py``) and its model read the same
-choices without importing each other.
+At module level, so that the session's queries (``queries.py``, ``loaders.py``) and its model
+read the same choices and order without importing each other.
 """
 
 from django.db import models
 from django.utils.translation import gettext_lazy, pgettext_lazy
+
+# How every schedule lists sessions: by start, parallel sessions in room order, then by title.
+SCHEDULE_ORDER = ("starts_at", "room__position", "title")
 
 
 class Kind(models.TextChoices):

@@ -10,12 +10,8 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 
 from conference.models import Conference, Room
-from sessions.models.queries import (
-    SCHEDULE_ORDER,
-    attachments_prefetch,
-    links_prefetch,
-    ordered_speakers_prefetch,
-)
+from sessions.models.choices import SCHEDULE_ORDER
+from sessions.models.loaders import attachments_prefetch, links_prefetch, ordered_speakers_prefetch
 from sessions.models.session import Session
 
 # Where the session store keeps an anonymous visitor's “save” while they log in or sign up

@@ -1,7 +1,7 @@
 """A session: its fields, constraints and booking rules, and where it may go (placing,
 unscheduling, holding). What pages show of it is in ``display.py``, its speakers in order in
-``session_speaker.py``, how sessions are queried in ``queries.py``; their kinds, audience levels
-and statuses in ``choices.py``."""
+``session_speaker.py``, how sessions are queried in ``queries.py`` and loaded for pages in
+``loaders.py``; their kinds, audience levels and statuses, and their order, in ``choices.py``."""
 
 import datetime
 import uuid
@@ -19,11 +19,9 @@ from conference.routing import reverse_slugs
 from conference.versioning import Versioned
 from sessions.models import choices
 from sessions.models.bookings import lock_while_saving
-from sessions.models.choices import (
-    USUAL_MINUTES,
-)
+from sessions.models.choices import SCHEDULE_ORDER, USUAL_MINUTES
 from sessions.models.display import SessionDisplay
-from sessions.models.queries import SCHEDULE_ORDER, SessionQuerySet
+from sessions.models.queries import SessionQuerySet
 from speakers.models import Speaker
 
 

@@ -33,7 +33,7 @@ from sessions.exports.fragments import cached_frab_events, calendar_events
 from sessions.exports.ical import build_calendar, calendar_chunks, calendar_links
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session, SessionQuerySet
-from sessions.models.queries import put_in_places
+from sessions.models.loaders import put_in_places
 from sessions.releases import change_log
 from sessions.timetable import (
     GRID_MOST_COLUMNS,

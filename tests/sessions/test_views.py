@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import strip_tags
 
 from sessions.models import Attachment, SavedSession, Session, SessionLink
-from sessions.models.queries import PARALLELS_SHOWN
+from sessions.models.loaders import PARALLELS_SHOWN
 from sessions.views.schedule import ScheduleView
 from tests.builders import (
     make_conference,
