@@ -8,7 +8,6 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views import View
@@ -16,6 +15,7 @@ from django.views.generic import TemplateView
 
 from conference.pages.views import visitor_messages
 from conference.views.conferences import ConferenceMixin, ConferencePageMixin, safe_next
+from conference.views.preview_time import FollowsTheClockMixin, now_for
 from sessions.exports.ical import build_calendar
 from sessions.models import PENDING_SAVE_KEY, CalendarFeed, SavedSession, Session
 from sessions.personal import card_messages, saved_session_ids
@@ -100,8 +100,9 @@ class SaveSessionView(PublicSessionMixin, View):
         )
 
 
-class MyScheduleView(LoginRequiredMixin, ConferencePageMixin, TemplateView):
-    """The visitor's own page: never shared, so its Save buttons render in place."""
+class MyScheduleView(LoginRequiredMixin, FollowsTheClockMixin, ConferencePageMixin, TemplateView):
+    """The visitor's own page: never shared, so its Save buttons render in place. Its “happening
+    now” follows the organizers' preview time, as now and next does."""
 
     template_name = "sessions/my_schedule.html"
     extra_context = {"nav": "my-schedule"}
@@ -115,7 +116,7 @@ class MyScheduleView(LoginRequiredMixin, ConferencePageMixin, TemplateView):
             saved.session.saved_entry = saved
             sessions.append(saved.session)
         mark_clashes(sessions)
-        now = timezone.now()
+        now = now_for(self.request, self.conference)
         running, up_next = (
             happening_now_and_next(sessions, now)
             if self.conference.opens_at <= now < self.conference.closes_at

@@ -253,3 +253,19 @@ def test_with_no_session_the_form_offers_the_first_morning(client, conference, o
     client.force_login(organizer)
     form = client.get(url("conference:preview-time", conference)).context["form"]
     assert form["moment"].value() == paris(7, 10)
+
+
+def test_my_schedule_says_what_is_happening_at_the_preview_time(
+    client, clock, conference, talk, venue_member
+):
+    from sessions.models import SavedSession
+
+    clock(paris(20, 12))  # the conference is long over
+    SavedSession.objects.add(venue_member, talk)
+    client.force_login(venue_member)
+    my_schedule = url("sessions:my-schedule", conference)
+    assert "Happening now" not in client.get(my_schedule).content.decode()
+    set_preview_time(client, conference, paris(8, 10, 15))
+    page = client.get(my_schedule).content.decode()
+    assert "Happening now" in page
+    assert BANNER in page
