@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 from django.conf import settings
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -81,6 +81,12 @@ def service_worker(request):
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Service-Worker-Allowed"] = "/"
     return response
+
+
+@require_safe
+def favicon(request):
+    """The site's icon, for pages that name none (the admin's, the API's documentation)."""
+    return HttpResponsePermanentRedirect(static("icons/icon-192.png"))
 
 
 @require_safe

@@ -30,6 +30,8 @@ urlpatterns = [
     path("service-worker.js", offline.service_worker, name="service-worker"),
     path("manifest.webmanifest", offline.web_manifest, name="web-manifest"),
     path("offline/", offline.offline_page, name="offline"),
+    # Pages that name no icon (the admin's, the API's documentation) make browsers ask here.
+    path("favicon.ico", offline.favicon),
     path("accounts/", include("conference.accounts.urls")),
     # The language switcher (includes/language_form.html) posts here. Without a CSRF token: an
     # anonymous visitor's page is the same bytes for all, so it cannot hold theirs, and a forged

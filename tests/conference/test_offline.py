@@ -226,3 +226,10 @@ def test_a_1000_session_conference_kept_offline_stays_under_its_budget(client):
         stored += len(response.content)
     assert len(manifest["pages"]) == 1859
     assert stored < OFFLINE_BUDGET_AT_1000_SESSIONS
+
+
+def test_browsers_asking_for_a_favicon_get_the_sites_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response.headers["Location"].endswith(".png")
+    assert "icons/icon-192" in response.headers["Location"]
