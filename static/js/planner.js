@@ -110,7 +110,12 @@
       values.action = "unschedule";
       if (block.classList.contains("is-published")) {
         if (!confirmsUnpublishing(block)) {
-          announce(gettext("Not moved: it stays published."));
+          // In the status line (a live region: it is read out too), where every move's outcome
+          // is shown, rather than leaving it empty.
+          var line = document.createElement("p");
+          line.className = "planner-outcome";
+          line.textContent = gettext("Not moved: it stays published.");
+          document.getElementById("planner-status").replaceChildren(line);
           return Promise.resolve(false);
         }
         values.unpublish = "on";

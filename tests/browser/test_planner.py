@@ -225,7 +225,7 @@ def test_a_published_session_dragged_to_the_side_list_is_unpublished_once_confir
 
     planner.on("dialog", answer)
     block(planner, JSON_RPC).drag_to(planner.locator(".planner-side"))  # dismissed: stays
-    expect(planner.locator("#planner-announce")).to_have_text("Not moved: it stays published.")
+    expect(planner.locator("#planner-status")).to_have_text("Not moved: it stays published.")
     assert session_titled(JSON_RPC).is_published
 
     block(planner, JSON_RPC).drag_to(planner.locator(".planner-side"))  # accepted
