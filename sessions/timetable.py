@@ -355,13 +355,39 @@ def build_now_board(
         )
         return NowAndNext(room=room, running=running, up_next=up_next)
 
+    entries = [now_and_next(room) for room in rooms]
     return NowBoard(
         moment=moment,
-        rooms=[now_and_next(room) for room in rooms],
+        rooms=rooms_of_the_day(entries, moment, conference, zone),
         venue=now_and_next(None),
         conference=conference,
         zone=zone,
     )
+
+
+def rooms_of_the_day(
+    entries: list["NowAndNext"],
+    moment: datetime.datetime,
+    conference: Conference,
+    zone: datetime.tzinfo,
+) -> list["NowAndNext"]:
+    """The rooms a now board lists: those with a session running, or coming later on the
+    board's day. That day is today while some room still has a session today; after the day's
+    last session, the next day with sessions (an evening's board shows tomorrow's rooms). A
+    room used only on other days would only say “Nothing now”."""
+
+    def day_of(session: Session) -> datetime.date:
+        return conference.day_of(session.starts_at, zone)
+
+    today = conference.day_of(moment, zone)
+    coming = sorted(day_of(s) for entry in entries for s in entry.up_next if day_of(s) >= today)
+    running = any(entry.running for entry in entries)
+    board_day = today if running or today in coming else (coming[0] if coming else today)
+    return [
+        entry
+        for entry in entries
+        if entry.running or any(day_of(s) == board_day for s in entry.up_next)
+    ]
 
 
 @dataclass

@@ -174,8 +174,19 @@ def test_now_page_hides_drafts_from_the_public_and_shows_them_to_staff(
     hall, _ = rooms
     make_session(title="Draft", room=hall, starts_at=paris(8, 10), status=Session.Status.DRAFT)
     clock(paris(8, 10, 10))
-    assert board_rooms(client.get(now_url(hall.conference)))["Hall"] == ([], [])
+    assert "Hall" not in board_rooms(client.get(now_url(hall.conference)))  # nothing of it today
     assert board_rooms(admin_client.get(now_url(hall.conference)))["Hall"] == (["Draft"], [])
+
+
+def test_now_page_lists_the_rooms_of_the_day_and_in_the_evening_tomorrows(client, clock, rooms):
+    hall, workshop_room = rooms
+    make_session(title="Opening", room=hall, starts_at=paris(7, 10))
+    make_session(title="Closing", room=hall, starts_at=paris(8, 17))
+    make_session(title="Hands-on", room=workshop_room, starts_at=paris(8, 9))
+    clock(paris(7, 10, 10))
+    assert board_rooms(client.get(now_url(hall.conference))) == {"Hall": (["Opening"], ["Closing"])}
+    clock(paris(7, 20))  # Tuesday's last session is over: Wednesday's rooms
+    assert set(board_rooms(client.get(now_url(hall.conference)))) == {"Hall", workshop_room.name}
 
 
 def test_now_page_runs_across_midnight(client, clock):
