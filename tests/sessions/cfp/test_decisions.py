@@ -2,6 +2,7 @@
 planner's unscheduled list (sessions/cfp/decisions.py)."""
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from sessions.cfp import decisions
 from sessions.models import Proposal, Session
@@ -77,3 +78,15 @@ def test_taking_back_a_confirmation_removes_its_draft_session(call, grace, organ
     assert outcome.moved == [proposal]
     assert not Session.objects.filter(pk=session.pk).exists()
     assert Speaker.objects.filter(user=grace).exists()  # the speaker stays, without the session
+
+
+def test_a_speaker_cannot_decline_once_the_session_is_published(call, grace, dummy_tasks):
+    proposal = make_proposal(call.conference, grace, state=State.ACCEPTED)
+    session = decisions.confirm(proposal, by=grace, now=AFTER_CALL)
+    Session.objects.filter(pk=session.pk).update(
+        starts_at=paris(7, 10), ends_at=paris(7, 10, 30), status=Session.Status.PUBLISHED
+    )
+    proposal = Proposal.objects.get(pk=proposal.pk)
+    with pytest.raises(ValidationError, match="session is published"):
+        decisions.decline(proposal, by=grace, now=AFTER_CALL)
+    assert Session.objects.filter(pk=session.pk).exists()
