@@ -4,6 +4,7 @@ demo conference's own tests are tests/conference/test_load_demo.py."""
 
 import datetime
 import io
+import itertools
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -98,7 +99,7 @@ def test_proposals_are_in_every_state_each_step_recorded_by_who_took_it(conferen
             continue
         assert steps[0].from_state == State.DRAFT
         assert steps[-1].to_state == proposal.state
-        for before, after in zip(steps, steps[1:], strict=False):
+        for before, after in itertools.pairwise(steps):
             assert before.to_state == after.from_state
             assert before.changed_at < after.changed_at
     decided = Proposal.objects.filter(state_changes__to_state=State.ACCEPTED).distinct()

@@ -166,4 +166,3 @@ class Command(BaseCommand):
                 f"it now (change it with `.venv/bin/python manage.py changepassword {username}`)."
             )
         )
-
