@@ -8,6 +8,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from conference.models import Conference, Room, Team, Track
+from conference.site.demo_call import checked, load_paris_call
 from sessions.models import Session, SessionSpeaker
 from sessions.releases import baseline_schedule
 from speakers.models import Speaker
@@ -24,8 +25,10 @@ SECOND_ORGANIZER_USERNAME = "summit-organizer"
 class Command(BaseCommand):
     help = (
         "Load the demo conference (PyTorch Conference Europe 2026) unless it is already there, and "
-        "create an organizer account with a random password the first time. Safe to run repeatedly: "
-        "a second run changes nothing, so edits made to the demo in the admin survive."
+        "create an organizer account with a random password the first time; the same for the "
+        "demo's other conferences (Demo Summit 2027, PyTorch Day Paris 2027 with an open call "
+        "for proposals) and their accounts. Safe to run repeatedly: a second run changes "
+        "nothing, so edits made to the demo in the admin survive."
     )
 
     def add_arguments(self, parser):
@@ -45,6 +48,7 @@ class Command(BaseCommand):
                 demo = Conference.objects.get(slug=DEMO_SLUG)
                 self.create_organizer(admin_url, ORGANIZER_USERNAME, demo)
                 self.create_organizer(admin_url, SECOND_ORGANIZER_USERNAME, second)
+            self.load_paris_call(port)
 
     def load_conference(self):
         if Conference.objects.filter(slug=DEMO_SLUG).exists():
@@ -118,6 +122,31 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"Loaded {conference}, unpublished, and its team."))
         return conference
 
+    def load_paris_call(self, port: int):
+        loaded = load_paris_call()
+        if loaded is None:
+            return
+        conference = loaded.conference
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Loaded {conference}, unpublished, with its open call for proposals, "
+                f"{conference.proposals.count()} proposals and their reviews."
+            )
+        )
+        site = f"http://127.0.0.1:{port}"
+        lines = [
+            f"Created the accounts of {conference.name}'s call for proposals. Log in at "
+            f"{site}{reverse('login')} (speakers) or {site}{reverse('admin:index')} (the others):"
+        ]
+        for username, password in loaded.passwords.items():
+            kept = "its password left as it was" if password is None else f"password {password}"
+            lines.append(f"  “{username}”, {kept}")
+        lines.append(
+            "These passwords are shown only once: note them now (change one with "
+            "`.venv/bin/python manage.py changepassword USERNAME`)."
+        )
+        self.stdout.write(self.style.WARNING("\n".join(lines)))
+
     def create_organizer(self, admin_url: str, username: str, conference: Conference):
         """An account in the organizer team of ``conference`` alone (not a superuser: teams
         decide what it may do), with a random password printed once."""
@@ -137,10 +166,3 @@ class Command(BaseCommand):
                 f"it now (change it with `.venv/bin/python manage.py changepassword {username}`)."
             )
         )
-
-
-def checked(obj):
-    """``obj`` saved once its model's rules pass (``full_clean``), as every writer does."""
-    obj.full_clean()
-    obj.save()
-    return obj
