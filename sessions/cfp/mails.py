@@ -15,6 +15,7 @@ nothing either: its newer step is the news, and mails on its own.
 
 import logging
 import re
+import string
 
 from django.core.mail import get_connection
 from django.urls import reverse
@@ -91,21 +92,26 @@ def answer_url(proposal: Proposal) -> str:
     )
 
 
-class Placeholders(dict):
-    """What ``str.format_map`` fills an organizers' text with. A name it does not hold is left
-    as written: ``DecisionMailTemplate.clean()`` refuses those, but a row written around it
-    (a shell, an old row) must still not break the mail."""
+class PlaceholderFormatter(string.Formatter):
+    """Fills the ``{name}`` placeholders of an organizers' text, and does nothing else a format
+    string can ask: no attribute or item of a value (``{title.__class__}``), no conversion
+    (``!r``), no format spec (``{title!s:>99999999}`` would pad the mail to megabytes; plain
+    ``str.format_map`` applies a spec after a conversion whatever the value). A name it does not
+    hold is left as written: ``DecisionMailTemplate.clean()`` refuses those, but a row written
+    around it (a shell, an old row) must still not break the mail."""
 
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+    def get_field(self, field_name, args, kwargs):
+        return kwargs.get(field_name, "{" + field_name + "}"), field_name
+
+    def convert_field(self, value, conversion):
+        return value
+
+    def format_field(self, value, format_spec):
+        return str(value)
 
 
-class Plain(str):
-    """A placeholder's value: a format spec (``{title:>9999999}``) is ignored, so a text can
-    neither pad a mail to megabytes nor fail on a spec that does not apply to text."""
-
-    def __format__(self, spec: str) -> str:
-        return str(self)
+def fill(text: str, values: dict[str, str]) -> str:
+    return PlaceholderFormatter().vformat(text, (), values)
 
 
 class DecisionMailWriter:
@@ -125,7 +131,7 @@ class DecisionMailWriter:
             .first()
         )
 
-    def placeholders(self, speaker: ProposalSpeaker) -> Placeholders:
+    def placeholders(self, speaker: ProposalSpeaker) -> dict[str, str]:
         values = {
             "speaker": speaker.name,
             "title": self.proposal.title,
@@ -134,7 +140,7 @@ class DecisionMailWriter:
         }
         if self.decision == State.ACCEPTED:
             values["confirm_url"] = self.url
-        return Placeholders({name: Plain(value) for name, value in values.items()})
+        return values
 
     def message(self, speaker: ProposalSpeaker, connection):
         with translation.override(self.language):
@@ -155,10 +161,10 @@ class DecisionMailWriter:
 
     def organizers_message(self, template: DecisionMailTemplate, speaker, connection):
         values = self.placeholders(speaker)
-        text = template.body.format_map(values).replace("\r\n", "\n").strip()
+        text = fill(template.body, values).replace("\r\n", "\n").strip()
         return templated_mail(
             to=speaker.user.email,
-            subject=template.subject.format_map(values),
+            subject=fill(template.subject, values),
             template="cfp/mail/decision_organizers",
             context={
                 "text": text,

@@ -7,7 +7,7 @@ from django.core.mail import EmailMultiAlternatives
 
 from conference.models import AccountEmail
 from sessions.cfp import decisions
-from sessions.cfp.mails import send_decision_mails
+from sessions.cfp.mails import fill, send_decision_mails
 from sessions.models import DecisionMailTemplate, Proposal, ProposalStateChange
 from tests.builders import make_call, make_conference, make_proposal
 
@@ -220,10 +220,26 @@ def test_a_stored_text_that_does_not_fill_in_gives_way_to_the_sites(grace, decid
 
 def test_a_format_spec_cannot_pad_the_mail(grace, decide, mailoutbox):
     conference = conference_in("en")
-    organizers_text(conference, "en", subject="{title:>99999999}", body="{speaker:*^50}!")
+    organizers_text(
+        conference, "en", subject="{title!s:>99999999}", body="{speaker:*^50}{speaker!r}!"
+    )
     decide(make_proposal(conference, grace, state=State.SUBMITTED, title="Kernels"), State.ACCEPTED)
 
-    assert (mailoutbox[0].subject, mailoutbox[0].body) == ("Kernels", "grace!")
+    assert (mailoutbox[0].subject, mailoutbox[0].body) == ("Kernels", "gracegrace!")
+
+
+@pytest.mark.parametrize(
+    ("text", "filled"),
+    [
+        ("{speaker} {{speaker}}", "grace {speaker}"),
+        ("{name}", "{name}"),
+        ("{speaker.__class__}", "{speaker.__class__}"),
+        ("{speaker[0]}", "{speaker[0]}"),
+        ("{title:{speaker}}", "Kernels"),
+    ],
+)
+def test_only_known_placeholders_are_filled_in(text, filled):
+    assert fill(text, {"speaker": "grace", "title": "Kernels"}) == filled
 
 
 def test_the_task_run_twice_for_one_step_mails_once(grace, organizer, dummy_tasks, mailoutbox):
