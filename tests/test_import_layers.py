@@ -177,14 +177,16 @@ WIRING = {"apps"}
 
 def place_of(module: str) -> tuple[str, str]:
     """The app ``module`` belongs to (``site`` for the project shell) and what it is there:
-    ``front door`` (views/, admin/, api/, management/, a URLconf), ``wiring`` or ``domain``."""
+    ``front door`` (views/, admin/, api/, management/, a URLconf or its ``*_views`` module),
+    ``wiring`` or ``domain``."""
     parts = module.split(".")
     if parts[:2] == ["conference", "site"]:
         return "site", "front door"
     app, inner = parts[0], parts[1:]
     if inner[:1] and inner[0] in WIRING:
         return app, "wiring"
-    if inner[:1] != ["models"] and any(p in FRONT_DOORS or p.endswith("urls") for p in inner):
+    front = [p for p in inner if p in FRONT_DOORS or p.endswith(("urls", "_views"))]
+    if inner[:1] != ["models"] and front:
         return app, "front door"
     return app, "domain"
 
@@ -245,6 +247,18 @@ def test_no_import_runs_back_up_between_apps():
             "conference.accounts.views",
             "conference.site.offline",
             "imports the project shell, which only Django imports",
+        ),
+        (
+            "sessions.cfp.decisions",
+            "sessions.cfp.decision_views",
+            "a domain module imports a front door",
+        ),
+        ("sessions.cfp.decision_views", "conference.views.preview_time", None),
+        # "reviews" ends in "views", and is no front door.
+        (
+            "sessions.cfp.reviews",
+            "conference.views.preview_time",
+            "a domain module imports a front door",
         ),
         ("sessions.views.schedule", "speakers.models", None),
         ("speakers.views.public", "sessions.models", None),

@@ -127,7 +127,13 @@ def session_of(proposal: Proposal) -> Session:
 
 def speaker_for(conference, proposal_speaker) -> Speaker:
     """The conference's speaker linked to the proposal speaker's account, made from what they
-    wrote in the proposal when there is none yet."""
+    wrote in the proposal when there is none yet.
+
+    Its ``email`` stays empty: release mails reach a speaker through the linked account's
+    confirmed address (``SpeakerQuerySet.with_reach``), read when each mail is sent, so they
+    follow the account's address as it changes. ``email`` is the address organizers enter
+    and is mailed as it is: copying the account's into it would freeze it, and would send to
+    an address its owner never confirmed."""
     existing = Speaker.objects.filter(conference=conference, user=proposal_speaker.user).first()
     if existing is not None:
         return existing

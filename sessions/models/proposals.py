@@ -246,6 +246,10 @@ class Proposal(Versioned):
             return gettext("Its session is published: write to the organizers to cancel it.")
         if state in DECISIONS and self.session_is_published():
             return gettext("Its session is published: change the session in the schedule instead.")
+        if state == State.DECLINED and self.session_is_published():
+            return gettext(
+                "Your session is in the published schedule: write to the organizers to cancel it."
+            )
         return ""
 
     def move_to(self, state: str, *, by, now=None, by_speaker: bool, note: str = ""):
@@ -382,6 +386,9 @@ class ProposalStateChange(models.Model):
     )
     changed_at = models.DateTimeField(gettext_lazy("at"), default=timezone.now)
     note = models.CharField(gettext_lazy("note"), max_length=500, blank=True)
+    # When the speakers were mailed about this step (sessions/cfp/mails.py): a mail task run
+    # twice for one step finds it set and sends nothing more.
+    mailed_at = models.DateTimeField(gettext_lazy("speakers mailed at"), null=True, blank=True)
 
     class Meta:
         verbose_name = gettext_lazy("state change")

@@ -9,9 +9,17 @@ from django.core import signing
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from sessions.models import CalendarFeed, SavedSession, Session
+from sessions.models import CalendarFeed, Proposal, SavedSession, Session
 from sessions.releases import release_schedule
-from tests.builders import make_conference, make_room, make_session, make_speaker, make_track
+from tests.builders import (
+    make_call,
+    make_conference,
+    make_proposal,
+    make_room,
+    make_session,
+    make_speaker,
+    make_track,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -298,6 +306,24 @@ def test_a_bad_form_value_never_breaks_a_logged_in_form(attendee_client, site, p
 @pytest.mark.parametrize("value", FORM_VALUES, ids=value_id)
 def test_a_bad_form_value_never_breaks_an_account_form(client, site, path, fields, value):
     assert_handled(client.post(path, dict.fromkeys(fields, value)))
+
+
+@pytest.fixture
+def accepted_proposal(site, attendee):
+    """An accepted proposal of ``attendee``'s: their answer page opens its form to them."""
+    make_call(site)
+    return make_proposal(site, attendee, state=Proposal.State.ACCEPTED)
+
+
+@pytest.mark.parametrize("field", ["answer", "version"])
+@pytest.mark.parametrize("value", FORM_VALUES, ids=value_id)
+def test_a_bad_value_never_breaks_a_speakers_answer(
+    attendee_client, accepted_proposal, field, value
+):
+    url = f"/pycon/call/{accepted_proposal.code}/answer/"
+    data = {"answer": "confirm", "version": accepted_proposal.version, field: value}
+    assert_handled(attendee_client.post(url, data))
+    assert_handled(attendee_client.get(url, {field: value}))
 
 
 # The signed links mails carry: any token, signed or not, is a page saying it does not work.

@@ -19,10 +19,12 @@ from django.urls import URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
 from conference.models import ApiToken, Role, WebhookDelivery, WebhookEndpoint
-from sessions.models import Attachment, Feedback, Release, ScheduleImport
+from sessions.models import Attachment, Feedback, Proposal, Release, ScheduleImport
 from speakers.models import SessionChangeProposal
 from tests.builders import (
+    make_call,
     make_conference,
+    make_proposal,
     make_room,
     make_session,
     make_speaker,
@@ -140,6 +142,12 @@ def world(django_user_model):
         "scheduleimport": ScheduleImport.objects.create(
             conference=a, file_name="sessions.csv", data=b"code,title\n"
         ),
+        # Accepted, its speaker an account of no team: its answer page is theirs alone.
+        "proposal": make_proposal(
+            make_call(a).conference,
+            django_user_model.objects.create_user("proposer", "proposer@example.org", "pw"),
+            state=Proposal.State.ACCEPTED,
+        ),
     }
     return {"a": a, "objects": objects, "people": people, "token": token}
 
@@ -170,6 +178,8 @@ def door_url(name: str, world, twin: bool = False) -> str:
             values[argument] = objects["attachment"].pk
         elif argument == "import_id":
             values[argument] = objects["scheduleimport"].pk
+        elif argument == "code":
+            values[argument] = objects["proposal"].code
         elif argument == "token":
             values[argument] = "x" * 10 + "." + "y" * 20
         else:
@@ -242,6 +252,7 @@ def test_the_walk_finds_every_kind_of_door():
     assert "admin:schedule_session_change" in DOORS
     assert "admin:speakers_sessionchangeproposal_change" in DOORS
     assert "speaker-pages:propose-change" in DOORS
+    assert "cfp-decision-answer" in DOORS
 
 
 @pytest.mark.parametrize(

@@ -61,6 +61,17 @@ PROPOSAL = {
     "unsubscribe_url": "",
 }
 USER = SimpleNamespace(get_username=lambda: "ada", email="ada@example.org")
+DECISION = {
+    "name": "Grace Hopper",
+    "title": "Fast kernels",
+    "conference": "PyCon Paris",
+    "proposal_url": f"{SITE}/pycon/call/ABC234/answer/",
+    "confirm_url": f"{SITE}/pycon/call/ABC234/answer/",
+    "unsubscribe_url": "",
+}
+ORGANIZERS_TEXT = (
+    f"Dear Grace Hopper,\n\nConfirm here: {SITE}/pycon/call/ABC234/answer/\n\nThe team."
+)
 
 # Each mail template (without its .txt/.html) and a context as its builder gives it; the name of
 # a variant says what differs.
@@ -94,6 +105,15 @@ MAILS = {
         "accept_url": f"{SITE}/teams/invitation/abc/",
         "days": 7,
         "site_url": SITE,
+        "unsubscribe_url": "",
+    },
+    "cfp/mail/decision_accepted": DECISION,
+    "cfp/mail/decision_waitlisted": DECISION,
+    "cfp/mail/decision_rejected": DECISION,
+    "cfp/mail/decision_organizers": {
+        "text": ORGANIZERS_TEXT,
+        "paragraphs": [paragraph.split("\n") for paragraph in ORGANIZERS_TEXT.split("\n\n")],
+        "conference": "PyCon Paris",
         "unsubscribe_url": "",
     },
     "registration/verify_email": {
