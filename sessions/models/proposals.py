@@ -242,8 +242,6 @@ class Proposal(Versioned):
                 return gettext("Answer every required question before submitting: %(q)s") % {
                     "q": "; ".join(question.text for question in missing)
                 }
-        if state == State.DECLINED and self.session_is_published():
-            return gettext("Its session is published: write to the organizers to cancel it.")
         if state in DECISIONS and self.session_is_published():
             return gettext("Its session is published: change the session in the schedule instead.")
         if state == State.DECLINED and self.session_is_published():

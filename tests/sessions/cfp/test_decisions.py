@@ -87,6 +87,6 @@ def test_a_speaker_cannot_decline_once_the_session_is_published(call, grace, dum
         starts_at=paris(7, 10), ends_at=paris(7, 10, 30), status=Session.Status.PUBLISHED
     )
     proposal = Proposal.objects.get(pk=proposal.pk)
-    with pytest.raises(ValidationError, match="session is published"):
+    with pytest.raises(ValidationError, match="write to the organizers to cancel it"):
         decisions.decline(proposal, by=grace, now=AFTER_CALL)
     assert Session.objects.filter(pk=session.pk).exists()
