@@ -19,10 +19,12 @@ from django.urls import URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
 from conference.models import ApiToken, Role, WebhookDelivery, WebhookEndpoint
-from sessions.models import Attachment, Feedback, Release, ScheduleImport
+from sessions.models import Attachment, Feedback, Proposal, Release, ScheduleImport
 from speakers.models import SessionChangeProposal
 from tests.builders import (
+    make_call,
     make_conference,
+    make_proposal,
     make_room,
     make_session,
     make_speaker,
@@ -140,7 +142,12 @@ def world(django_user_model):
         "scheduleimport": ScheduleImport.objects.create(
             conference=a, file_name="sessions.csv", data=b"code,title\n"
         ),
+        "call": make_call(a),
     }
+    # A proposal sent to A's call, by an attendee: reviewers read it, planners decide on it.
+    objects["proposal"] = make_proposal(
+        a, people["attendee"], state=Proposal.State.SUBMITTED, title="A proposal"
+    )
     return {"a": a, "objects": objects, "people": people, "token": token}
 
 
@@ -241,6 +248,9 @@ def test_the_walk_finds_every_kind_of_door():
     assert "admin:schedule_session_planner" in DOORS
     assert "admin:schedule_session_change" in DOORS
     assert "admin:speakers_sessionchangeproposal_change" in DOORS
+    assert "admin:schedule_proposal_change" in DOORS
+    assert "admin:schedule_proposal_export" in DOORS
+    assert "admin:schedule_call_change" in DOORS
     assert "speaker-pages:propose-change" in DOORS
 
 

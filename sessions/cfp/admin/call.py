@@ -120,6 +120,11 @@ class CallQuestionInline(ConferenceScopedAdmin, admin.StackedInline):
     max_num = MAX_QUESTIONS
     fields = [("text", "required"), "help_text", ("answer_type", "choices"), "position"]
 
+    def get_formset(self, request, obj=None, **kwargs):
+        # Rows posted past the limit are refused, not saved (each row's own check counts only
+        # the questions saved before the form).
+        return super().get_formset(request, obj, validate_max=True, **kwargs)
+
 
 class DecisionMailTemplateForm(forms.ModelForm):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)

@@ -1,9 +1,13 @@
 """The review list and each proposal's review page in the admin (sessions/cfp/admin/)."""
 
+import csv
+import io
+
 import pytest
 from django.urls import reverse
 
-from sessions.models import Proposal, ProposalStateChange, Review
+from sessions.cfp.admin.export import COLUMNS
+from sessions.models import CallQuestion, Proposal, ProposalAnswer, ProposalStateChange, Review
 from tests.builders import make_call, make_conference, make_proposal, make_team, make_track
 
 pytestmark = pytest.mark.django_db
@@ -373,3 +377,48 @@ def test_the_review_page_query_count_does_not_grow(
     with django_assert_max_num_queries(16):
         response = organizer_client.get(page(proposal))
     assert len(response.context["others"]) == count
+
+
+# --- CSV export ----------------------------------------------------------------------------
+
+
+def export_rows(client, conference) -> list[list[str]]:
+    response = client.get(reverse("admin:schedule_proposal_export", args=[conference.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    return list(csv.reader(io.StringIO(response.content.decode())))
+
+
+def test_the_csv_lists_scores_speakers_and_answers(organizer_client, call, person, speaker_user):
+    question = CallQuestion.objects.create(call=call, text="Done it before?", answer_type="yes-no")
+    proposal = make_proposal(call.conference, speaker_user, state=State.SUBMITTED, title="Kernels")
+    ProposalAnswer.objects.create(proposal=proposal, question=question, value="yes")
+    review(proposal, person("alice", call.conference, is_reviewer=True), 3)
+    review(proposal, person("bob", call.conference, is_reviewer=True), 2)
+    make_proposal(call.conference, speaker_user, title="A draft")
+    assert export_rows(organizer_client, call.conference) == [
+        [*COLUMNS, "Done it before?"],
+        [
+            proposal.code,
+            "Kernels",
+            "Talk",
+            "",
+            "Submitted",
+            "Grace Hopper <grace@example.org>",
+            "2.50",
+            "2",
+            "yes",
+        ],
+    ]
+
+
+def test_the_csv_cannot_run_formulas_in_a_spreadsheet(organizer_client, call, speaker_user):
+    make_proposal(call.conference, speaker_user, state=State.SUBMITTED, title="=HYPERLINK(1)")
+    make_proposal(call.conference, speaker_user, state=State.SUBMITTED, title="@SUM(A1)")
+    titles = sorted(row[1] for row in export_rows(organizer_client, call.conference)[1:])
+    assert titles == ["'=HYPERLINK(1)", "'@SUM(A1)"]
+
+
+def test_the_list_links_the_export_for_those_who_decide(organizer_client, call):
+    export = reverse("admin:schedule_proposal_export", args=[call.conference_id])
+    assert export in organizer_client.get(LIST).content.decode()
