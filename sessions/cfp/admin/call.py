@@ -116,6 +116,8 @@ class CallQuestionInline(ConferenceScopedAdmin, admin.StackedInline):
     conference_lookup = "call__conference"
 
     model = CallQuestion
+    verbose_name = _("extra question")
+    verbose_name_plural = _("extra questions")
     extra = 0
     max_num = MAX_QUESTIONS
     fields = [("text", "required"), "help_text", ("answer_type", "choices"), "position"]

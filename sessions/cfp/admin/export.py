@@ -30,7 +30,7 @@ def export_view(request, conference_id):
     call = get_object_or_404(Call, conference=conference)
     body = proposals_csv(
         conference,
-        with_speakers=request.user.has_perm("schedule.see_proposal_speakers", conference),
+        with_speakers=request.user.has_perm("schedule.see_proposal_speakers", call),
     )
     response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="proposals-{conference.slug}.csv"'

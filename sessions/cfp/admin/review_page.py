@@ -103,8 +103,7 @@ def page_context(model_admin, request, proposal, reviews, mine) -> dict:
         for step in proposal.state_changes.select_related("changed_by")
     ]
     return {
-        "title": proposal.title,
-        "subtitle": proposal.code,
+        "title": _("Review of “%(title)s”") % {"title": proposal.title},
         "opts": model_admin.opts,
         "proposal": proposal,
         "media": model_admin.media,
