@@ -11,14 +11,60 @@ from django.utils.translation import gettext_lazy
 
 from conference.admin.conference import ConferencePartListFilter, conference_id_from
 from conference.admin.scoped import ConferenceScopedAdmin
+from conference.models import Track
 from conference.permissions import conferences_where
 from sessions.cfp.admin.decisions import DecisionActionsMixin
 from sessions.cfp.admin.export import export_urls
 from sessions.cfp.admin.review_page import review_page
 from sessions.cfp.reviewing import review_progress, sees_others_reviews
-from sessions.models import Call, Proposal, ProposalSpeaker, Review
+from sessions.models import Call, CallKind, Proposal, ProposalSpeaker, Review
+from sessions.models.proposals import REVIEWABLE
 
 HIDDEN = "—"
+State = Proposal.State
+
+
+class TrackFilter(ConferencePartListFilter):
+    """The tracks of the conferences listed (of the one chosen, if any): never another's."""
+
+    def field_choices(self, field, request, model_admin):
+        listed = [conference.pk for conference in access_of(request).listed]
+        reachable = set(Track.objects.filter(conference__in=listed).values_list("pk", flat=True))
+        return [
+            (pk, label)
+            for pk, label in super().field_choices(field, request, model_admin)
+            if pk in reachable
+        ]
+
+
+class StateFilter(admin.SimpleListFilter):
+    """The states a listed proposal can be in: drafts and withdrawn ones are never listed."""
+
+    title = gettext_lazy("state")
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return [(state, State(state).label) for state in REVIEWABLE]
+
+    def queryset(self, request, queryset):
+        if self.value() in REVIEWABLE:
+            return queryset.filter(state=self.value())
+        return queryset
+
+
+class KindFilter(admin.SimpleListFilter):
+    """The kinds a call can ask for (not breaks)."""
+
+    title = gettext_lazy("kind")
+    parameter_name = "kind"
+
+    def lookups(self, request, model_admin):
+        return CallKind._meta.get_field("kind").choices
+
+    def queryset(self, request, queryset):
+        if self.value() in dict(self.lookup_choices):
+            return queryset.filter(kind=self.value())
+        return queryset
 
 
 class NotReviewedByMeFilter(admin.SimpleListFilter):
@@ -128,9 +174,9 @@ class ProposalAdmin(DecisionActionsMixin, ConferenceScopedAdmin, admin.ModelAdmi
     list_display_links = ["title"]
     list_filter = [
         "conference",
-        ("track", ConferencePartListFilter),
-        "kind",
-        "state",
+        ("track", TrackFilter),
+        KindFilter,
+        StateFilter,
         NotReviewedByMeFilter,
         MeanScoreFilter,
     ]
@@ -162,7 +208,7 @@ class ProposalAdmin(DecisionActionsMixin, ConferenceScopedAdmin, admin.ModelAdmi
             .reviewable()
             .with_scores()
             .annotate(
-                my_score=Subquery(my_score.values("score")[:1]),
+                my_score=Subquery(my_score.order_by().values("score")[:1]),
                 is_mine=Exists(
                     ProposalSpeaker.objects.filter(proposal=OuterRef("pk"), user=request.user.pk)
                 ),
@@ -207,6 +253,7 @@ class ProposalAdmin(DecisionActionsMixin, ConferenceScopedAdmin, admin.ModelAdmi
         progress = review_progress([conference.pk for conference in shown])
         extra_context = {
             "is_nav_sidebar_enabled": False,
+            "title": _("Proposals to review"),
             "progress": [(conference, progress[conference.pk]) for conference in shown],
             "export_conferences": [c for c in shown if c.pk in access.deciding],
             **(extra_context or {}),

@@ -105,6 +105,7 @@ def page_context(model_admin, request, proposal, reviews, mine) -> dict:
     return {
         "title": _("Review of “%(title)s”") % {"title": proposal.title},
         "opts": model_admin.opts,
+        "is_nav_sidebar_enabled": False,  # the text and the scores need the width
         "proposal": proposal,
         "media": model_admin.media,
         "abstract": mark_safe(render_markdown(proposal.abstract)),  # cleaned by nh3

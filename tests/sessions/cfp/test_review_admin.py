@@ -127,13 +127,13 @@ def test_those_who_decide_see_the_best_mean_score_first(organizer_client, scored
 def test_the_filters_narrow_the_list(organizer_client, scored):
     by = lambda **query: listed(organizer_client.get(LIST, query))  # noqa: E731
     assert by(track__id__exact=scored["ml"].pk) == ["Best"]
-    assert by(kind__exact="lightning-talk") == ["Unscored"]
+    assert by(kind="lightning-talk") == ["Unscored"]
     assert by(reviewed="no") == ["Middle", "Unscored"]
     assert by(reviewed="yes") == ["Best"]
     assert by(score_from="2") == ["Best"]
     assert by(score_from="0.5", score_to="2") == ["Middle"]
     assert by(score_from="nonsense") == ["Best", "Middle", "Unscored"]
-    assert by(state__exact="submitted") == ["Best", "Middle", "Unscored"]
+    assert by(state="submitted") == ["Best", "Middle", "Unscored"]
 
 
 def test_each_reviewers_progress_is_shown_above_the_list(organizer_client, scored):
@@ -170,7 +170,7 @@ def test_the_review_list_query_count_does_not_grow(
     for number in range(count):
         proposal = make_proposal(call.conference, speaker_user, state=State.SUBMITTED)
         review(proposal, alice, number % 4)
-    with django_assert_max_num_queries(16):
+    with django_assert_max_num_queries(18):
         response = organizer_client.get(LIST)
     assert response.context["cl"].result_count == count
 
