@@ -41,8 +41,8 @@ class ReviewForm(forms.Form):
     comment = forms.CharField(
         label=gettext_lazy("Your comment"),
         required=False,
-        max_length=COMMENT_MAX_LENGTH,
-        widget=forms.Textarea(attrs={"rows": 5}),
+        # The review's own validator bounds its length (Review.full_clean()); the browser too.
+        widget=forms.Textarea(attrs={"rows": 5, "maxlength": COMMENT_MAX_LENGTH}),
         help_text=Review._meta.get_field("comment").help_text,
     )
 
