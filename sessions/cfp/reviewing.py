@@ -112,7 +112,7 @@ def review_progress(conference_ids: list[int]) -> dict[int, list[Progress]]:
         .annotate(count=Count("proposal", distinct=True))
     }
     people = get_user_model().objects.filter(
-        pk__in=set().union(*reviewers.values()), is_active=True
+        pk__in=set().union(*reviewers.values()), is_active=True, is_staff=True
     )
     by_pk = {person.pk: person for person in people}
     return {
