@@ -426,3 +426,15 @@ def test_the_csv_cannot_run_formulas_in_a_spreadsheet(organizer_client, call, sp
 def test_the_list_links_the_export_for_those_who_decide(organizer_client, call):
     export = reverse("admin:schedule_proposal_export", args=[call.conference_id])
     assert export in organizer_client.get(LIST).content.decode()
+
+
+def test_a_reviewer_never_sees_the_reviews_of_a_proposal_they_speak_in(
+    client, call, reviewer, person, speaker_user
+):
+    call.scores_hidden_until_reviewed = False
+    call.save()
+    proposal = make_proposal(call.conference, reviewer, state=State.SUBMITTED)
+    review(proposal, person("alice", call.conference, is_reviewer=True), 0, "Not convinced")
+    response = logged_in(client, reviewer).get(page(proposal))
+    assert "Not convinced" not in response.content.decode()
+    assert "0.00" not in client.get(LIST).content.decode()
