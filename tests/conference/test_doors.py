@@ -142,13 +142,16 @@ def world(django_user_model):
         "scheduleimport": ScheduleImport.objects.create(
             conference=a, file_name="sessions.csv", data=b"code,title\n"
         ),
-        # Accepted, its speaker an account of no team: its answer page is theirs alone.
-        "proposal": make_proposal(
-            make_call(a).conference,
-            django_user_model.objects.create_user("proposer", "proposer@example.org", "pw"),
-            state=Proposal.State.ACCEPTED,
-        ),
+        "call": make_call(a),
     }
+    # A proposal sent to A's call and accepted, its speaker an account of no team: reviewers
+    # read it, planners decide on it, and its answer page is its speaker's alone.
+    objects["proposal"] = make_proposal(
+        a,
+        django_user_model.objects.create_user("proposer", "proposer@example.org", "pw"),
+        state=Proposal.State.ACCEPTED,
+        title="A proposal",
+    )
     return {"a": a, "objects": objects, "people": people, "token": token}
 
 
@@ -251,6 +254,9 @@ def test_the_walk_finds_every_kind_of_door():
     assert "admin:schedule_session_planner" in DOORS
     assert "admin:schedule_session_change" in DOORS
     assert "admin:speakers_sessionchangeproposal_change" in DOORS
+    assert "admin:schedule_proposal_change" in DOORS
+    assert "admin:schedule_proposal_export" in DOORS
+    assert "admin:schedule_call_change" in DOORS
     assert "speaker-pages:propose-change" in DOORS
     assert "cfp-decision-answer" in DOORS
 

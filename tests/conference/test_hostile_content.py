@@ -378,3 +378,35 @@ def test_the_release_api_carries_hostile_text_as_text(client, hostile_release):
         (f"v2 {SVG}", ALL),
         (f"v1 {SCRIPT}", ALL),
     ]
+
+
+@pytest.fixture
+def hostile_proposal(conference, django_user_model, admin_user):
+    """A proposal with markup and script in every text a speaker writes, reviewed with some."""
+    from sessions.models import CallQuestion, ProposalAnswer, Review
+    from tests.builders import make_call, make_proposal
+
+    call = make_call(conference)
+    question = CallQuestion.objects.create(call=call, text=f"Why {SCRIPT}?")
+    speaker = django_user_model.objects.create_user("mallory", first_name=IMAGE)
+    proposal = make_proposal(
+        conference,
+        speaker,
+        state="submitted",
+        title=f"Talk {SCRIPT}",
+        abstract=ALL,
+        description=ALL,
+        notes=ALL,
+    )
+    proposal.proposal_speakers.update(bio=ALL)
+    ProposalAnswer.objects.create(proposal=proposal, question=question, value=ALL)
+    Review.objects.create(proposal=proposal, reviewer=admin_user, score=2, comment=ALL)
+    return proposal
+
+
+def test_the_review_list_and_page_show_hostile_text_inert(admin_client, hostile_proposal):
+    for url in (
+        reverse("admin:schedule_proposal_changelist"),
+        reverse("admin:schedule_proposal_change", args=[hostile_proposal.pk]),
+    ):
+        assert_inert(admin_client.get(url).content.decode())

@@ -31,13 +31,13 @@ from conference.admin.conference import embed_snippet
 from conference.i18n.catalogues import DOMAINS, LOCALE, extract
 from conference.models import ApiToken, Conference, Room, WebhookDelivery, WebhookEndpoint
 from conference.pages.copies import forget_pages
-from sessions.models import Attachment, SavedSession, Session
+from sessions.models import Attachment, Review, SavedSession, Session
 from sessions.models.feedback import Feedback
 from sessions.releases import release_schedule
 from speakers.invitations import invitation_url
 from speakers.models import Speaker, SpeakerInvitation
 from tests.admin_forms import FormValues
-from tests.builders import make_conference
+from tests.builders import make_call, make_conference, make_proposal
 
 WORD = re.compile(r"[^\W\d_]{3,}")
 # Words of English sentences no French text has: they find English glued to French in one text
@@ -291,6 +291,10 @@ def organizer_site(site, django_user_model):
     Attachment.objects.create(session=session, title="Slides", url="https://example.org/s.pdf")
     Feedback.objects.create(session=session, user=site[0], rating=4, comment="Clear and short.")
     release_schedule(conference, version="v1", comment="", user=organizer)
+    # The call for proposals, a proposal sent to it and a review: the review list and page.
+    make_call(conference)
+    proposal = make_proposal(conference, site[0], state="submitted", title="Fast kernels")
+    Review.objects.create(proposal=proposal, reviewer=organizer, score=2, comment="Clear.")
     return organizer, conference
 
 
