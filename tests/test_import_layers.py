@@ -154,14 +154,17 @@ WIRING = {"apps"}
 
 def place_of(module: str) -> tuple[str, str]:
     """The app ``module`` belongs to (``site`` for the project shell) and what it is there:
-    ``front door`` (views/, admin/, api/, management/, a URLconf), ``wiring`` or ``domain``."""
+    ``front door`` (views/, admin/, api/, management/, a URLconf or a ``*_views`` module beside
+    its URLconf), ``wiring`` or ``domain``."""
     parts = module.split(".")
     if parts[:2] == ["conference", "site"]:
         return "site", "front door"
     app, inner = parts[0], parts[1:]
     if inner[:1] and inner[0] in WIRING:
         return app, "wiring"
-    if inner[:1] != ["models"] and any(p in FRONT_DOORS or p.endswith("urls") for p in inner):
+    if inner[:1] != ["models"] and any(
+        p in FRONT_DOORS or p.endswith(("urls", "_views")) for p in inner
+    ):
         return app, "front door"
     return app, "domain"
 
@@ -224,6 +227,12 @@ def test_no_import_runs_back_up_between_apps():
             "imports the project shell, which only Django imports",
         ),
         ("sessions.views.schedule", "speakers.models", None),
+        (
+            "sessions.cfp.co_speakers",
+            "sessions.cfp.co_speaker_views",
+            "a domain module imports a front door",
+        ),
+        ("sessions.cfp.co_speaker_views", "conference.views.preview_time", None),
         ("speakers.views.public", "sessions.models", None),
         ("sessions.admin.planner", "conference.admin.widgets", None),
         ("conference.models.api", "conference.webhooks.addresses", None),
