@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import View
 
 from conference.accounts.limits import Limit
@@ -99,9 +100,12 @@ class InviteView(OwnProposalMixin, View):
 
 
 def limit_message(limit: Limit) -> str:
-    return _("You sent many invitations this hour. Try again in %(minutes)d minutes.") % {
-        "minutes": limit.minutes_left()
-    }
+    minutes = limit.minutes_left()
+    return ngettext(
+        "You sent many invitations this hour. Try again in %(minutes)d minute.",
+        "You sent many invitations this hour. Try again in %(minutes)d minutes.",
+        minutes,
+    ) % {"minutes": minutes}
 
 
 class RemoveView(OwnProposalMixin, View):

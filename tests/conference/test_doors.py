@@ -22,7 +22,9 @@ from conference.models import ApiToken, Role, WebhookDelivery, WebhookEndpoint
 from sessions.models import Attachment, Feedback, Release, ScheduleImport
 from speakers.models import SessionChangeProposal
 from tests.builders import (
+    make_call,
     make_conference,
+    make_proposal,
     make_room,
     make_session,
     make_speaker,
@@ -115,6 +117,8 @@ def world(django_user_model):
     token = ApiToken.objects.create(user=boss, name="B only", scope=ApiToken.Scope.WRITE)
     token.conferences.set([b])
     endpoint = WebhookEndpoint.objects.create(conference=a, url="https://hooks.example.org/a")
+    make_call(a)
+    proposer = person("proposer", staff=False)
     objects = {
         "conference": a,
         "room": room,
@@ -137,6 +141,7 @@ def world(django_user_model):
         "sessionchangeproposal": SessionChangeProposal.objects.create(
             session=session, speaker=speaker, title="A new title", original_title=session.title
         ),
+        "proposal": make_proposal(a, proposer),
         "scheduleimport": ScheduleImport.objects.create(
             conference=a, file_name="sessions.csv", data=b"code,title\n"
         ),
@@ -170,6 +175,8 @@ def door_url(name: str, world, twin: bool = False) -> str:
             values[argument] = objects["attachment"].pk
         elif argument == "import_id":
             values[argument] = objects["scheduleimport"].pk
+        elif argument == "code":
+            values[argument] = objects["proposal"].code
         elif argument == "token":
             values[argument] = "x" * 10 + "." + "y" * 20
         else:

@@ -155,7 +155,7 @@ def test_the_mail_is_in_the_inviters_language(proposal, ada, mailoutbox):
     invitation = invite_co_speaker(proposal, "grace@example.org", ada)
     send_co_speaker_invitation_mail.call(invitation.pk, "fr")
     [message] = mailoutbox
-    assert message.subject == "ada vous invite à intervenir avec elle ou lui à PyCon"
+    assert message.subject == "ada vous invite à intervenir à ses côtés à PyCon"
     assert "Bonjour," in message.body
     assert invitation_url(invitation) in message.alternatives[0][0]
 
