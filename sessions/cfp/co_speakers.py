@@ -10,6 +10,8 @@ Who does what: any speaker of the proposal invites, while its texts may still be
 (``Proposal.writing_refusal``); the proposer (the first speaker) removes co-speakers then, and
 withdraws any open invitation, as its inviter may; a co-speaker leaves until the proposal is
 confirmed, when its session carries them (the organizers change it there). The proposer stays.
+An invitation sent before the deadline may be accepted after it, while its link works, unless
+the proposal was withdrawn, declined or confirmed meanwhile.
 """
 
 from dataclasses import dataclass, field
@@ -74,7 +76,8 @@ def invite_co_speaker(
     proposal: Proposal, email: str, invited_by, *, now=None, language: str | None = None
 ) -> CoSpeakerInvitation | Limit:
     """Record an invitation to speak in ``proposal`` for ``email`` and mail its link once
-    committed, in ``language`` (the inviter's, by default the active one).
+    committed, in ``language`` (the inviter's, by default the active one); ``now`` is the
+    moment the proposal's deadline is judged at.
 
     ValidationError (keyed by field) says why not; when ``invited_by`` sent too many invitations
     this hour, nothing is recorded and the limit is returned, to say how long to wait.
@@ -99,7 +102,9 @@ def invite_co_speaker(
             proposal=proposal,
             email=email,
             invited_by=invited_by,
-            expires_at=now + INVITATION_LIFETIME,
+            # From the clock, not ``now``: a preview time (an organizer trying the call at
+            # another moment) would make a link that expires in the real world too early or late.
+            expires_at=timezone.now() + INVITATION_LIFETIME,
         )
         invitation.full_clean(exclude=["token_digest"])
         # Counted once the address is fine: a typo does not use an invitation up.

@@ -262,6 +262,17 @@ def test_a_speaker_already_in_the_proposal_is_told_so(client, proposal, ada, gra
     assert "You speak in this proposal already." in response.content.decode()
 
 
+def test_an_invitation_sent_before_the_deadline_is_accepted_after_it(
+    client, clock, proposal, ada, grace
+):
+    clock(paris(30, 12, month=1))
+    link = invited(proposal, "grace@example.org", ada)
+    clock(AFTER_CALL)
+    client.force_login(grace)
+    assert client.post(link, {"name": "Grace"}).status_code == 200
+    assert speakers_of(proposal) == [("ada", "ada", 0), ("grace", "Grace", 1)]
+
+
 # --- The rules of inviting -------------------------------------------------------------------------
 
 
