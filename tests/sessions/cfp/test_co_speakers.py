@@ -503,3 +503,22 @@ def test_a_bogus_proposal_code_or_id_is_a_404(client, proposal, ada, code):
     ):
         response = client.post(path, {"email": "a@example.org"})
         assert response.status_code == (400 if "%00" in path else 404)
+
+
+SCRIPT = '<script>alert("owned")</script>'
+
+
+@pytest.mark.usefixtures("immediate_tasks")
+def test_markup_in_a_title_or_name_stays_text_in_the_mail_the_page_and_the_include(
+    client, call, ada, grace, mailoutbox, django_capture_on_commit_callbacks
+):
+    proposal = make_proposal(call.conference, ada, title=SCRIPT)
+    proposal.proposal_speakers.update(name=SCRIPT)
+    with django_capture_on_commit_callbacks(execute=True):
+        invite_co_speaker(proposal, "grace@example.org", ada)
+    [message] = mailoutbox
+    client.force_login(grace)
+    page = client.get(link_in(message)).content.decode()
+    for html in (message.alternatives[0][0], page, render_panel(proposal, ada)):
+        assert SCRIPT not in html
+        assert "&lt;script&gt;" in html
