@@ -63,8 +63,9 @@ class OwnProposalMixin(LoginRequiredMixin, SpeakerConferenceMixin):
                 raise Http404("You speak in no proposal of this code.")
         return super().dispatch(request, *args, **kwargs)
 
-    def back(self, default: str = ""):
-        return redirect(safe_next(self.request, default or self.conference.get_absolute_url()))
+    def back(self):
+        """To the page the form was posted from (the include sends it), else the conference's."""
+        return redirect(safe_next(self.request, self.conference.get_absolute_url()))
 
 
 class InviteView(OwnProposalMixin, View):
