@@ -1,47 +1,35 @@
 """Joining a team: organizers invite by mail, and the account whose confirmed address was invited
 accepts (docs/organizers.md, "Teams"; who may do what then: conference/permissions.py).
 
-The link's token is never stored: the row keeps its digest (``TeamInvitation.token_digest``), and
-the token is an HMAC of the row under the secret key, so the mail task can make the link again
-from the row's id without the token passing through the task queue's table. A database alone
-gives no link; a link works until the row expires or is used, whichever comes first.
+The link's token is never stored, only its digest, and works once until the invitation expires
+(conference/invitations.py, what every mailed invitation shares).
 """
-
-from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django_tasks import task
 
 from conference.accounts.limits import TEAM_INVITATIONS_PER_INVITER, Limit
 from conference.accounts.mail import absolute, templated_mail
+from conference.invitations import (
+    INVITATION_LIFETIME,
+    InvitationError,
+    link_token,
+    save_with_token,
+)
 from conference.models import Role, Team, TeamInvitation, has_confirmed_address
 from conference.models.teams import hash_invitation_token
 
-INVITATION_LIFETIME = timedelta(days=14)
 TOKEN_SALT = "conference.teams.invitation"
-
-
-class TeamInvitationError(Exception):
-    """A link that cannot be followed, or an account that may not accept it; ``status`` is the
-    HTTP status its page answers with."""
-
-    def __init__(self, title: str, message: str, status: int):
-        super().__init__(message)
-        self.title = title
-        self.message = message
-        self.status = status
 
 
 def invitation_token(invitation: TeamInvitation) -> str:
     """The token of ``invitation``'s link, made again from the saved row (its id and creation)."""
-    value = f"{invitation.pk}:{invitation.created_at.isoformat()}"
-    return salted_hmac(TOKEN_SALT, value, algorithm="sha256").hexdigest()
+    return link_token(TOKEN_SALT, invitation)
 
 
 def invitation_url(invitation: TeamInvitation) -> str:
@@ -62,19 +50,14 @@ def invite_member(
     if not TEAM_INVITATIONS_PER_INVITER.allows(str(invited_by.pk)):
         return TEAM_INVITATIONS_PER_INVITER
     language = language or translation.get_language() or settings.LANGUAGE_CODE
-    with transaction.atomic():
-        invitation = TeamInvitation(
-            team=team,
-            email=email,
-            invited_by=invited_by,
-            expires_at=timezone.now() + INVITATION_LIFETIME,
-            # A digest no token has, until the row has the id and time its token is made from.
-            token_digest=hash_invitation_token(TeamInvitation.new_token()),
-        )
-        invitation.full_clean()
-        invitation.save()
-        invitation.token_digest = hash_invitation_token(invitation_token(invitation))
-        invitation.save(update_fields=["token_digest"])
+    invitation = TeamInvitation(
+        team=team,
+        email=email,
+        invited_by=invited_by,
+        expires_at=timezone.now() + INVITATION_LIFETIME,
+    )
+    invitation.full_clean(exclude=["token_digest"])
+    save_with_token(invitation, TOKEN_SALT)
     transaction.on_commit(lambda: send_team_invitation_mail.enqueue(invitation.pk, language))
     return invitation
 
@@ -122,14 +105,14 @@ def roles_of(team: Team) -> str:
 
 
 def read_team_invitation(token: str) -> TeamInvitation:
-    """The open invitation a link's token names, or TeamInvitationError saying what is wrong."""
+    """The open invitation a link's token names, or InvitationError saying what is wrong."""
     invitation = (
         TeamInvitation.objects.select_related("team")
         .filter(token_digest=hash_invitation_token(token))
         .first()
     )
     if invitation is None:
-        raise TeamInvitationError(
+        raise InvitationError(
             _("This invitation link is not valid"),
             _(
                 "The link was changed or cut short, or the invitation was withdrawn. Open it "
@@ -138,7 +121,7 @@ def read_team_invitation(token: str) -> TeamInvitation:
             404,
         )
     if invitation.accepted_at is not None:
-        raise TeamInvitationError(
+        raise InvitationError(
             _("This invitation has already been used"),
             _(
                 "Each invitation link works once. If that was you, the team is yours already: "
@@ -147,7 +130,7 @@ def read_team_invitation(token: str) -> TeamInvitation:
             410,
         )
     if invitation.expires_at <= timezone.now():
-        raise TeamInvitationError(
+        raise InvitationError(
             _("This invitation has expired"),
             _("Invitation links work for %(days)s days. Ask the organizers to invite you again.")
             % {"days": INVITATION_LIFETIME.days},
@@ -156,13 +139,13 @@ def read_team_invitation(token: str) -> TeamInvitation:
     return invitation
 
 
-def wrong_account(invitation: TeamInvitation, user) -> TeamInvitationError | None:
+def wrong_account(invitation: TeamInvitation, user) -> InvitationError | None:
     """Why ``user`` may not accept ``invitation``: only the account whose confirmed address is
     the invited one may (an address not yet confirmed is told so); None if they may."""
     if has_confirmed_address(user, invitation.email):
         return None
     if user.email.strip().lower() == invitation.email.lower():
-        return TeamInvitationError(
+        return InvitationError(
             _("Confirm your address first"),
             _(
                 "This invitation is for %(address)s, your account's address, which you have not "
@@ -172,7 +155,7 @@ def wrong_account(invitation: TeamInvitation, user) -> TeamInvitationError | Non
             % {"address": invitation.email},
             403,
         )
-    return TeamInvitationError(
+    return InvitationError(
         _("This invitation is for another address"),
         _(
             "It was sent to %(address)s, and only an account whose confirmed address is "
@@ -194,7 +177,7 @@ def join_team(team: Team, user) -> None:
 
 
 def accept_team_invitation(invitation: TeamInvitation, user) -> Team:
-    """Add ``user`` to the invited team and use the invitation up; TeamInvitationError (nothing
+    """Add ``user`` to the invited team and use the invitation up; InvitationError (nothing
     written) when the account is not the invited address's, or the link was used meanwhile."""
     refused = wrong_account(invitation, user)
     if refused is not None:
@@ -204,7 +187,7 @@ def accept_team_invitation(invitation: TeamInvitation, user) -> Team:
             TeamInvitation.objects.select_for_update().select_related("team").get(pk=invitation.pk)
         )
         if locked.accepted_at is not None:
-            raise TeamInvitationError(
+            raise InvitationError(
                 _("This invitation has already been used"),
                 _("Each invitation link works once."),
                 410,

@@ -261,6 +261,12 @@ def test_no_import_runs_back_up_between_apps():
             "a domain module imports a front door",
         ),
         ("sessions.views.schedule", "speakers.models", None),
+        (
+            "sessions.cfp.co_speakers",
+            "sessions.cfp.co_speaker_views",
+            "a domain module imports a front door",
+        ),
+        ("sessions.cfp.co_speaker_views", "conference.views.preview_time", None),
         ("speakers.views.public", "sessions.models", None),
         ("sessions.admin.planner", "conference.admin.widgets", None),
         ("conference.models.api", "conference.webhooks.addresses", None),

@@ -170,6 +170,10 @@ SPEAKER_INVITATIONS_PER_ADDRESS = Limit("speaker-invitation-email", 3, timedelta
 # organizer's account (or whoever holds it) to mail the world through the site.
 TEAM_INVITATIONS_PER_INVITER = Limit("team-invitation-inviter", 10, timedelta(hours=1))
 
+# Co-speaker invitations: a few per inviter each hour, enough for a proposal's co-speakers and a
+# retyped address or two, too few for a speaker's account to mail the world through the site.
+CO_SPEAKER_INVITATIONS_PER_INVITER = Limit("co-speaker-invitation-inviter", 10, timedelta(hours=1))
+
 
 # --- API throttles ----------------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from conference.forms import (
     SignupForm,
 )
 from conference.i18n.languages import activate_conference_language
+from conference.invitations import InvitationError
 from conference.models import AccountEmail, Conference
 from conference.views.conferences import safe_next
 
@@ -240,7 +241,7 @@ class TeamInvitationView(View):
             return redirect_to_login(request.path)
         try:
             self.invitation = teams.read_team_invitation(token)
-        except teams.TeamInvitationError as refused:
+        except InvitationError as refused:
             return self.refused(refused)
         return super().dispatch(request, token)
 
@@ -260,12 +261,12 @@ class TeamInvitationView(View):
     def post(self, request, token):
         try:
             team = teams.accept_team_invitation(self.invitation, request.user)
-        except teams.TeamInvitationError as refused:
+        except InvitationError as refused:
             return self.refused(refused)
         messages.success(request, _("Welcome to the team “%(team)s”.") % {"team": team})
         return redirect("admin:index")
 
-    def refused(self, refused: teams.TeamInvitationError):
+    def refused(self, refused: InvitationError):
         context = {**account_context(self.request), "title": refused.title}
         context["message"] = refused.message
         return render(

@@ -6,7 +6,6 @@ conference/permissions.py, answered from the teams of the person asking.
 """
 
 import hashlib
-import secrets
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -208,7 +207,3 @@ class TeamInvitation(models.Model):
 
     def __str__(self):
         return f"{self.email} → {self.team}"
-
-    @staticmethod
-    def new_token() -> str:
-        return secrets.token_urlsafe(32)

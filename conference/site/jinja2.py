@@ -25,6 +25,7 @@ from conference.i18n.timezones import local_clock, short_date, time_range, time_
 from conference.markup import render_markdown
 from conference.pages.holes import check_plain, hole_data, page_context
 from conference.routing import reverse_slugs
+from sessions.cfp.co_speaker_views import co_speaker_panel_for
 from sessions.views.cards import SessionCards
 
 # What reverse_slugs() can format without quoting: Django's slug converter's characters.
@@ -159,6 +160,7 @@ def environment(**options) -> Environment:
         querystring=querystring,
         personal=personal,
         session_cards=SessionCards,
+        co_speaker_panel=co_speaker_panel_for,
         htmx_script=htmx_script,
         time_zone_options=time_zone_options,
         get_language=translation.get_language,

@@ -14,14 +14,16 @@ from django.core.management import call_command
 from django.test import override_settings
 from pytest_django.live_server_helper import LiveServer
 
-from conference.models import Conference, Room
+from conference.models import AccountEmail, Conference, Room
+from sessions.cfp.co_speakers import invitation_url as co_speaker_invitation_url
+from sessions.cfp.co_speakers import invite_co_speaker
 from sessions.models import SavedSession, Session
 from sessions.models.feedback import Feedback
 from speakers.invitations import invitation_url
 from speakers.models import Speaker, SpeakerInvitation
 from tests.browser.axe import axe_violations
 from tests.browser.conftest import new_context
-from tests.builders import make_conference
+from tests.builders import make_call, make_conference, make_proposal, paris
 
 PASSWORD = "a long passphrase 42"
 CONFERENCE = "/pytorch-eu-2026"
@@ -38,6 +40,7 @@ PAGES = [
     "my talks",
     "speaker profile",
     "speaker invitation",
+    "co-speaker invitation",
     "session feedback",
     "speaker feedback",
     "change log",
@@ -74,8 +77,18 @@ def site(django_db_setup, django_db_blocker):
     committed once and served by one live server for the module; removed afterwards."""
     with django_db_blocker.unblock():
         call_command("loaddata", "pytorch-eu-2026", verbosity=0)
-        make_conference(slug="pycon-2027", name="PyCon 2027")
-        attendee = get_user_model().objects.create_user("attendee", password=PASSWORD)
+        pycon = make_conference(slug="pycon-2027", name="PyCon 2027")
+        attendee = get_user_model().objects.create_user(
+            "attendee", "attendee@example.org", password=PASSWORD
+        )
+        # Invited to speak in a proposal to PyCon 2027, with the address they confirmed: logged
+        # in, the page asks their name and bio for it (sessions/cfp/co_speaker_views.py).
+        AccountEmail.objects.create(user=attendee, verified_address="attendee@example.org")
+        make_call(pycon, opens_at=paris(1, 0, year=2020), closes_at=paris(1, 0, year=2100))
+        proposer = get_user_model().objects.create_user("proposer", "proposer@example.org")
+        co_speaker_invitation = invite_co_speaker(
+            make_proposal(pycon, proposer, title="Sparse graphs"), "attendee@example.org", proposer
+        )
         sessions = list(Session.objects.public().filter(conference__slug="pytorch-eu-2026"))
         sessions.sort(key=lambda session: (session.starts_at, session.pk))
         for session in sessions[3:7]:
@@ -105,6 +118,9 @@ def site(django_db_setup, django_db_blocker):
             "my talks": f"{CONFERENCE}/speaker/",
             "speaker profile": f"{CONFERENCE}/speaker/profile/",
             "speaker invitation": invitation_url(invitation).removeprefix(settings.SITE_URL),
+            "co-speaker invitation": co_speaker_invitation_url(co_speaker_invitation).removeprefix(
+                settings.SITE_URL
+            ),
             "session feedback": f"{session.get_absolute_url()}feedback/",
             "speaker feedback": f"{CONFERENCE}/speaker/feedback/",
             "change log": f"{CONFERENCE}/changes/",

@@ -288,6 +288,9 @@ ACCOUNT_FORMS = {
     "/accounts/logout/": ["next"],
     "/accounts/settings/": ["email", "schedule_changes"],
     "/accounts/settings/verify/": ["next"],
+    # A proposal's co-speakers (tests/sessions/cfp/test_co_speakers.py: as its speaker).
+    "/pycon/call/ABCDEF/co-speakers/invite/": ["email", "next"],
+    "/pycon/call/invitation/abc/": ["name", "bio"],
 }
 ANONYMOUS_FORMS = {
     "/accounts/login/": ["username", "password", "next"],
@@ -327,7 +330,9 @@ def test_a_bad_value_never_breaks_a_speakers_answer(
 
 
 # The signed links mails carry: any token, signed or not, is a page saying it does not work.
-@pytest.mark.parametrize("link", ["/accounts/verify/{}/", "/accounts/unsubscribe/{}/"])
+@pytest.mark.parametrize(
+    "link", ["/accounts/verify/{}/", "/accounts/unsubscribe/{}/", "/pycon/call/invitation/{}/"]
+)
 @pytest.mark.parametrize("value", [*BAD_VALUES[1:], *MORE_VALUES], ids=value_id)
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_a_bad_token_never_breaks_a_mailed_link(client, site, link, value, method):

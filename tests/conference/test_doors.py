@@ -117,6 +117,10 @@ def world(django_user_model):
     token = ApiToken.objects.create(user=boss, name="B only", scope=ApiToken.Scope.WRITE)
     token.conferences.set([b])
     endpoint = WebhookEndpoint.objects.create(conference=a, url="https://hooks.example.org/a")
+    call = make_call(a)
+    # A proposal sent to A's call and accepted, its speaker an account of no team: reviewers
+    # read it, planners decide on it, and its own pages (the answer page) are its speaker's.
+    proposer = person("proposer", staff=False)
     objects = {
         "conference": a,
         "room": room,
@@ -139,19 +143,12 @@ def world(django_user_model):
         "sessionchangeproposal": SessionChangeProposal.objects.create(
             session=session, speaker=speaker, title="A new title", original_title=session.title
         ),
+        "proposal": make_proposal(a, proposer, state=Proposal.State.ACCEPTED, title="A proposal"),
         "scheduleimport": ScheduleImport.objects.create(
             conference=a, file_name="sessions.csv", data=b"code,title\n"
         ),
-        "call": make_call(a),
+        "call": call,
     }
-    # A proposal sent to A's call and accepted, its speaker an account of no team: reviewers
-    # read it, planners decide on it, and its answer page is its speaker's alone.
-    objects["proposal"] = make_proposal(
-        a,
-        django_user_model.objects.create_user("proposer", "proposer@example.org", "pw"),
-        state=Proposal.State.ACCEPTED,
-        title="A proposal",
-    )
     return {"a": a, "objects": objects, "people": people, "token": token}
 
 

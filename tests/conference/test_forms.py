@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from conference.forms import AccountSettingsForm, SignupForm
 from conference.models import TeamInvitation
-from sessions.models import Release, Review
+from sessions.models import CoSpeakerInvitation, Release, Review
 from speakers.models import SpeakerInvitation
 
 PROJECT_APPS = ("conference", "sessions", "speakers")
@@ -23,6 +23,9 @@ SAVED_TO = {
     "speakers.forms.InvitationForm.email": SpeakerInvitation._meta.get_field("email"),
     "conference.admin.teams.TeamInvitationForm.email": TeamInvitation._meta.get_field("email"),
     "sessions.cfp.admin.review_page.ReviewForm.comment": Review._meta.get_field("comment"),
+    "sessions.cfp.co_speaker_forms.CoSpeakerInviteForm.email": CoSpeakerInvitation._meta.get_field(
+        "email"
+    ),
 }
 # Fields no column receives: searches, lookups, passwords (saved hashed), hidden form state.
 NOT_SAVED = {

@@ -116,6 +116,16 @@ MAILS = {
         "conference": "PyCon Paris",
         "unsubscribe_url": "",
     },
+    "cfp/mail/co_speaker_invitation": {
+        "inviter": "Ann Lee",
+        "proposal": SimpleNamespace(title="Sparse graphs"),
+        "conference": SimpleNamespace(name="PyCon Paris"),
+        "invitation": SimpleNamespace(email="bo@example.org"),
+        "accept_url": f"{SITE}/pycon/call/invitation/abc/",
+        "days": 14,
+        "site_url": SITE,
+        "unsubscribe_url": "",
+    },
     "registration/verify_email": {
         "user": USER,
         "verify_url": f"{SITE}/account/verify/abc/",
