@@ -170,6 +170,10 @@ SPEAKER_INVITATIONS_PER_ADDRESS = Limit("speaker-invitation-email", 3, timedelta
 # organizer's account (or whoever holds it) to mail the world through the site.
 TEAM_INVITATIONS_PER_INVITER = Limit("team-invitation-inviter", 10, timedelta(hours=1))
 
+# Proposals submitted to calls for proposals: a few per account each hour, enough for every
+# idea, too few for one account to flood the reviewers.
+PROPOSAL_SUBMISSIONS_PER_ACCOUNT = Limit("proposal-submission-account", 5, timedelta(hours=1))
+
 
 # --- API throttles ----------------------------------------------------------------------------
 

@@ -11,7 +11,15 @@ from django.urls import reverse
 
 from sessions.models import CalendarFeed, SavedSession, Session
 from sessions.releases import release_schedule
-from tests.builders import make_conference, make_room, make_session, make_speaker, make_track
+from tests.builders import (
+    make_call,
+    make_conference,
+    make_room,
+    make_session,
+    make_speaker,
+    make_track,
+    paris,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +76,7 @@ PAGES = [
     "/pycon/now/hall/",
     "/pycon/changes/",
     "/pycon/changes.atom",
+    "/pycon/call/",
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password/reset/",
@@ -88,6 +97,8 @@ def site(module_db, django_db_blocker):
             speakers=[speaker],
         )
         release_schedule(conference, version="v1", comment="First.", user=None)
+        # Open whenever the tests run, so its form reads what is posted.
+        make_call(conference, opens_at=paris(1, 0, year=2020), closes_at=paris(1, 0, year=2099))
         return conference
 
 
@@ -260,6 +271,9 @@ PERSONAL_PAGES = [
     "/pycon/sessions/talk/",
     "/pycon/speakers/ada/",
     "/pycon/my-schedule/",
+    "/pycon/call/",
+    "/pycon/call/proposals/",
+    "/pycon/call/new/",
 ]
 
 
@@ -280,6 +294,20 @@ ACCOUNT_FORMS = {
     "/accounts/logout/": ["next"],
     "/accounts/settings/": ["email", "schedule_changes"],
     "/accounts/settings/verify/": ["next"],
+    "/pycon/call/new/": [
+        "title",
+        "kind",
+        "track",
+        "audience_level",
+        "language",
+        "abstract",
+        "description",
+        "notes",
+        "speaker_name",
+        "speaker_bio",
+        "version",
+        "action",
+    ],
 }
 ANONYMOUS_FORMS = {
     "/accounts/login/": ["username", "password", "next"],

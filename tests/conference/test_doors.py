@@ -19,7 +19,7 @@ from django.urls import URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
 from conference.models import ApiToken, Role, WebhookDelivery, WebhookEndpoint
-from sessions.models import Attachment, Feedback, Release, ScheduleImport
+from sessions.models import Attachment, Feedback, Proposal, Release, ScheduleImport
 from speakers.models import SessionChangeProposal
 from tests.builders import (
     make_conference,
@@ -140,6 +140,9 @@ def world(django_user_model):
         "scheduleimport": ScheduleImport.objects.create(
             conference=a, file_name="sessions.csv", data=b"code,title\n"
         ),
+        # A's proposal, though A has no call: the call's pages are a 404 for everyone then
+        # (tests/sessions/cfp/test_speaker_pages.py: who may open them while a call runs).
+        "proposal": Proposal.objects.create(conference=a, title="An idea", kind="talk"),
     }
     return {"a": a, "objects": objects, "people": people, "token": token}
 
@@ -170,6 +173,8 @@ def door_url(name: str, world, twin: bool = False) -> str:
             values[argument] = objects["attachment"].pk
         elif argument == "import_id":
             values[argument] = objects["scheduleimport"].pk
+        elif argument == "code":
+            values[argument] = objects["proposal"].code
         elif argument == "token":
             values[argument] = "x" * 10 + "." + "y" * 20
         else:
