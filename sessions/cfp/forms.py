@@ -193,10 +193,10 @@ def question_field(question: CallQuestion) -> forms.Field:
     """The field a question is answered in. Never required in the form itself: a draft may
     leave it empty; the label says it must be answered before submitting."""
     common = {"label": question.text, "help_text": question.help_text, "required": False}
-    Type = CallQuestion.AnswerType
-    if question.answer_type == Type.YES_NO:
+    types = CallQuestion.AnswerType
+    if question.answer_type == types.YES_NO:
         field = forms.ChoiceField(choices=YES_NO, widget=forms.RadioSelect, **common)
-    elif question.answer_type == Type.CHOICE:
+    elif question.answer_type == types.CHOICE:
         choices = [(choice, choice) for choice in question.choice_list()]
         if len(choices) <= 5:
             field = forms.ChoiceField(choices=choices, widget=forms.RadioSelect, **common)

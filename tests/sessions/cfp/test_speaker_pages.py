@@ -82,7 +82,8 @@ def test_the_call_page_shows_what_it_asks_for_and_until_when(client, call):
     assert "<strong>talks</strong>" in page
     assert "<script>alert" not in page
     assert "Open." in page
-    assert "30 minutes" in page and "10 minutes" in page
+    assert "30 minutes" in page
+    assert "10 minutes" in page
     assert "Languages" in page
     assert "Have you spoken before?" in page
     assert "Sat 31 Jan 2026 23:59 CET" in page
