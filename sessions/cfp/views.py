@@ -259,7 +259,6 @@ class ProposalView(SpeakerMixin, View):
                 may_delete=not proposal.deletion_refusal(user),
                 answers=list(proposal.answers.select_related("question")),
                 speakers=list(proposal.proposal_speakers.all()),
-                deadline=self.call.deadline_for(proposal.kind),
             )
         return render(self.request, self.template_name, context, status=status)
 
