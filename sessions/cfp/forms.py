@@ -143,15 +143,19 @@ class ProposalForm(forms.ModelForm):
         except ValidationError as error:
             for field, messages in error.message_dict.items():
                 self.add_error({"name": "speaker_name", "bio": "speaker_bio"}.get(field), messages)
-        seen = cleaned_data.get("version")
         if not self.instance._state.adding:
-            try:
-                if seen is None:
-                    raise EditConflictError(self.instance, 0, self.instance.version)
-                self.instance.check_version(seen)
-            except EditConflictError:
-                raise ValidationError(EDITED_ELSEWHERE, code="edit_conflict") from None
+            self.check_version(cleaned_data.get("version"))
         return cleaned_data
+
+    def check_version(self, seen: int | None) -> None:
+        """The proposal must still be the version the speaker saw (a form without one is as
+        stale as can be)."""
+        try:
+            if seen is None:
+                raise EditConflictError(self.instance, 0, self.instance.stored_version())
+            self.instance.check_version(seen)
+        except EditConflictError:
+            raise ValidationError(EDITED_ELSEWHERE, code="edit_conflict") from None
 
     def _post_clean(self):
         super()._post_clean()

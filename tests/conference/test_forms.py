@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from conference.forms import AccountSettingsForm, SignupForm
 from conference.models import TeamInvitation
-from sessions.models import Release
+from sessions.models import ProposalSpeaker, Release
 from speakers.models import SpeakerInvitation
 
 PROJECT_APPS = ("conference", "sessions", "speakers")
@@ -22,6 +22,8 @@ SAVED_TO = {
     "sessions.admin.forms.ReleaseForm.comment": Release._meta.get_field("comment"),
     "speakers.forms.InvitationForm.email": SpeakerInvitation._meta.get_field("email"),
     "conference.admin.teams.TeamInvitationForm.email": TeamInvitation._meta.get_field("email"),
+    "sessions.cfp.forms.ProposalForm.speaker_name": ProposalSpeaker._meta.get_field("name"),
+    "sessions.cfp.forms.ProposalForm.speaker_bio": ProposalSpeaker._meta.get_field("bio"),
 }
 # Fields no column receives: searches, lookups, passwords (saved hashed), hidden form state.
 NOT_SAVED = {

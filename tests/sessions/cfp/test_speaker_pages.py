@@ -365,3 +365,9 @@ def test_unknown_answers_are_form_errors(grace_client, call, grace, value):
 def test_bogus_codes_are_not_found(grace_client, call, code):
     # A NUL anywhere in an address is the site's 400, before any page.
     assert grace_client.get(f"/{call.conference.slug}/call/{code}/").status_code in (400, 404)
+
+
+def test_the_account_page_links_to_my_proposals_of_each_conference(grace_client, call, grace):
+    make_proposal(call.conference, grace)
+    page = grace_client.get(reverse("account")).content.decode()
+    assert call_url(call.conference, "my-proposals") in page
