@@ -371,3 +371,27 @@ def test_the_account_page_links_to_my_proposals_of_each_conference(grace_client,
     make_proposal(call.conference, grace)
     page = grace_client.get(reverse("account")).content.decode()
     assert call_url(call.conference, "my-proposals") in page
+
+
+def test_a_kind_past_its_own_deadline_is_refused_on_its_field(grace_client, call):
+    call.kinds.filter(kind="lightning-talk").update(closes_at=paris(10, 0, month=1))
+
+    response = grace_client.post(
+        call_url(call.conference, "proposal-new"), form_data(kind="lightning-talk")
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["kind"] == [
+        "The deadline for this kind of session has passed."
+    ]
+    assert not Proposal.objects.exists()
+
+
+def test_hostile_text_in_a_proposal_is_shown_inert(grace_client, call, grace):
+    hostile = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+    proposal = make_proposal(call.conference, grace, title=hostile, abstract=hostile)
+    for url in (call_url(call.conference, "my-proposals"), proposal_url(proposal)):
+        page = grace_client.get(url).content.decode()
+        assert "<script>alert" not in page
+        assert "<img src=x" not in page
+        assert "&lt;script&gt;" in page
