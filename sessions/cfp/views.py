@@ -201,7 +201,7 @@ class ProposalView(SpeakerMixin, View):
         except ValidationError as error:
             form.add_error(None, error)
             return self.show(proposal, form, "", status=409)
-        if request.POST.get("action") == "submit":
+        if request.POST.get("action") == "submit" and proposal.state == State.DRAFT:
             self.submit(proposal)
         else:
             messages.success(request, _("Your proposal is saved."))

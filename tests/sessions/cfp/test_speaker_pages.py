@@ -4,6 +4,7 @@ proposals”, and a proposal from its draft to its withdrawal."""
 import pytest
 from django.urls import reverse
 
+from conference.views.preview_time import SESSION_KEY
 from sessions.models import CallQuestion, Proposal, ProposalSpeaker
 from speakers.models import Speaker
 from tests.builders import make_call, make_conference, make_proposal, make_track, paris
@@ -395,3 +396,19 @@ def test_hostile_text_in_a_proposal_is_shown_inert(grace_client, call, grace):
         assert "<script>alert" not in page
         assert "<img src=x" not in page
         assert "&lt;script&gt;" in page
+
+
+def test_organizers_previewing_another_time_see_the_call_as_it_will_be(
+    client, organizer, call, grace
+):
+    def preview_after_the_call():
+        session = client.session
+        session[SESSION_KEY] = {str(call.conference.pk): AFTER_CALL.isoformat()}
+        session.save()
+
+    client.force_login(organizer)
+    preview_after_the_call()
+    assert "Closed." in client.get(call_url(call.conference)).content.decode()
+    client.force_login(grace)
+    preview_after_the_call()  # whatever her session says, a speaker gets the real time
+    assert "Open." in client.get(call_url(call.conference)).content.decode()
