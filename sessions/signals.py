@@ -17,6 +17,7 @@ from conference.models import Conference
 from sessions.models import (
     PENDING_SAVE_KEY,
     Attachment,
+    Call,
     SavedSession,
     Session,
     SessionLink,
@@ -47,6 +48,12 @@ def remember_whether_cancelling(sender, instance, raw=False, **kwargs):
             or not Session.objects.filter(pk=instance.pk, status=Session.Status.CANCELLED).exists()
         )
     )
+
+
+@receiver([post_save, post_delete], sender=Call)
+def call_changed(sender, instance, **kwargs):
+    """The conference's page links to its call while it has one."""
+    Conference.mark_changed(instance.conference_id)
 
 
 @receiver([post_save, post_delete], sender=SessionSpeaker)

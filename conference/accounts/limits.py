@@ -174,6 +174,10 @@ TEAM_INVITATIONS_PER_INVITER = Limit("team-invitation-inviter", 10, timedelta(ho
 # retyped address or two, too few for a speaker's account to mail the world through the site.
 CO_SPEAKER_INVITATIONS_PER_INVITER = Limit("co-speaker-invitation-inviter", 10, timedelta(hours=1))
 
+# Proposals submitted to calls for proposals: a few per account each hour, enough for every
+# idea, too few for one account to flood the reviewers.
+PROPOSAL_SUBMISSIONS_PER_ACCOUNT = Limit("proposal-submission-account", 5, timedelta(hours=1))
+
 
 # --- API throttles ----------------------------------------------------------------------------
 

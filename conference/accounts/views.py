@@ -115,8 +115,14 @@ class AccountView(LoginRequiredMixin, AccountPageMixin, TemplateView):
     def get_context_data(self, **kwargs):
         # The speakers this account is, one per conference (speakers/views/self_service.py).
         speakers = self.request.user.speaker_profiles.select_related("conference")
+        # The conferences this account proposed sessions to (sessions/cfp/views.py).
+        proposed_to = Conference.objects.filter(
+            proposals__proposal_speakers__user=self.request.user
+        ).distinct()
         return super().get_context_data(
-            speaker_profiles=list(speakers.order_by("-conference__starts_on", "pk")), **kwargs
+            speaker_profiles=list(speakers.order_by("-conference__starts_on", "pk")),
+            proposed_to=list(proposed_to.order_by("-starts_on", "pk")),
+            **kwargs,
         )
 
 

@@ -126,6 +126,7 @@ class ConferenceDetailView(ConferencePageMixin, DetailView):
             tracks=self.conference.tracks.all(),
             session_days=describe_days(session_days),
             conference_dates=describe_days(self.conference.days),
+            has_call=hasattr(self.conference, "call"),
             **kwargs,
         )
 

@@ -222,6 +222,15 @@ class Proposal(Versioned):
     def can_be_edited(self, now) -> bool:
         return not self.writing_refusal(now)
 
+    def deletion_refusal(self, user) -> str:
+        """Why ``user`` cannot delete the proposal; empty when they can. Only a draft goes, and
+        only by whom started it: what the organizers have seen is withdrawn, and kept."""
+        if self.state != State.DRAFT:
+            return gettext("Only a draft can be deleted: withdraw this proposal instead.")
+        if self.created_by_id != user.pk:
+            return gettext("Only the speaker who started this draft can delete it.")
+        return ""
+
     def step_refusal(self, state: str, now, *, by_speaker: bool) -> str:
         """Why the proposal cannot move to ``state`` at ``now``; empty when it can."""
         if state not in STEPS[self.state]:

@@ -19,6 +19,7 @@ from tests.builders import (
     make_session,
     make_speaker,
     make_track,
+    paris,
 )
 
 pytestmark = pytest.mark.django_db
@@ -76,6 +77,7 @@ PAGES = [
     "/pycon/now/hall/",
     "/pycon/changes/",
     "/pycon/changes.atom",
+    "/pycon/call/",
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password/reset/",
@@ -96,6 +98,8 @@ def site(module_db, django_db_blocker):
             speakers=[speaker],
         )
         release_schedule(conference, version="v1", comment="First.", user=None)
+        # Open whenever the tests run, so its form reads what is posted.
+        make_call(conference, opens_at=paris(1, 0, year=2020), closes_at=paris(1, 0, year=2099))
         return conference
 
 
@@ -268,6 +272,9 @@ PERSONAL_PAGES = [
     "/pycon/sessions/talk/",
     "/pycon/speakers/ada/",
     "/pycon/my-schedule/",
+    "/pycon/call/",
+    "/pycon/call/proposals/",
+    "/pycon/call/new/",
 ]
 
 
@@ -291,6 +298,20 @@ ACCOUNT_FORMS = {
     # A proposal's co-speakers (tests/sessions/cfp/test_co_speakers.py: as its speaker).
     "/pycon/call/ABCDEF/co-speakers/invite/": ["email", "next"],
     "/pycon/call/invitation/abc/": ["name", "bio"],
+    "/pycon/call/new/": [
+        "title",
+        "kind",
+        "track",
+        "audience_level",
+        "language",
+        "abstract",
+        "description",
+        "notes",
+        "speaker_name",
+        "speaker_bio",
+        "version",
+        "action",
+    ],
 }
 ANONYMOUS_FORMS = {
     "/accounts/login/": ["username", "password", "next"],

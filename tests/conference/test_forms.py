@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from conference.forms import AccountSettingsForm, SignupForm
 from conference.models import TeamInvitation
-from sessions.models import CoSpeakerInvitation, Release, Review
+from sessions.models import CoSpeakerInvitation, ProposalSpeaker, Release, Review
 from speakers.models import SpeakerInvitation
 
 PROJECT_APPS = ("conference", "sessions", "speakers")
@@ -26,6 +26,8 @@ SAVED_TO = {
     "sessions.cfp.co_speaker_forms.CoSpeakerInviteForm.email": CoSpeakerInvitation._meta.get_field(
         "email"
     ),
+    "sessions.cfp.forms.ProposalForm.speaker_name": ProposalSpeaker._meta.get_field("name"),
+    "sessions.cfp.forms.ProposalForm.speaker_bio": ProposalSpeaker._meta.get_field("bio"),
 }
 # Fields no column receives: searches, lookups, passwords (saved hashed), hidden form state.
 NOT_SAVED = {

@@ -9,6 +9,7 @@ that French writes the same (“Menu”, “Sessions”). So a string never mark
 fails as surely as one marked but left untranslated, without a list of phrases to keep.
 """
 
+import datetime
 import re
 import zoneinfo
 from html.parser import HTMLParser
@@ -24,14 +25,14 @@ from django.core.management import call_command
 from django.db import models
 from django.test import RequestFactory
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.text import capfirst
 
 from conference.admin.conference import embed_snippet
 from conference.i18n.catalogues import DOMAINS, LOCALE, extract
 from conference.models import ApiToken, Conference, Room, WebhookDelivery, WebhookEndpoint
 from conference.pages.copies import forget_pages
-from sessions.models import Attachment, Review, SavedSession, Session
+from sessions.models import Attachment, CallQuestion, Proposal, Review, SavedSession, Session
 from sessions.models.feedback import Feedback
 from sessions.releases import release_schedule
 from speakers.invitations import invitation_url
@@ -188,6 +189,20 @@ def site(db):
         speaker=invited.first(), email="s@example.org", forwardable=True
     )
     Conference.objects.filter(slug="pytorch-eu-2026").update(feedback_days_after=3650)
+    # A call open now, with a question, and the attendee's submitted proposal and draft.
+    now = timezone.now()
+    call = make_call(
+        session.conference,
+        opens_at=now - datetime.timedelta(days=1),
+        closes_at=now + datetime.timedelta(days=30),
+        text="We look for talks.",
+    )
+    call.tracks.set(session.conference.tracks.all()[:2])
+    CallQuestion.objects.create(
+        call=call, text="Given before?", answer_type="yes-no", required=True
+    )
+    submitted = make_proposal(session.conference, attendee, state=Proposal.State.SUBMITTED)
+    draft = make_proposal(session.conference, attendee)
     paths = [
         "/",
         f"{CONFERENCE}/",
@@ -222,6 +237,13 @@ def site(db):
         f"{CONFERENCE}/embed/grid/",
         f"{session.get_absolute_url()}feedback/",
         f"{CONFERENCE}/speaker/feedback/",
+        f"{CONFERENCE}/call/",
+        f"{CONFERENCE}/call/proposals/",
+        f"{CONFERENCE}/call/new/",
+        f"{CONFERENCE}/call/{submitted.code}/",
+        f"{CONFERENCE}/call/{submitted.code}/withdraw/",
+        f"{CONFERENCE}/call/{draft.code}/",
+        f"{CONFERENCE}/call/{draft.code}/delete/",
     ]
     return attendee, paths
 
@@ -291,8 +313,7 @@ def organizer_site(site, django_user_model):
     Attachment.objects.create(session=session, title="Slides", url="https://example.org/s.pdf")
     Feedback.objects.create(session=session, user=site[0], rating=4, comment="Clear and short.")
     release_schedule(conference, version="v1", comment="", user=organizer)
-    # The call for proposals, a proposal sent to it and a review: the review list and page.
-    make_call(conference)
+    # A proposal sent to the call (``site`` opened it) and a review: the review list and page.
     proposal = make_proposal(conference, site[0], state="submitted", title="Fast kernels")
     Review.objects.create(proposal=proposal, reviewer=organizer, score=2, comment="Clear.")
     return organizer, conference
