@@ -19,6 +19,7 @@ from conference.api.views import (
 )
 from sessions.api.feedback import FeedbackSummaryView
 from sessions.api.views import MyScheduleViewSet, ReleaseViewSet, RemovalViewSet, SessionViewSet
+from sessions.cfp.api import BulkDecisionViewSet, MyProposalViewSet, ProposalViewSet
 from speakers.api.views import SpeakerViewSet
 
 app_name = "api"
@@ -53,6 +54,8 @@ conference_router.register("rooms", RoomViewSet, basename="room")
 conference_router.register("tracks", TrackViewSet, basename="track")
 conference_router.register("sessions", SessionViewSet, basename="session")
 conference_router.register("speakers", SpeakerViewSet, basename="speaker")
+conference_router.register("proposals", ProposalViewSet, basename="proposal")
+conference_router.register("my-proposals", MyProposalViewSet, basename="my-proposal")
 
 v1_patterns = [
     path("", include(router.urls)),
@@ -72,6 +75,11 @@ v1_patterns = [
         "conferences/<slug:conference_slug>/feedback/",
         FeedbackSummaryView.as_view(),
         name="feedback-summary",
+    ),
+    path(
+        "conferences/<slug:conference_slug>/decisions/",
+        BulkDecisionViewSet.as_view({"post": "create"}),
+        name="decisions",
     ),
     path(
         "me/schedule/",

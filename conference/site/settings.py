@@ -438,6 +438,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "KindEnum": "sessions.models.Session.Kind",
         "SessionChangeKindEnum": "sessions.releases.CHANGE_KIND_CHOICES",
+        # A proposal's state and the decisions organizers take (sessions/cfp/api.py).
+        "ProposalStateEnum": "sessions.models.proposals.State",
+        "DecisionEnum": "sessions.models.call.DecisionMailTemplate.Decision",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",  # the default, kept

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.db import models, transaction
-from django.db.models import Avg, Count
+from django.db.models import Avg, Case, Count, Exists, F, OuterRef, Q, When
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
@@ -67,6 +67,18 @@ SPEAKER_STEPS = frozenset({State.SUBMITTED, State.WITHDRAWN, State.CONFIRMED, St
 REVIEWABLE = (State.SUBMITTED, State.ACCEPTED, State.WAITLISTED, State.REJECTED, State.CONFIRMED)
 
 
+def scores_hidden_from(user, conference) -> bool:
+    """Whether the call of ``conference`` hides the others' scores from ``user`` until they
+    have scored a proposal: it says so (``Call.scores_hidden_until_reviewed``), and ``user``
+    reviews without deciding (those who decide read every score)."""
+    call = getattr(conference, "call", None)  # none yet: no proposal to hide scores of
+    return (
+        call is not None
+        and call.scores_hidden_until_reviewed
+        and not user.has_perm("schedule.decide_proposal", conference)
+    )
+
+
 class ProposalQuerySet(VersionedQuerySet):
     def of_conference(self, conference):
         return self.filter(conference=conference)
@@ -91,6 +103,22 @@ class ProposalQuerySet(VersionedQuerySet):
     def with_scores(self):
         """Each proposal's mean score (``mean_score``, None before any) and review count."""
         return self.annotate(mean_score=Avg("reviews__score"), review_count=Count("reviews"))
+
+    def with_scores_for(self, user, conference):
+        """``with_scores()`` as ``user`` may read them in ``conference``: whether they scored
+        each proposal (``scored_by_user``), and the mean score they may see (``shown_score``,
+        None where ``Proposal.shows_scores_to`` would hide it), to show and to sort by in one
+        query for a whole list."""
+        speaks = Exists(ProposalSpeaker.objects.filter(proposal=OuterRef("pk"), user_id=user.pk))
+        shown = ~Q(speaks=True)
+        if scores_hidden_from(user, conference):
+            shown &= Q(scored_by_user__gt=0)
+        return self.annotate(
+            mean_score=Avg("reviews__score"),
+            review_count=Count("reviews"),
+            scored_by_user=Count("reviews", filter=Q(reviews__reviewer_id=user.pk)),
+            speaks=speaks,
+        ).annotate(shown_score=Case(When(shown, then=F("mean_score")), default=None))
 
     def drafts_of(self, user, conference):
         return self.filter(created_by=user, conference=conference, state=State.DRAFT)
@@ -278,6 +306,15 @@ class Proposal(Versioned):
 
     def session_is_published(self) -> bool:
         return self.session_id is not None and self.session.status != Session.Status.DRAFT
+
+    def shows_scores_to(self, user, *, has_scored: bool) -> bool:
+        """Whether ``user`` may read the scores and comments of this proposal's reviews (and
+        its mean score): never its own speakers; those who decide on it always; a reviewer
+        once ``has_scored`` it, or at once if the call does not hide scores until then.
+        (``ProposalQuerySet.with_scores_for`` is the same rule for a list.)"""
+        if self.is_spoken_by(user):
+            return False
+        return has_scored or not scores_hidden_from(user, self.conference)
 
     def is_spoken_by(self, user) -> bool:
         return user.is_authenticated and any(

@@ -5,13 +5,22 @@ from urllib.parse import quote
 
 import pytest
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.core import signing
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from sessions.models import CalendarFeed, SavedSession, Session
+from sessions.models import CalendarFeed, Proposal, SavedSession, Session
 from sessions.releases import release_schedule
-from tests.builders import make_conference, make_room, make_session, make_speaker, make_track
+from tests.builders import (
+    make_call,
+    make_conference,
+    make_proposal,
+    make_room,
+    make_session,
+    make_speaker,
+    make_track,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -88,6 +97,9 @@ def site(module_db, django_db_blocker):
             speakers=[speaker],
         )
         release_schedule(conference, version="v1", comment="First.", user=None)
+        make_call(conference)
+        proposer = get_user_model().objects.create_user("proposer")
+        make_proposal(conference, proposer, state=Proposal.State.SUBMITTED, code="TALK42")
         return conference
 
 
@@ -177,6 +189,8 @@ API_LISTS = [
     "/api/v1/conferences/pycon/speakers/",
     "/api/v1/conferences/pycon/releases/",
     "/api/v1/me/schedule/",
+    "/api/v1/conferences/pycon/proposals/",
+    "/api/v1/conferences/pycon/my-proposals/",
 ]
 
 
@@ -372,6 +386,13 @@ WRITE_FIELDS = [
     "bio",
     "username",
     "password",
+    "score",
+    "comment",
+    "state",
+    "note",
+    "notes",
+    "proposals",
+    "answers",
 ]
 
 
@@ -412,6 +433,10 @@ API_WRITES = [
     ("post", "/api/v1/conferences/pycon/speakers/"),
     ("patch", "/api/v1/conferences/pycon/speakers/ada/"),
     ("post", "/api/v1/auth/token/"),
+    ("post", "/api/v1/conferences/pycon/my-proposals/"),
+    ("put", "/api/v1/conferences/pycon/proposals/TALK42/my-review/"),
+    ("post", "/api/v1/conferences/pycon/proposals/TALK42/decision/"),
+    ("post", "/api/v1/conferences/pycon/decisions/"),
 ]
 
 
@@ -423,6 +448,19 @@ def test_a_bad_value_in_every_field_never_breaks_api_writes(
     # Some of these are valid somewhere ("-1" is a fine slug): what matters is no 500.
     body = dict.fromkeys(WRITE_FIELDS, value)
     response = getattr(staff_client, method)(path, body, content_type="application/json")
+    assert_handled(response)
+    assert response["Content-Type"] == "application/json"
+
+
+PROPOSAL_PARAMETERS = [*PARAMETERS, "state", "not_reviewed_by_me"]
+
+
+@pytest.mark.parametrize("path", ["proposals/", "proposals/TALK42/reviews/", "my-proposals/"])
+@pytest.mark.parametrize("value", BAD_VALUES, ids=lambda value: repr(value[:20]))
+def test_a_bad_query_value_never_breaks_the_proposals_api(staff_client, site, path, value):
+    response = staff_client.get(
+        f"/api/v1/conferences/pycon/{path}", dict.fromkeys(PROPOSAL_PARAMETERS, value)
+    )
     assert_handled(response)
     assert response["Content-Type"] == "application/json"
 

@@ -15,14 +15,16 @@ every door (never a 403).
 
 import pytest
 from django.contrib import admin
-from django.urls import URLResolver, get_resolver, reverse
+from django.urls import URLResolver, get_resolver, resolve, reverse
 from rest_framework.test import APIClient
 
 from conference.models import ApiToken, Role, WebhookDelivery, WebhookEndpoint
-from sessions.models import Attachment, Feedback, Release, ScheduleImport
+from sessions.models import Attachment, Feedback, Proposal, Release, ScheduleImport
 from speakers.models import SessionChangeProposal
 from tests.builders import (
+    make_call,
     make_conference,
+    make_proposal,
     make_room,
     make_session,
     make_speaker,
@@ -115,6 +117,8 @@ def world(django_user_model):
     token = ApiToken.objects.create(user=boss, name="B only", scope=ApiToken.Scope.WRITE)
     token.conferences.set([b])
     endpoint = WebhookEndpoint.objects.create(conference=a, url="https://hooks.example.org/a")
+    make_call(a)
+    proposer = person("proposer", staff=False)
     objects = {
         "conference": a,
         "room": room,
@@ -137,6 +141,7 @@ def world(django_user_model):
         "sessionchangeproposal": SessionChangeProposal.objects.create(
             session=session, speaker=speaker, title="A new title", original_title=session.title
         ),
+        "proposal": make_proposal(a, proposer, state=Proposal.State.SUBMITTED),
         "scheduleimport": ScheduleImport.objects.create(
             conference=a, file_name="sessions.csv", data=b"code,title\n"
         ),
@@ -170,6 +175,8 @@ def door_url(name: str, world, twin: bool = False) -> str:
             values[argument] = objects["attachment"].pk
         elif argument == "import_id":
             values[argument] = objects["scheduleimport"].pk
+        elif argument == "code":
+            values[argument] = objects["proposal"].code
         elif argument == "token":
             values[argument] = "x" * 10 + "." + "y" * 20
         else:
@@ -185,7 +192,9 @@ def ask(world, who: str, name: str, twin: bool = False):
             client.credentials(HTTP_AUTHORIZATION=f"Token {world['token'].key}")
         elif who != "anonymous":
             client.force_authenticate(world["people"][who])
-        method = "delete" if name == "api:my-schedule-entry" else "get"
+        # A viewset's route answers the methods it maps; knock with a read where there is one.
+        actions = getattr(resolve(url).func, "actions", None) or {"get": None}
+        method = "get" if "get" in actions else sorted(actions)[0]
         return getattr(client, method)(url)
     from django.test import Client
 
@@ -224,7 +233,15 @@ DOORS = conference_doors()
 SAME_FOR_EVERY_CONFERENCE = {"sessions:schedule-grid-rows"}
 # Doors opened by a secret of their own (a mailed link, a private feed) or about one's own saves:
 # no role opens them.
-PERSONAL_DOORS = {"speakers:invitation", "sessions:my-schedule-feed", "api:my-schedule-entry"}
+PERSONAL_DOORS = {
+    "speakers:invitation",
+    "sessions:my-schedule-feed",
+    "api:my-schedule-entry",
+    # A speaker's own proposal: nobody else's, whatever their role.
+    "api:my-proposal-detail",
+    "api:my-proposal-submit",
+    "api:my-proposal-withdraw",
+}
 
 
 def test_the_walk_finds_every_kind_of_door():
