@@ -434,11 +434,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Two choice sets are called ``kind``: a session's and a release's change's.
+    # Choice sets sharing a name: ``kind`` (a session's, a release change's), ``state`` (proposals).
     "ENUM_NAME_OVERRIDES": {
         "KindEnum": "sessions.models.Session.Kind",
         "SessionChangeKindEnum": "sessions.releases.CHANGE_KIND_CHOICES",
-        # A proposal's state and the decisions organizers take (sessions/cfp/api.py).
         "ProposalStateEnum": "sessions.models.proposals.State",
         "DecisionEnum": "sessions.models.call.DecisionMailTemplate.Decision",
     },

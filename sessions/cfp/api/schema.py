@@ -1,4 +1,4 @@
-"""The OpenAPI documentation of the proposals API (sessions/cfp/api.py): summaries, parameters,
+"""The OpenAPI documentation of the proposals API (sessions/cfp/api/views.py): summaries, parameters,
 request and response shapes, examples."""
 
 from drf_spectacular.utils import (
@@ -19,7 +19,7 @@ from conference.api.schema import (
     WRITE,
     errors,
 )
-from sessions.cfp.api_serializers import (
+from sessions.cfp.api.serializers import (
     BulkDecisionSerializer,
     DecisionReportSerializer,
     DecisionSerializer,

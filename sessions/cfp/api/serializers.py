@@ -1,4 +1,4 @@
-"""What the proposals API reads and writes (sessions/cfp/api.py): proposals as reviewers and
+"""What the proposals API reads and writes (sessions/cfp/api/views.py): proposals as reviewers and
 organizers see them, as their speakers see and write them, reviews and decisions.
 
 Serializers parse and show; the rules are the models' (``Proposal.clean``, ``writing_refusal``,
@@ -24,6 +24,7 @@ from sessions.models.call import DecisionMailTemplate
 from sessions.models.proposals import NOTES_MAX_LENGTH, REVIEWABLE
 
 Decision = DecisionMailTemplate.Decision
+MAX_DECIDED_AT_ONCE = 500
 
 
 class AnswerSerializer(serializers.ModelSerializer):
@@ -204,12 +205,34 @@ class DecisionSerializer(serializers.Serializer):
     )
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "maxLength": 12},
+        "minItems": 1,
+        "maxItems": MAX_DECIDED_AT_ONCE,
+    }
+)
+class CodeListField(serializers.Field):
+    """Codes of proposals, as a JSON array of strings; its errors are one list of messages, as
+    every 400 of the API is (DRF's ListField keys them by position)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, list) or not all(isinstance(code, str) for code in data):
+            raise serializers.ValidationError("Send a list of proposal codes (strings).")
+        if not 1 <= len(data) <= MAX_DECIDED_AT_ONCE:
+            raise serializers.ValidationError(
+                f"Send from 1 to {MAX_DECIDED_AT_ONCE} proposal codes."
+            )
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
 class BulkDecisionSerializer(DecisionSerializer):
-    proposals = serializers.ListField(
-        child=strict(serializers.CharField, str)(max_length=12),
-        min_length=1,
-        max_length=500,
-        help_text="Codes of proposals under review in this conference; each is decided on its own.",
+    proposals = CodeListField(
+        help_text="Codes of proposals under review in this conference; each is decided on its own."
     )
 
     def validate_proposals(self, codes: list[str]) -> list[str]:
@@ -246,10 +269,35 @@ class DecisionReportSerializer(serializers.Serializer):
 
 
 class AnswerWriteSerializer(serializers.Serializer):
-    question = strict(serializers.IntegerField, int)(help_text="Id of a question of the call.")
-    value = strict(serializers.CharField, str)(
-        allow_blank=True, max_length=5000, help_text="The answer; for yes or no, `yes` or `no`."
+    """Documents one answer of ``AnswerListField``."""
+
+    question = serializers.IntegerField(help_text="Id of a question of the call.")
+    value = serializers.CharField(
+        allow_blank=True, help_text="The answer; for yes or no, `yes` or `no`."
     )
+
+
+@extend_schema_field(AnswerWriteSerializer(many=True))
+class AnswerListField(serializers.Field):
+    """Answers as ``[{"question": <id>, "value": "<text>"}]``; its errors are one list of
+    messages, each naming the question, as every 400 of the API is."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, list) or not all(
+            isinstance(answer, dict)
+            and {"question", "value"} <= answer.keys()
+            and isinstance(answer["question"], int)
+            and not isinstance(answer["question"], bool)
+            and isinstance(answer["value"], str)
+            for answer in data
+        ):
+            raise serializers.ValidationError(
+                'Send a list of answers, each {"question": <id>, "value": "<text>"}.'
+            )
+        return data
+
+    def to_representation(self, value):
+        return value
 
 
 class MyProposalSerializer(serializers.ModelSerializer):
@@ -318,8 +366,7 @@ class MyProposalWriteSerializer(StrictTypesMixin, serializers.ModelSerializer):
         allow_blank=True,
         help_text="For the organizers only: never published.",
     )
-    answers = AnswerWriteSerializer(
-        many=True,
+    answers = AnswerListField(
         required=False,
         help_text="Answers to the call's questions; those left out keep their answer.",
     )
@@ -365,19 +412,18 @@ class MyProposalWriteSerializer(StrictTypesMixin, serializers.ModelSerializer):
     def checked_answers(self, conference, answers: list[dict]) -> list[tuple]:
         """Each answer with its question, as ``CallQuestion.check_answer`` keeps it."""
         questions = {question.pk: question for question in conference.call.questions.all()}
-        checked, problems = [], {}
-        for index, answer in enumerate(answers):
+        checked, problems = [], []
+        for answer in answers:
             question = questions.get(answer["question"])
             if question is None:
-                problems[index] = {"question": ["The call asks no such question."]}
+                problems.append(f"The call asks no question {answer['question']}.")
                 continue
             try:
                 checked.append((question, question.check_answer(answer["value"])))
             except DjangoValidationError as error:
-                problems[index] = {"value": error.messages}
+                problems.extend(f"{question.text} {message}" for message in error.messages)
         if problems:
-            listed = [problems.get(index, {}) for index in range(len(answers))]
-            raise serializers.ValidationError({"answers": listed})
+            raise serializers.ValidationError({"answers": problems})
         return checked
 
     def create(self, validated_data):

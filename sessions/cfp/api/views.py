@@ -1,14 +1,5 @@
-"""The proposals API (docs/api.md, "Proposals"): for a conference's teams, its proposals with
-their scores, reviews and decisions; for speakers, their own proposals.
-
-- ``conferences/<slug>/proposals/``: reviewers, programme and organizers read (``view_proposal``),
-  reviewers score (``review_proposal``), those who plan decide (``decide_proposal``); a person
-  on no team of the conference finds nothing there (404).
-- ``conferences/<slug>/my-proposals/``: an account's own proposals (any other is a 404).
-
-Every step goes through the models (``Proposal.move_to`` and ``decisions.decide``), every write
-through their ``clean()``; nothing here decides who may read a score or a speaker's name.
-"""
+"""The proposals API's views: who reaches which proposals, and each door's answer (the
+package's docstring says which doors there are)."""
 
 from functools import cached_property
 
@@ -28,12 +19,12 @@ from conference.api.views import ConferenceScopedMixin
 from conference.versioning import EditConflictError
 from sessions.api.views import StrictOrderingFilter
 from sessions.cfp import decisions
-from sessions.cfp.api_schema import (
+from sessions.cfp.api.schema import (
     document_decisions,
     document_my_proposals,
     document_proposals,
 )
-from sessions.cfp.api_serializers import (
+from sessions.cfp.api.serializers import (
     BulkDecisionSerializer,
     DecisionReportSerializer,
     DecisionSerializer,
@@ -103,7 +94,8 @@ class ProposalPermission(TeamPermission):
             return None  # no such door: DRF answers 405
         if request.method in permissions.SAFE_METHODS:
             return view.read_permission
-        return view.WRITES[view.action]
+        # By the method's action, not view.action: OPTIONS asks about each method in turn.
+        return view.WRITES[view.action_map[request.method.lower()]]
 
 
 class TeamConferenceMixin(ConferenceScopedMixin):
@@ -158,13 +150,13 @@ class ProposalViewSet(TeamConferenceMixin, viewsets.ReadOnlyModelViewSet):
             return DecisionSerializer
         return ProposalDetailSerializer
 
-    @action(detail=True, methods=["get"], pagination_class=None)
+    @action(detail=True, methods=["get"])
     def reviews(self, request, *args, **kwargs):
         proposal = self.get_object()
         reviews = Review.objects.visible_to(request.user, proposal).select_related("reviewer")
         return Response(ReviewSerializer(reviews, many=True).data)
 
-    @action(detail=True, methods=["put"], url_path="my-review")
+    @action(detail=True, methods=["put"])
     def my_review(self, request, *args, **kwargs):
         proposal = self.get_object()
         review = Review.objects.filter(proposal=proposal, reviewer=request.user).first()
