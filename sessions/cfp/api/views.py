@@ -36,6 +36,7 @@ from sessions.cfp.api.serializers import (
     ReviewWriteSerializer,
 )
 from sessions.models import Proposal, ProposalStateChange, Review
+from sessions.models.choices import Kind
 from sessions.models.proposals import REVIEWABLE
 
 State = Proposal.State
@@ -48,12 +49,13 @@ class ProposalFilter(django_filters.FilterSet):
     state = django_filters.ChoiceFilter(
         choices=[(state.value, state.label) for state in REVIEWABLE], label="State"
     )
-    kind = django_filters.CharFilter(max_length=20, label="Kind of session")
-    track = django_filters.CharFilter(
-        field_name="track__slug", max_length=300, label="Slug of a track"
-    )
-    not_reviewed_by_me = django_filters.BooleanFilter(
-        method="filter_not_reviewed_by_me", label="Only those I have not scored (true)"
+    kind = django_filters.ChoiceFilter(choices=Kind.choices, label="Kind of session")
+    track = django_filters.CharFilter(field_name="track__slug", label="Slug of a track")
+    # "true" or "false", nothing else: a BooleanFilter would also take "null", "unknown"...
+    not_reviewed_by_me = django_filters.ChoiceFilter(
+        choices=[("true", "true"), ("false", "false")],
+        method="filter_not_reviewed_by_me",
+        label="Only those I have not scored (true)",
     )
 
     class Meta:
@@ -61,7 +63,7 @@ class ProposalFilter(django_filters.FilterSet):
         fields = ["state", "kind", "track", "not_reviewed_by_me"]
 
     def filter_not_reviewed_by_me(self, queryset, name, value):
-        return queryset.not_reviewed_by(self.request.user) if value else queryset
+        return queryset.not_reviewed_by(self.request.user) if value == "true" else queryset
 
 
 class ProposalOrdering(StrictOrderingFilter):
@@ -217,7 +219,6 @@ class BulkDecisionViewSet(TeamConferenceMixin, viewsets.GenericViewSet):
                 state__in=REVIEWABLE, code__in=query.validated_data["proposals"]
             )
             .select_related("conference__call", "session")
-            .prefetch_related("answers", "conference__call__questions")
             .order_by("pk")
         )
         return decide(proposals, query.validated_data, request.user)

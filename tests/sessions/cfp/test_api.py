@@ -537,6 +537,21 @@ def test_another_persons_proposal_is_a_404_to_a_speaker(call, grace, attendee, c
     assert client.get(api(call.conference, "my-proposals/")).json()["results"] == []
 
 
+@pytest.mark.parametrize("n", [1, 12])
+def test_my_proposals_query_count_does_not_grow(
+    call, grace, django_user_model, django_assert_max_num_queries, n
+):
+    question = CallQuestion.objects.create(call=call, text="Spoken before?", answer_type="yes-no")
+    for index in range(n):
+        proposal = make_proposal(call.conference, grace, account(django_user_model, f"co-{index}"))
+        proposal.answers.create(question=question, value="no")
+        proposal.move_to(State.SUBMITTED, by=grace, now=DURING_CALL, by_speaker=True)
+    client = speaker_client(grace)
+    with django_assert_max_num_queries(9):
+        response = client.get(api(call.conference, "my-proposals/"))
+    assert len(response.json()["results"]) == n
+
+
 def test_a_speaker_lists_their_proposals_and_never_their_reviews(call, grace, organizer):
     proposal = make_proposal(call.conference, grace, state=State.SUBMITTED, title="Graphs")
     score(organizer, proposal, 0, comment="Secret")
