@@ -580,3 +580,10 @@ def test_the_public_api_shows_nothing_of_a_proposal_before_its_session_is_publis
         s["title"] for s in anonymous.get(api(call.conference, "sessions/")).json()["results"]
     ]
     assert titles == ["Secret plans"]
+
+
+@pytest.mark.parametrize("path", ["proposals/", "decisions/", "my-proposals/"])
+def test_options_describes_a_route_without_breaking(call, organizer_client, path):
+    response = organizer_client.options(api(call.conference, path))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
