@@ -19,6 +19,7 @@ from conference.api.views import (
 )
 from sessions.api.feedback import FeedbackSummaryView
 from sessions.api.views import MyScheduleViewSet, ReleaseViewSet, RemovalViewSet, SessionViewSet
+from sessions.cfp.api.views import BulkDecisionViewSet, MyProposalViewSet, ProposalViewSet
 from speakers.api.views import SpeakerViewSet
 
 app_name = "api"
@@ -53,6 +54,7 @@ conference_router.register("rooms", RoomViewSet, basename="room")
 conference_router.register("tracks", TrackViewSet, basename="track")
 conference_router.register("sessions", SessionViewSet, basename="session")
 conference_router.register("speakers", SpeakerViewSet, basename="speaker")
+conference_router.register("my-proposals", MyProposalViewSet, basename="my-proposal")
 
 v1_patterns = [
     path("", include(router.urls)),
@@ -72,6 +74,38 @@ v1_patterns = [
         "conferences/<slug:conference_slug>/feedback/",
         FeedbackSummaryView.as_view(),
         name="feedback-summary",
+    ),
+    # Proposals for the conference's teams: reads, a review, decisions. Routed one by one, as
+    # releases are: the router would also route the writes ConferenceScopedMixin defines.
+    path(
+        "conferences/<slug:conference_slug>/proposals/",
+        ProposalViewSet.as_view({"get": "list"}),
+        name="proposal-list",
+    ),
+    path(
+        "conferences/<slug:conference_slug>/proposals/<slug:code>/",
+        ProposalViewSet.as_view({"get": "retrieve"}),
+        name="proposal-detail",
+    ),
+    path(
+        "conferences/<slug:conference_slug>/proposals/<slug:code>/reviews/",
+        ProposalViewSet.as_view({"get": "reviews"}, filter_backends=[], pagination_class=None),
+        name="proposal-reviews",
+    ),
+    path(
+        "conferences/<slug:conference_slug>/proposals/<slug:code>/my-review/",
+        ProposalViewSet.as_view({"put": "my_review"}),
+        name="proposal-my-review",
+    ),
+    path(
+        "conferences/<slug:conference_slug>/proposals/<slug:code>/decision/",
+        ProposalViewSet.as_view({"post": "decision"}),
+        name="proposal-decision",
+    ),
+    path(
+        "conferences/<slug:conference_slug>/decisions/",
+        BulkDecisionViewSet.as_view({"post": "create"}),
+        name="decisions",
     ),
     path(
         "me/schedule/",

@@ -434,10 +434,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Two choice sets are called ``kind``: a session's and a release's change's.
+    # Choice sets sharing a name: ``kind`` (a session's, a release change's), ``state`` (proposals).
     "ENUM_NAME_OVERRIDES": {
         "KindEnum": "sessions.models.Session.Kind",
         "SessionChangeKindEnum": "sessions.releases.CHANGE_KIND_CHOICES",
+        "ProposalStateEnum": "sessions.models.proposals.State",
+        "DecisionEnum": "sessions.models.call.DecisionMailTemplate.Decision",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",  # the default, kept

@@ -17,8 +17,9 @@
 - ``feedback``: attendees' ratings and their rules (the window, the save limit, averages).
 - ``call``: a conference's call for proposals: its dates, kinds, tracks, questions, review
   scale and decision mails.
-- ``proposals``: speakers' proposals, their speakers, answers, co-speaker invitations and the
-  steps from draft to session (``Proposal.move_to``); ``reviews``: reviewers' scores.
+- ``proposals``: speakers' proposals, their speakers, answers and the
+  steps from draft to session (``Proposal.move_to``); ``co_speakers``: invitations to speak
+  in one; ``reviews``: reviewers' scores.
 
 Everything is imported from here (``from sessions.models import Session``), as Django finds it.
 """
@@ -26,11 +27,11 @@ Everything is imported from here (``from sessions.models import Session``), as D
 from sessions.models.bookings import locking_all, room_bookings_checked_at_end
 from sessions.models.call import Call, CallKind, CallQuestion, DecisionMailTemplate
 from sessions.models.choices import AUDIENCE_LEVEL_NAMES, KIND_NAMES, SCHEDULE_ORDER
+from sessions.models.co_speakers import CoSpeakerInvitation
 from sessions.models.feedback import Feedback
 from sessions.models.loaders import attachments_prefetch, links_prefetch, ordered_speakers_prefetch
 from sessions.models.material import Attachment, SessionLink
 from sessions.models.proposals import (
-    CoSpeakerInvitation,
     Proposal,
     ProposalAnswer,
     ProposalSpeaker,

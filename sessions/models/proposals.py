@@ -15,7 +15,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.db import models, transaction
-from django.db.models import Avg, Count
+from django.db.models import Avg, Case, Count, Exists, F, OuterRef, Q, When
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
@@ -67,6 +67,18 @@ SPEAKER_STEPS = frozenset({State.SUBMITTED, State.WITHDRAWN, State.CONFIRMED, St
 REVIEWABLE = (State.SUBMITTED, State.ACCEPTED, State.WAITLISTED, State.REJECTED, State.CONFIRMED)
 
 
+def scores_hidden_from(user, conference) -> bool:
+    """Whether the call of ``conference`` hides the others' scores from ``user`` until they
+    have scored a proposal: it says so (``Call.scores_hidden_until_reviewed``), and ``user``
+    reviews without deciding (those who decide read every score)."""
+    call = getattr(conference, "call", None)  # none yet: no proposal to hide scores of
+    return (
+        call is not None
+        and call.scores_hidden_until_reviewed
+        and not user.has_perm("schedule.decide_proposal", conference)
+    )
+
+
 class ProposalQuerySet(VersionedQuerySet):
     def of_conference(self, conference):
         return self.filter(conference=conference)
@@ -91,6 +103,22 @@ class ProposalQuerySet(VersionedQuerySet):
     def with_scores(self):
         """Each proposal's mean score (``mean_score``, None before any) and review count."""
         return self.annotate(mean_score=Avg("reviews__score"), review_count=Count("reviews"))
+
+    def with_scores_for(self, user, conference):
+        """``with_scores()`` as ``user`` may read them in ``conference``: whether they scored
+        each proposal (``scored_by_user``), and the mean score they may see (``shown_score``,
+        None where ``Proposal.shows_scores_to`` would hide it), to show and to sort by in one
+        query for a whole list."""
+        speaks = Exists(ProposalSpeaker.objects.filter(proposal=OuterRef("pk"), user_id=user.pk))
+        shown = ~Q(speaks=True)
+        if scores_hidden_from(user, conference):
+            shown &= Q(scored_by_user__gt=0)
+        return self.annotate(
+            mean_score=Avg("reviews__score"),
+            review_count=Count("reviews"),
+            scored_by_user=Count("reviews", filter=Q(reviews__reviewer_id=user.pk)),
+            speaks=speaks,
+        ).annotate(shown_score=Case(When(shown, then=F("mean_score")), default=None))
 
     def drafts_of(self, user, conference):
         return self.filter(created_by=user, conference=conference, state=State.DRAFT)
@@ -292,6 +320,15 @@ class Proposal(Versioned):
     def session_is_published(self) -> bool:
         return self.session_id is not None and self.session.status != Session.Status.DRAFT
 
+    def shows_scores_to(self, user, *, has_scored: bool) -> bool:
+        """Whether ``user`` may read the scores and comments of this proposal's reviews (and
+        its mean score): never its own speakers; those who decide on it always; a reviewer
+        once ``has_scored`` it, or at once if the call does not hide scores until then.
+        (``ProposalQuerySet.with_scores_for`` is the same rule for a list.)"""
+        if self.is_spoken_by(user):
+            return False
+        return has_scored or not scores_hidden_from(user, self.conference)
+
     def is_spoken_by(self, user) -> bool:
         return user.is_authenticated and any(
             speaker.user_id == user.pk for speaker in self.proposal_speakers.all()
@@ -404,71 +441,3 @@ class ProposalStateChange(models.Model):
 
     def __str__(self):
         return f"{self.get_from_state_display()} → {self.get_to_state_display()}"
-
-
-class CoSpeakerInvitationQuerySet(models.QuerySet):
-    def open(self):
-        return self.filter(accepted_at__isnull=True, expires_at__gt=timezone.now())
-
-
-class CoSpeakerInvitation(models.Model):
-    """A speaker's invitation to another person to speak in their proposal, mailed as a link
-    (sessions/cfp/co_speakers.py). As teams' invitations: the link's token is kept only as a
-    digest, it works once and until it expires, and only the account that confirmed the invited
-    address accepts it."""
-
-    proposal = models.ForeignKey(
-        Proposal,
-        on_delete=models.CASCADE,
-        related_name="invitations",
-        verbose_name=gettext_lazy("proposal"),
-    )
-    email = models.EmailField(gettext_lazy("email"))
-    invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-        verbose_name=gettext_lazy("invited by"),
-    )
-    token_digest = models.CharField(max_length=64, unique=True, editable=False)
-    created_at = models.DateTimeField(gettext_lazy("created at"), auto_now_add=True)
-    expires_at = models.DateTimeField(gettext_lazy("expires at"))
-    accepted_at = models.DateTimeField(gettext_lazy("accepted at"), null=True, blank=True)
-    accepted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=gettext_lazy("accepted by"),
-    )
-
-    objects = CoSpeakerInvitationQuerySet.as_manager()
-
-    class Meta:
-        verbose_name = gettext_lazy("co-speaker invitation")
-        verbose_name_plural = gettext_lazy("co-speaker invitations")
-        ordering = ["-created_at", "-pk"]
-
-    def __str__(self):
-        return f"{self.email} → {self.proposal}"
-
-    def clean(self):
-        if self.proposal_id and self._state.adding:
-            proposal = self.proposal
-            speakers = proposal.proposal_speakers.count()
-            pending = proposal.invitations.open().count()
-            limit = proposal.conference.call.max_speakers
-            if speakers + pending >= limit:
-                raise ValidationError(
-                    {
-                        "email": gettext(
-                            "A proposal has at most %(count)d speakers, invitations still "
-                            "open included."
-                        )
-                        % {"count": limit}
-                    }
-                )
-            if proposal.invitations.open().filter(email__iexact=self.email).exists():
-                raise ValidationError({"email": gettext("This address is invited already.")})

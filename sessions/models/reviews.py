@@ -24,6 +24,15 @@ class ReviewQuerySet(models.QuerySet):
     def by(self, user):
         return self.filter(reviewer=user)
 
+    def visible_to(self, user, proposal):
+        """The reviews of ``proposal`` that ``user`` may read, with their scores and comments:
+        all of them, unless its call hides the others' scores from a reviewer who has not
+        scored it yet (``Proposal.shows_scores_to``); then none. The admin and the API list
+        reviews through this."""
+        reviews = self.filter(proposal=proposal)
+        has_scored = user.is_authenticated and reviews.filter(reviewer=user).exists()
+        return reviews if proposal.shows_scores_to(user, has_scored=has_scored) else reviews.none()
+
 
 class Review(models.Model):
     proposal = models.ForeignKey(

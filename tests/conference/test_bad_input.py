@@ -5,6 +5,7 @@ from urllib.parse import quote
 
 import pytest
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.core import signing
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -100,6 +101,8 @@ def site(module_db, django_db_blocker):
         release_schedule(conference, version="v1", comment="First.", user=None)
         # Open whenever the tests run, so its form reads what is posted.
         make_call(conference, opens_at=paris(1, 0, year=2020), closes_at=paris(1, 0, year=2099))
+        proposer = get_user_model().objects.create_user("proposer")
+        make_proposal(conference, proposer, state=Proposal.State.SUBMITTED, code="TALK42")
         return conference
 
 
@@ -189,6 +192,8 @@ API_LISTS = [
     "/api/v1/conferences/pycon/speakers/",
     "/api/v1/conferences/pycon/releases/",
     "/api/v1/me/schedule/",
+    "/api/v1/conferences/pycon/proposals/",
+    "/api/v1/conferences/pycon/my-proposals/",
 ]
 
 
@@ -334,8 +339,8 @@ def test_a_bad_form_value_never_breaks_an_account_form(client, site, path, field
 
 @pytest.fixture
 def accepted_proposal(site, attendee):
-    """An accepted proposal of ``attendee``'s: their answer page opens its form to them."""
-    make_call(site)
+    """An accepted proposal of ``attendee``'s (to the call ``site`` opened): their answer page
+    opens its form to them."""
     return make_proposal(site, attendee, state=Proposal.State.ACCEPTED)
 
 
@@ -424,6 +429,13 @@ WRITE_FIELDS = [
     "bio",
     "username",
     "password",
+    "score",
+    "comment",
+    "state",
+    "note",
+    "notes",
+    "proposals",
+    "answers",
 ]
 
 
@@ -464,6 +476,10 @@ API_WRITES = [
     ("post", "/api/v1/conferences/pycon/speakers/"),
     ("patch", "/api/v1/conferences/pycon/speakers/ada/"),
     ("post", "/api/v1/auth/token/"),
+    ("post", "/api/v1/conferences/pycon/my-proposals/"),
+    ("put", "/api/v1/conferences/pycon/proposals/TALK42/my-review/"),
+    ("post", "/api/v1/conferences/pycon/proposals/TALK42/decision/"),
+    ("post", "/api/v1/conferences/pycon/decisions/"),
 ]
 
 
@@ -475,6 +491,19 @@ def test_a_bad_value_in_every_field_never_breaks_api_writes(
     # Some of these are valid somewhere ("-1" is a fine slug): what matters is no 500.
     body = dict.fromkeys(WRITE_FIELDS, value)
     response = getattr(staff_client, method)(path, body, content_type="application/json")
+    assert_handled(response)
+    assert response["Content-Type"] == "application/json"
+
+
+PROPOSAL_PARAMETERS = [*PARAMETERS, "state", "not_reviewed_by_me"]
+
+
+@pytest.mark.parametrize("path", ["proposals/", "proposals/TALK42/reviews/", "my-proposals/"])
+@pytest.mark.parametrize("value", BAD_VALUES, ids=lambda value: repr(value[:20]))
+def test_a_bad_query_value_never_breaks_the_proposals_api(staff_client, site, path, value):
+    response = staff_client.get(
+        f"/api/v1/conferences/pycon/{path}", dict.fromkeys(PROPOSAL_PARAMETERS, value)
+    )
     assert_handled(response)
     assert response["Content-Type"] == "application/json"
 
