@@ -82,6 +82,16 @@ def reachable_speakers(proposal: Proposal) -> list[ProposalSpeaker]:
     )
 
 
+def proposal_url(proposal: Proposal) -> str:
+    """The proposal's own page for its speakers: its texts, state and co-speakers."""
+    return absolute(
+        reverse(
+            "proposal",
+            kwargs={"conference_slug": proposal.conference.slug, "code": proposal.code},
+        )
+    )
+
+
 def answer_url(proposal: Proposal) -> str:
     """The proposal's page for its speakers: its decision, and the buttons that answer one."""
     return absolute(
@@ -123,6 +133,7 @@ class DecisionMailWriter:
         self.decision = proposal.state
         self.language = self.conference.language
         self.url = answer_url(proposal)
+        self.proposal_url = proposal_url(proposal)
         self.organizers_text = (
             DecisionMailTemplate.objects.filter(
                 call__conference=self.conference, decision=self.decision, language=self.language
@@ -136,7 +147,7 @@ class DecisionMailWriter:
             "speaker": speaker.name,
             "title": self.proposal.title,
             "conference": self.conference.name,
-            "proposal_url": self.url,
+            "proposal_url": self.proposal_url,
         }
         if self.decision == State.ACCEPTED:
             values["confirm_url"] = self.url
@@ -188,7 +199,7 @@ class DecisionMailWriter:
                 "name": speaker.name,
                 "title": self.proposal.title,
                 "conference": self.conference.name,
-                "proposal_url": self.url,
+                "proposal_url": self.proposal_url,
                 "confirm_url": self.url,
             },
             connection=connection,

@@ -50,6 +50,11 @@ def answer_url(proposal):
     return f"{SITE}/pycon-paris/call/{proposal.code}/answer/"
 
 
+def page_url(proposal):
+    """The proposal's own page, where its speakers read it and its state."""
+    return f"{SITE}/pycon-paris/call/{proposal.code}/"
+
+
 # (subject, a sentence of the text) of each decision in each language.
 SITE_MAILS = {
     ("en", State.ACCEPTED): (
@@ -98,9 +103,10 @@ def test_a_decision_mails_the_speaker_the_sites_text_in_the_conferences_language
     assert message.subject == subject
     assert message.body.startswith(("Hello grace,\n\n", "Bonjour grace,\n\n"))
     assert sentence in " ".join(message.body.split())
-    assert answer_url(proposal) in message.body
+    link = answer_url(proposal) if state == State.ACCEPTED else page_url(proposal)
+    assert link in message.body
     html = message.alternatives[0].content
-    assert answer_url(proposal) in html
+    assert link in html
 
 
 def test_only_the_acceptance_asks_to_confirm(grace, decide, mailoutbox):
@@ -113,7 +119,7 @@ def test_only_the_acceptance_asks_to_confirm(grace, decide, mailoutbox):
         mailoutbox[0].body
     )
     assert "whether you will give it" not in mailoutbox[1].body
-    assert f"Your proposal: {answer_url(rejected)}\n" in mailoutbox[1].body
+    assert f"Your proposal: {page_url(rejected)}\n" in mailoutbox[1].body
 
 
 def test_each_speaker_with_a_confirmed_address_gets_their_own_mail(
@@ -154,7 +160,7 @@ def test_the_organizers_text_in_the_speakers_language_wins(grace, decide, mailou
     assert message.subject == "PyCon Paris : « Fast kernels » est retenu"
     assert message.body == (
         "Chère grace,\n\n« Fast kernels » est retenu à PyCon Paris.\n"
-        f"Confirmez ici : {answer_url(proposal)}\n\nVotre proposition : {answer_url(proposal)}"
+        f"Confirmez ici : {answer_url(proposal)}\n\nVotre proposition : {page_url(proposal)}"
     )
 
 
