@@ -31,19 +31,6 @@ def write_review(proposal: Proposal, reviewer, *, score: int, comment: str) -> R
     return review
 
 
-def sees_others_reviews(
-    proposal: Proposal, *, has_scored: bool, decides: bool, speaks: bool = False
-) -> bool:
-    """Whether a reader sees the other reviewers' scores and comments on ``proposal``: those who
-    decide always; a reviewer once they have scored it, when the call hides them until then, so
-    the others' opinions do not sway their own; never a reviewer who speaks in it."""
-    if decides:
-        return True
-    if speaks:
-        return False
-    return has_scored or not proposal.conference.call.scores_hidden_until_reviewed
-
-
 def next_unreviewed(user, proposal: Proposal) -> Proposal | None:
     """The proposal of the same conference ``user`` should score after ``proposal``: the next
     one sent after it that they have not scored (nor speak in), else the first such one."""

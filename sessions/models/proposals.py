@@ -79,6 +79,16 @@ def scores_hidden_from(user, conference) -> bool:
     )
 
 
+def reads_scores(*, speaks: bool, decides: bool, has_scored: bool, hidden_until_scored: bool):
+    """Who reads the scores and comments of a proposal's reviews (and its mean score): never its
+    own speakers; those who decide on it always; a reviewer once they have scored it, or at once
+    when the call does not hide scores until then (``Call.scores_hidden_until_reviewed``), so
+    the others' opinions do not sway their own. The one rule of the admin and the API."""
+    if speaks:
+        return False
+    return decides or has_scored or not hidden_until_scored
+
+
 class ProposalQuerySet(VersionedQuerySet):
     def of_conference(self, conference):
         return self.filter(conference=conference)
@@ -325,9 +335,12 @@ class Proposal(Versioned):
         its mean score): never its own speakers; those who decide on it always; a reviewer
         once ``has_scored`` it, or at once if the call does not hide scores until then.
         (``ProposalQuerySet.with_scores_for`` is the same rule for a list.)"""
-        if self.is_spoken_by(user):
-            return False
-        return has_scored or not scores_hidden_from(user, self.conference)
+        return reads_scores(
+            speaks=self.is_spoken_by(user),
+            decides=user.has_perm("schedule.decide_proposal", self.conference),
+            has_scored=has_scored,
+            hidden_until_scored=self.conference.call.scores_hidden_until_reviewed,
+        )
 
     def is_spoken_by(self, user) -> bool:
         return user.is_authenticated and any(

@@ -16,9 +16,9 @@ from conference.permissions import conferences_where
 from sessions.cfp.admin.decisions import DecisionActionsMixin
 from sessions.cfp.admin.export import export_urls
 from sessions.cfp.admin.review_page import review_page
-from sessions.cfp.reviewing import review_progress, sees_others_reviews
+from sessions.cfp.reviewing import review_progress
 from sessions.models import Call, CallKind, Proposal, ProposalSpeaker, Review
-from sessions.models.proposals import REVIEWABLE
+from sessions.models.proposals import REVIEWABLE, reads_scores
 
 HIDDEN = "—"
 State = Proposal.State
@@ -271,11 +271,11 @@ class ProposalAdmin(DecisionActionsMixin, ConferenceScopedAdmin, admin.ModelAdmi
         user, deciding = request.user, access_of(request).deciding
         for proposal in proposals:
             proposal.shows_speakers = user.has_perm("schedule.see_proposal_speakers", proposal)
-            proposal.shows_scores = sees_others_reviews(
-                proposal,
-                has_scored=proposal.my_score is not None,
-                decides=proposal.conference_id in deciding,
+            proposal.shows_scores = reads_scores(
                 speaks=proposal.is_mine,
+                decides=proposal.conference_id in deciding,
+                has_scored=proposal.my_score is not None,
+                hidden_until_scored=proposal.conference.call.scores_hidden_until_reviewed,
             )
 
     @admin.display(description=gettext_lazy("speakers"))

@@ -18,10 +18,10 @@ from django.utils.translation import gettext_lazy
 from conference.markup import render_markdown
 from sessions.cfp import decisions
 from sessions.cfp.admin.decisions import report_outcome
-from sessions.cfp.reviewing import next_unreviewed, sees_others_reviews, write_review
+from sessions.cfp.reviewing import next_unreviewed, write_review
 from sessions.forms import error_messages_by_field
 from sessions.models import Proposal, Review
-from sessions.models.proposals import DECISIONS
+from sessions.models.proposals import DECISIONS, reads_scores
 from sessions.models.reviews import COMMENT_MAX_LENGTH
 
 State = Proposal.State
@@ -93,8 +93,11 @@ def page_context(model_admin, request, proposal, reviews, mine) -> dict:
     speakers = list(proposal.proposal_speakers.all())
     speaker_ids = {speaker.user_id for speaker in speakers}
     shows_speakers = user.has_perm("schedule.see_proposal_speakers", proposal)
-    sees_others = sees_others_reviews(
-        proposal, has_scored=mine is not None, decides=decides, speaks=user.pk in speaker_ids
+    sees_others = reads_scores(
+        speaks=user.pk in speaker_ids,
+        decides=decides,
+        has_scored=mine is not None,
+        hidden_until_scored=proposal.conference.call.scores_hidden_until_reviewed,
     )
     answers = {answer.question_id: answer.value for answer in proposal.answers.all()}
     steps = [
@@ -121,7 +124,9 @@ def page_context(model_admin, request, proposal, reviews, mine) -> dict:
         ],
         "steps": steps,
         "mine": mine,
-        "may_review": user.has_perm("schedule.review_proposal", proposal),
+        "may_review": user.has_perm("schedule.review_proposal", proposal)
+        and user.pk not in speaker_ids,
+        "speaks": user.pk in speaker_ids,
         "sees_others": sees_others,
         "others": [review for review in reviews if review.reviewer_id != user.pk],
         "decides": decides,

@@ -289,6 +289,10 @@ def test_nobody_reviews_their_own_proposal(client, call, reviewer):
     assert response.status_code == 200
     assert "You speak in this proposal: you cannot review it." in response.content.decode()
     assert not Review.objects.exists()
+    # The page says so before anything is typed, and offers no score form.
+    html = client.get(page(proposal)).content.decode()
+    assert "You speak in this proposal: you cannot review it." in html
+    assert 'id="review-form"' not in html
 
 
 def test_save_and_next_opens_the_next_proposal_not_yet_reviewed(
