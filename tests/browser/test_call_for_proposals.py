@@ -183,8 +183,8 @@ def test_a_proposal_goes_from_a_draft_to_a_released_session(
     expect(grace.get_by_role("heading", name="You joined the proposal")).to_be_visible()
 
     ada.reload()
-    speakers = ada.locator(".co-speakers .speaker-list").first
-    expect(speakers).to_contain_text("Ada Byron")
+    speakers = ada.locator(".co-speakers .co-speaker-list").first
+    expect(speakers).to_contain_text("Ada Byron (proposed it) (you)")
     expect(speakers).to_contain_text("Grace Hopper")
     shoot(ada, "proposal-with-co-speaker", phone=True)
 
@@ -213,6 +213,7 @@ def test_a_proposal_goes_from_a_draft_to_a_released_session(
             )
             expect(page.locator(".other-reviews")).not_to_contain_text("Rita")
         else:
+            expect(page.locator(".other-reviews")).to_contain_text("No other review yet.")
             shoot(page, "review-page")
         # Scored in the order Enter opens them: the journey's, then the oldest, then the next.
         for title in (TITLE, WAITLISTED, REJECTED):

@@ -254,6 +254,15 @@ def test_an_anonymised_review_hides_the_speakers_from_reviewers_not_organizers(
     assert "Grace Hopper" in logged_in(client, organizer).get(page(proposal)).content.decode()
 
 
+def test_the_first_reviewer_is_told_there_is_no_other_review_not_that_none_is_hidden(
+    client, call, reviewer, speaker_user
+):
+    proposal = make_proposal(call.conference, speaker_user, state=State.SUBMITTED)
+    seen = logged_in(client, reviewer).get(page(proposal)).content.decode()
+    assert "No other review yet." in seen
+    assert "shown once you have scored" not in seen
+
+
 def test_others_scores_show_only_once_the_reviewer_has_scored(
     client, call, reviewer, person, speaker_user
 ):
