@@ -15,6 +15,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from conference.i18n.timezones import short_moment
 from conference.markup import render_markdown
 from sessions.cfp import decisions
 from sessions.cfp.admin.decisions import report_outcome
@@ -100,9 +101,14 @@ def page_context(model_admin, request, proposal, reviews, mine) -> dict:
         hidden_until_scored=proposal.conference.call.scores_hidden_until_reviewed,
     )
     answers = {answer.question_id: answer.value for answer in proposal.answers.all()}
+    zone = proposal.conference.tz
     steps = [
-        # Under an anonymised review, a speaker's own step (submitting) names nobody.
-        (step, step.changed_by if shows_speakers or step.changed_by_id not in speaker_ids else None)
+        (
+            step,
+            # Under an anonymised review, a speaker's own step (submitting) names nobody.
+            step.changed_by if shows_speakers or step.changed_by_id not in speaker_ids else None,
+            short_moment(step.changed_at, zone),  # in the conference's zone, as its times are
+        )
         for step in proposal.state_changes.select_related("changed_by")
     ]
     return {

@@ -420,6 +420,11 @@ def test_the_proposer_sees_speakers_invitations_and_every_button(call, proposal,
     assert invite_url(proposal) in html
 
 
+def test_the_proposer_reads_who_proposed_it_and_who_they_are_apart(proposal, ada):
+    html = " ".join(render_panel(proposal, ada).split())
+    assert "(proposed it)</span> <span" in html
+
+
 def test_a_co_speaker_may_leave_and_invite_but_not_remove(proposal, ada, grace, with_grace):
     html = render_panel(proposal, grace)
     assert "Leave this proposal" in html

@@ -8,7 +8,14 @@ from django.urls import reverse
 
 from sessions.cfp.admin.export import COLUMNS
 from sessions.models import CallQuestion, Proposal, ProposalAnswer, ProposalStateChange, Review
-from tests.builders import make_call, make_conference, make_proposal, make_team, make_track
+from tests.builders import (
+    make_call,
+    make_conference,
+    make_proposal,
+    make_team,
+    make_track,
+    paris,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -254,6 +261,15 @@ def test_an_anonymised_review_hides_the_speakers_from_reviewers_not_organizers(
     assert "Grace Hopper" in logged_in(client, organizer).get(page(proposal)).content.decode()
 
 
+def test_the_first_reviewer_is_told_there_is_no_other_review_not_that_none_is_hidden(
+    client, call, reviewer, speaker_user
+):
+    proposal = make_proposal(call.conference, speaker_user, state=State.SUBMITTED)
+    seen = logged_in(client, reviewer).get(page(proposal)).content.decode()
+    assert "No other review yet." in seen
+    assert "shown once you have scored" not in seen
+
+
 def test_others_scores_show_only_once_the_reviewer_has_scored(
     client, call, reviewer, person, speaker_user
 ):
@@ -442,3 +458,20 @@ def test_a_reviewer_never_sees_the_reviews_of_a_proposal_they_speak_in(
     response = logged_in(client, reviewer).get(page(proposal))
     assert "Not convinced" not in response.content.decode()
     assert "0.00" not in client.get(LIST).content.decode()
+
+
+def test_the_history_says_when_in_the_conferences_zone_and_the_readers_language(
+    client, call, reviewer, speaker_user
+):
+    proposal = make_proposal(call.conference, speaker_user, state=State.SUBMITTED)
+    ProposalStateChange.objects.create(
+        proposal=proposal,
+        from_state="draft",
+        to_state="submitted",
+        changed_by=speaker_user,
+        changed_at=paris(15, 17, 5, month=1),
+    )
+    seen = logged_in(client, reviewer).get(page(proposal)).content.decode()
+    assert "Thu 15 Jan 2026 17:05 CET" in seen
+    french = client.get(page(proposal), headers={"Accept-Language": "fr"}).content.decode()
+    assert "jeu. 15 jan. 2026 17 h 05 CET" in french
