@@ -19,11 +19,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views import View
 from django.views.generic import TemplateView
 
-from conference.accounts.limits import PROPOSAL_SUBMISSIONS_PER_ACCOUNT
 from conference.i18n.languages import activate_conference_language
 from conference.i18n.timezones import short_moment
 from conference.models import Conference
@@ -31,6 +29,7 @@ from conference.pages.versions import page_query
 from conference.versioning import EditConflictError
 from conference.views.preview_time import now_for, preview_time_context
 from sessions.cfp.forms import EDITED_ELSEWHERE, ConfirmStepForm, ProposalForm
+from sessions.cfp.steps import take_speaker_step
 from sessions.models import KIND_NAMES, Proposal
 
 State = Proposal.State
@@ -210,27 +209,17 @@ class ProposalView(SpeakerMixin, View):
     def submit(self, proposal: Proposal) -> None:
         """Submit the saved ``proposal``, or say why not (it stays saved as it is)."""
         request = self.request
-        limit = PROPOSAL_SUBMISSIONS_PER_ACCOUNT
-        if not limit.allows(str(request.user.pk)):
-            refusal = ngettext(
-                "You have submitted many proposals in the last hour: try again in %(minutes)d "
-                "minute.",
-                "You have submitted many proposals in the last hour: try again in %(minutes)d "
-                "minutes.",
-                limit.minutes_left(),
-            ) % {"minutes": limit.minutes_left()}
+        try:
+            take_speaker_step(proposal, State.SUBMITTED, by=request.user, now=self.now)
+        except EditConflictError:
+            refusal = str(EDITED_ELSEWHERE)
+        except ValidationError as error:
+            refusal = " ".join(error.messages)
         else:
-            try:
-                proposal.move_to(State.SUBMITTED, by=request.user, now=self.now, by_speaker=True)
-            except EditConflictError:
-                refusal = str(EDITED_ELSEWHERE)
-            except ValidationError as error:
-                refusal = " ".join(error.messages)
-            else:
-                messages.success(
-                    request, _("Your proposal is submitted: the organizers will review it.")
-                )
-                return
+            messages.success(
+                request, _("Your proposal is submitted: the organizers will review it.")
+            )
+            return
         messages.error(request, _("Saved, but not submitted: %(reason)s") % {"reason": refusal})
 
     def writing_refusal(self, proposal: Proposal | None) -> str:

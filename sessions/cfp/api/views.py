@@ -35,6 +35,7 @@ from sessions.cfp.api.serializers import (
     ReviewSerializer,
     ReviewWriteSerializer,
 )
+from sessions.cfp.steps import take_speaker_step
 from sessions.models import Proposal, ProposalStateChange, Review
 from sessions.models.choices import Kind
 from sessions.models.proposals import REVIEWABLE
@@ -291,10 +292,12 @@ class MyProposalViewSet(
     def step(self, state: str) -> Response:
         proposal = self.get_object()
         try:
-            proposal.move_to(state, by=self.request.user, now=timezone.now(), by_speaker=True)
+            take_speaker_step(proposal, state, by=self.request.user, now=timezone.now())
         except EditConflictError as conflict:
             raise self.refused(conflict) from conflict
         except DjangoValidationError as refusal:
+            if refusal.code == "throttled":
+                raise exceptions.Throttled(detail=" ".join(refusal.messages)) from refusal
             raise exceptions.ValidationError({"state": refusal.messages}) from refusal
         return Response(self.shown(proposal))
 

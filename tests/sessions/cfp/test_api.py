@@ -451,6 +451,17 @@ def test_a_submit_after_the_deadline_is_a_400_saying_so(call, grace, clock):
     assert Proposal.objects.get().state == State.DRAFT
 
 
+def test_submissions_through_the_api_count_against_the_same_hourly_limit_as_the_pages(
+    call, grace, clock
+):
+    clock(DURING_CALL)
+    client = speaker_client(grace)
+    drafts = [make_proposal(call.conference, grace) for _ in range(6)]
+    answers = [client.post(mine_url(draft, "submit/")).status_code for draft in drafts]
+    assert answers == [200] * 5 + [429]
+    assert Proposal.objects.get(pk=drafts[-1].pk).state == State.DRAFT
+
+
 def test_after_the_deadline_nothing_is_edited_but_a_speaker_may_withdraw(call, grace, clock):
     proposal = make_proposal(call.conference, grace, state=State.SUBMITTED)
     clock(AFTER_CALL)
