@@ -12,7 +12,9 @@ from datetime import timedelta
 
 from django.db import models, transaction
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext as _
 
+from conference.models.accounts import has_confirmed_address
 from conference.models.teams import hash_invitation_token
 
 # How long a link works: long enough for a holiday, short enough that an old mail is harmless.
@@ -28,6 +30,29 @@ class InvitationError(Exception):
         self.title = title
         self.message = message
         self.status = status
+
+
+def wrong_account(invited: str, user, another_address: str) -> InvitationError | None:
+    """Why ``user`` may not accept an invitation sent to the address ``invited``: only the
+    account whose confirmed address it is may (an address not yet confirmed is told so); None if
+    they may. ``another_address``: what to tell an account of another address, with
+    ``%(address)s`` for the invited one (whom to ask for a new invitation differs by kind)."""
+    if has_confirmed_address(user, invited):
+        return None
+    if user.email.strip().lower() == invited.strip().lower():
+        return InvitationError(
+            _("Confirm your address first"),
+            _(
+                "This invitation is for %(address)s, your account's address, which you have not "
+                "confirmed yet. Follow the link we mailed you (or send it again from your account "
+                "settings), then open this invitation again."
+            )
+            % {"address": invited},
+            403,
+        )
+    return InvitationError(
+        _("This invitation is for another address"), another_address % {"address": invited}, 403
+    )
 
 
 def link_token(salt: str, invitation: models.Model) -> str:

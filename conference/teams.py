@@ -13,6 +13,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django_tasks import task
 
+from conference import invitations
 from conference.accounts.limits import TEAM_INVITATIONS_PER_INVITER, Limit
 from conference.accounts.mail import absolute, templated_mail
 from conference.invitations import (
@@ -21,7 +22,7 @@ from conference.invitations import (
     link_token,
     save_with_token,
 )
-from conference.models import Role, Team, TeamInvitation, has_confirmed_address
+from conference.models import Role, Team, TeamInvitation
 from conference.models.teams import hash_invitation_token
 
 TOKEN_SALT = "conference.teams.invitation"
@@ -140,30 +141,15 @@ def read_team_invitation(token: str) -> TeamInvitation:
 
 
 def wrong_account(invitation: TeamInvitation, user) -> InvitationError | None:
-    """Why ``user`` may not accept ``invitation``: only the account whose confirmed address is
-    the invited one may (an address not yet confirmed is told so); None if they may."""
-    if has_confirmed_address(user, invitation.email):
-        return None
-    if user.email.strip().lower() == invitation.email.lower():
-        return InvitationError(
-            _("Confirm your address first"),
-            _(
-                "This invitation is for %(address)s, your account's address, which you have not "
-                "confirmed yet. Follow the link we mailed you (or send it again from your account "
-                "settings), then open this invitation again."
-            )
-            % {"address": invitation.email},
-            403,
-        )
-    return InvitationError(
-        _("This invitation is for another address"),
+    """Why ``user`` may not accept ``invitation`` (``conference.invitations.wrong_account``)."""
+    return invitations.wrong_account(
+        invitation.email,
+        user,
         _(
             "It was sent to %(address)s, and only an account whose confirmed address is "
             "%(address)s can accept it. Log in with that account, or ask the organizers to "
             "invite this account's address."
-        )
-        % {"address": invitation.email},
-        403,
+        ),
     )
 
 
