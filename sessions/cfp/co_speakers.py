@@ -266,6 +266,7 @@ def accept_co_speaker_invitation(
             name=(name or "").strip(),
             bio=(bio or "").strip(),
             position=0 if last is None else last + 1,
+            language=ProposalSpeaker.active_language(),
         )
         speaker.full_clean()
         speaker.save()

@@ -101,7 +101,11 @@ class ProposalForm(forms.ModelForm):
             for speaker in self.instance.proposal_speakers.all():
                 if speaker.user_id == self.user.pk:
                     return speaker
-        row = ProposalSpeaker(user=self.user, name=self.user.get_full_name() or "")
+        row = ProposalSpeaker(
+            user=self.user,
+            name=self.user.get_full_name() or "",
+            language=ProposalSpeaker.active_language(),
+        )
         earlier = (
             ProposalSpeaker.objects.filter(user=self.user).order_by("-joined_at", "-pk").first()
         )

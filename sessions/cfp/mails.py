@@ -131,16 +131,19 @@ class DecisionMailWriter:
         self.proposal = proposal
         self.conference = proposal.conference
         self.decision = proposal.state
-        self.language = self.conference.language
         self.url = answer_url(proposal)
         self.proposal_url = proposal_url(proposal)
-        self.organizers_text = (
-            DecisionMailTemplate.objects.filter(
-                call__conference=self.conference, decision=self.decision, language=self.language
-            )
-            .order_by("pk")
-            .first()
-        )
+        # The organizers' texts of this decision, by language (the first of each).
+        self.organizers_texts: dict[str, DecisionMailTemplate] = {}
+        for template in DecisionMailTemplate.objects.filter(
+            call__conference=self.conference, decision=self.decision
+        ).order_by("-pk"):
+            self.organizers_texts[template.language] = template
+
+    def language_of(self, speaker: ProposalSpeaker) -> str:
+        """The speaker's language (the site's when they joined the proposal), else the
+        conference's."""
+        return speaker.language or self.conference.language
 
     def placeholders(self, speaker: ProposalSpeaker) -> dict[str, str]:
         values = {
@@ -154,8 +157,9 @@ class DecisionMailWriter:
         return values
 
     def message(self, speaker: ProposalSpeaker, connection):
-        with translation.override(self.language):
-            template = self.organizers_text
+        language = self.language_of(speaker)
+        with translation.override(language):
+            template = self.organizers_texts.get(language)
             if template is not None and self.fits(template):
                 return self.organizers_message(template, speaker, connection)
             return self.site_message(speaker, connection)

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.db import models, transaction
 from django.db.models import Avg, Case, Count, Exists, F, OuterRef, Q, When
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
 from conference.models import Conference, Track
@@ -371,6 +371,10 @@ class ProposalSpeaker(models.Model):
         help_text=gettext_lazy("Markdown."),
     )
     position = models.PositiveSmallIntegerField(gettext_lazy("position"), default=0)
+    # The site's language when they joined it (drafted, accepted the invitation): their mails'.
+    language = models.CharField(
+        gettext_lazy("language"), max_length=10, blank=True, default="", db_default=""
+    )
     joined_at = models.DateTimeField(gettext_lazy("joined at"), auto_now_add=True)
 
     class Meta:
@@ -389,6 +393,12 @@ class ProposalSpeaker(models.Model):
 
     def __str__(self):
         return self.name
+
+    @staticmethod
+    def active_language() -> str:
+        """The site's language now (a request's): what a speaker joining reads the site in."""
+        active = translation.get_language() or ""
+        return active if active in dict(settings.LANGUAGES) else ""
 
 
 class ProposalAnswer(models.Model):

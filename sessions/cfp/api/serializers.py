@@ -434,7 +434,10 @@ class MyProposalWriteSerializer(StrictTypesMixin, serializers.ModelSerializer):
                 conference=self.context["conference"], created_by=user, **validated_data
             )
             ProposalSpeaker.objects.create(
-                proposal=proposal, user=user, name=user.get_full_name() or user.get_username()
+                proposal=proposal,
+                user=user,
+                name=user.get_full_name() or user.get_username(),
+                language=ProposalSpeaker.active_language(),
             )
             self.write_answers(proposal, answers)
         return proposal

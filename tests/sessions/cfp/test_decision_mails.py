@@ -306,3 +306,33 @@ def test_a_speakers_own_step_mails_nothing(grace, dummy_tasks, mailoutbox):
 
     assert send_decision_mails.call(proposal.pk, State.CONFIRMED) == 0
     assert mailoutbox == []
+
+
+def test_each_speaker_is_mailed_in_the_language_they_proposed_in(
+    grace, django_user_model, decide, mailoutbox
+):
+    """The site keeps no language per account: a speaker's is the one the site was in when they
+    joined the proposal (``ProposalSpeaker.language``); without one, the conference's."""
+    bo = make_account(django_user_model, "bo")
+    proposal = make_proposal(conference_in("en"), grace, bo, state=State.SUBMITTED)
+    proposal.proposal_speakers.filter(user=bo).update(language="fr")
+    decide(proposal, State.WAITLISTED)
+    subjects = {message.to[0]: message.subject for message in mailoutbox}
+    assert subjects["grace@example.org"] == "PyCon Paris: your proposal is on the waiting list"
+    assert subjects["bo@example.org"].startswith("PyCon Paris : ")
+
+
+def test_a_speaker_drafting_in_french_is_remembered_as_french(grace, client):
+    from django.urls import reverse
+
+    conference = conference_in("en")
+    conference.call.opens_at = conference.call.opens_at.replace(year=2020)
+    conference.call.closes_at = conference.call.closes_at.replace(year=2099)
+    conference.call.save()
+    client.force_login(grace)
+    client.post(
+        reverse("proposal-new", kwargs={"conference_slug": conference.slug}),
+        {"title": "Noyaux", "kind": "talk", "audience_level": "any", "speaker_name": "Grace"},
+        headers={"Accept-Language": "fr"},
+    )
+    assert Proposal.objects.get().proposal_speakers.get().language == "fr"
