@@ -66,8 +66,17 @@ class SlugListField(ManyRelatedField):
 class SlugLookupField(serializers.SlugRelatedField):
     """An object named by its slug, which must be a JSON string."""
 
+    default_error_messages = {"blank": "Give a slug, or null for none."}
+
     def __init__(self, **kwargs):
         super().__init__(slug_field="slug", **kwargs)
+
+    def run_validation(self, data=serializers.empty):
+        # DRF reads "" as null for a relation; the schema asks for a slug or null, so "" is
+        # refused rather than quietly taken for "none".
+        if data == "":
+            self.fail("blank")
+        return super().run_validation(data)
 
     @classmethod
     def many_init(cls, *args, **kwargs):

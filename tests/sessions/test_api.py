@@ -533,6 +533,14 @@ def test_the_programme_team_creates_sessions(attendee, conference):
     assert stamps_read(response.json()) == keynote_answer(session)
 
 
+def test_an_empty_slug_is_refused_not_taken_for_no_track(organizer_client, conference):
+    """The schema asks for a slug or null: "" is neither (schemathesis sends it)."""
+    response = organizer_client.post(list_url(conference), new_session(track=""), format="json")
+    assert response.status_code == 400
+    assert response.json() == {"track": ["Give a slug, or null for none."]}
+    assert Session.objects.count() == 0
+
+
 def test_staff_create_a_session_with_speakers_in_billing_order(organizer_client, conference):
     make_room(conference, slug="hall", name="Hall")
     make_track(conference, slug="ml", name="ML", colour="#123456")
