@@ -259,16 +259,18 @@ def proposal_url(proposal: Proposal, name: str = "proposal") -> str:
 
 
 class ConfirmStepView(SpeakerMixin, View):
-    """A step that asks “are you sure?” first: GET shows the question, POST takes the step."""
+    """A step that asks “are you sure?” first: GET shows the question, POST takes the step.
+    Each step (``WithdrawView``, ``DeleteDraftView``) says why it is refused, takes itself and
+    words its question (``refusal``, ``take_step``, ``texts``)."""
 
     template_name = "cfp/confirm_step.html"
 
     def refusal(self, proposal: Proposal) -> str:
-        raise NotImplementedError
+        raise NotImplementedError("each step says why it is refused")
 
     def take_step(self, proposal: Proposal) -> str:
         """Takes the step; the message that says it was taken."""
-        raise NotImplementedError
+        raise NotImplementedError("each step takes itself")
 
     def get(self, request, conference_slug, code):
         proposal = self.get_proposal(code)
@@ -301,7 +303,7 @@ class ConfirmStepView(SpeakerMixin, View):
         return render(self.request, self.template_name, {**context, **self.texts()}, status=status)
 
     def texts(self) -> dict:
-        raise NotImplementedError
+        raise NotImplementedError("each step words its question")
 
 
 class WithdrawView(ConfirmStepView):
@@ -311,7 +313,7 @@ class WithdrawView(ConfirmStepView):
         return proposal.step_refusal(State.WITHDRAWN, self.now, by_speaker=True)
 
     def take_step(self, proposal):
-        proposal.move_to(State.WITHDRAWN, by=self.request.user, now=self.now, by_speaker=True)
+        take_speaker_step(proposal, State.WITHDRAWN, by=self.request.user, now=self.now)
         return _("Your proposal is withdrawn.")
 
     def texts(self):
