@@ -8,10 +8,12 @@ Test modules import them all (``from tests.api_fixtures import *``) so that the 
 """
 
 import datetime
+import json
 import uuid
 
 import pytest
 from django.core.cache.backends.locmem import LocMemCache
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from conference.accounts.limits import SharedThrottleMixin
@@ -19,6 +21,8 @@ from tests.builders import make_team
 
 __all__ = [
     "anonymous",
+    "api_schema",
+    "api_schema_text",
     "attendee_client",
     "client_in_team",
     "fresh_throttle_counts",
@@ -35,6 +39,22 @@ def fresh_throttle_counts(monkeypatch):
 @pytest.fixture
 def anonymous():
     return APIClient()
+
+
+@pytest.fixture(scope="session")
+def api_schema_text(django_db_setup, django_db_blocker):
+    """The OpenAPI schema as the API serves it, asked once per test process: made and read as
+    YAML it takes a second or two, and a dozen tests read it."""
+    with django_db_blocker.unblock():
+        response = APIClient().get(reverse("api:schema"), {"format": "json"})
+    assert response.status_code == 200
+    return response.content
+
+
+@pytest.fixture
+def api_schema(api_schema_text):
+    """The schema, a copy of its own for each test."""
+    return json.loads(api_schema_text)
 
 
 @pytest.fixture

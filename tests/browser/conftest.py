@@ -14,6 +14,7 @@ import time
 
 import pytest
 from django.core.management import call_command
+from django.core.signals import request_finished, request_started
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.axe import AXE
@@ -29,6 +30,12 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # One origin under test: a renderer process per site, and the features below, only cost
+    # CPU, which the browser tests are short of on two cores (about a tenth of their time).
+    "--disable-site-isolation-trials",
+    "--disable-features=site-per-process,IsolateOrigins,Translate,OptimizationHints,MediaRouter",
+    # A test with two tabs waits on the one in the background too: no throttling of its timers.
+    "--disable-renderer-backgrounding",
 ]
 
 
@@ -115,26 +122,50 @@ def shared_demo(django_db_setup, django_db_blocker):
             call_command("flush", interactive=False, verbosity=0)
 
 
-def requests_in_flight() -> list[threading.Thread]:
-    """The live server's threads still answering a request (socketserver names them so)."""
-    return [
-        thread
-        for thread in threading.enumerate()
-        if thread.name.endswith("(process_request_thread)")
-    ]
+class RequestsInProgress:
+    """The live server's threads answering a request, from Django's request_started and
+    request_finished signals (the latter sent once the answer is written and closed, or its
+    writing failed).
+
+    Connection threads would be the wrong count: Chromium keeps each connection open between
+    requests, and the server's thread for it lives as long as it does, so another tab still
+    open would hold up every wait for its whole timeout. Requests of the test client, answered
+    in the test's own thread before it goes on, are not counted."""
+
+    def __init__(self):
+        self.answering: dict[int, threading.Thread] = {}
+        self.changed = threading.Condition()
+        request_started.connect(self.started, dispatch_uid="browser-requests-started")
+        request_finished.connect(self.finished, dispatch_uid="browser-requests-finished")
+
+    def started(self, **kwargs):
+        thread = threading.current_thread()
+        if thread is not threading.main_thread():
+            with self.changed:
+                self.answering[thread.ident] = thread
+
+    def finished(self, **kwargs):
+        with self.changed:
+            self.answering.pop(threading.get_ident(), None)
+            self.changed.notify_all()
+
+    def none_left(self) -> bool:
+        # A thread that died mid-answer never says it finished.
+        return not any(thread.is_alive() for thread in self.answering.values())
+
+    def wait_until_none(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not self.none_left() and (left := deadline - time.monotonic()) > 0:
+                self.changed.wait(min(left, 0.1))  # woken by each answer; looks again for deaths
+
+
+requests_in_progress = RequestsInProgress()
 
 
 def wait_for_answers() -> None:
-    """Wait until the live server has answered every request it is still working on. A thread
-    the server has just created is listed before it runs, and cannot be joined yet: it is
-    looked at again until it has run."""
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while (threads := requests_in_flight()) and time.monotonic() < deadline:
-        for thread in threads:
-            if thread.is_alive():
-                thread.join(max(0.0, deadline - time.monotonic()))
-            else:
-                time.sleep(0.001)  # not started yet: let it start
+    """Wait until the live server has answered every request it is still working on."""
+    requests_in_progress.wait_until_none(TIMEOUT_MS / 1000)
 
 
 def close_page(page) -> None:

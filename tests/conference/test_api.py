@@ -470,8 +470,8 @@ def test_an_attendees_token_without_limits_writes_their_schedule_and_nothing_els
     )
 
 
-def test_token_request_is_json_only_and_needs_no_token_in_the_schema(anonymous):
-    schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
+def test_token_request_is_json_only_and_needs_no_token_in_the_schema(api_schema):
+    schema = api_schema
     operation = schema["paths"]["/api/v1/auth/token/"]["post"]
     assert list(operation["requestBody"]["content"]) == ["application/json"]
     # No security listed: a generated client asks for no token to get one.
@@ -742,8 +742,8 @@ def test_a_write_landing_during_a_change_refuses_the_change(
     assert Session.objects.get(pk=session.pk).description == ""
 
 
-def test_schema_documents_if_match_the_etag_and_the_412(anonymous):
-    schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
+def test_schema_documents_if_match_the_etag_and_the_412(api_schema):
+    schema = api_schema
     detail = schema["paths"]["/api/v1/conferences/{conference_slug}/sessions/{slug}/"]
     for method in ("put", "patch", "delete"):
         assert "If-Match" in [p["name"] for p in detail[method]["parameters"]]
@@ -861,8 +861,8 @@ def test_an_if_match_with_the_etag_of_a_read_goes_ahead_after_a_room_rename(
     assert response.status_code == 200
 
 
-def test_schema_documents_the_etag_and_the_304_on_every_read(anonymous):
-    schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
+def test_schema_documents_the_etag_and_the_304_on_every_read(api_schema):
+    schema = api_schema
     reads = [ops["get"] for ops in schema["paths"].values() if "get" in ops]
     assert len(reads) >= len(READS)
     for read in reads:
@@ -924,8 +924,8 @@ def test_schema_is_english_whatever_the_readers_language(anonymous, settings, la
     assert response["Content-Language"] == "en"
 
 
-def test_schema_refuses_nul_in_every_string_a_client_sends(anonymous):
-    schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
+def test_schema_refuses_nul_in_every_string_a_client_sends(api_schema):
+    schema = api_schema
     sessions = schema["paths"]["/api/v1/conferences/{conference_slug}/sessions/"]
     parameters = {p["name"]: p["schema"] for p in sessions["get"]["parameters"]}
     body = schema["components"]["schemas"]["SessionWriteRequest"]["properties"]
@@ -942,8 +942,8 @@ def test_schema_refuses_nul_in_every_string_a_client_sends(anonymous):
     assert re.fullmatch(patterns[0], "Ada") is not None
 
 
-def test_schema_documents_the_session_filters(anonymous):
-    schema = yaml.safe_load(anonymous.get(reverse("api:schema")).content)
+def test_schema_documents_the_session_filters(api_schema):
+    schema = api_schema
     operation = schema["paths"]["/api/v1/conferences/{conference_slug}/sessions/"]["get"]
     assert sorted(p["name"] for p in operation["parameters"]) == [
         "conference_slug",

@@ -15,6 +15,7 @@ every door (never a 403).
 
 import pytest
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.urls import URLResolver, get_resolver, resolve, reverse
 from rest_framework.test import APIClient
 
@@ -89,9 +90,16 @@ def admin_model(name: str):
     raise AssertionError(f"{name}: no registered ModelAdmin")
 
 
-@pytest.fixture
-def world(django_user_model):
-    """Conference A (unpublished) with one of everything, conference B, and the people."""
+@pytest.fixture(scope="module")
+def world(module_db, django_db_blocker):
+    """Conference A (unpublished) with one of everything, conference B, and the people: built
+    once for the module's thousand tests; what a test writes is rolled back after it."""
+    with django_db_blocker.unblock():
+        return build_world()
+
+
+def build_world():
+    django_user_model = get_user_model()
     a = make_conference(name="Conference A", slug="conf-a", is_published=False)
     b = make_conference(name="Conference B", slug="conf-b")
     room, track = make_room(a, slug="hall"), make_track(a, slug="ml")
