@@ -120,13 +120,20 @@ def make_unscheduled_session(conference: Conference | None = None, **fields) -> 
     return make_session(conference, **fields)
 
 
+SAVE_LABELS = (
+    '<span class="saved-label"><span aria-hidden="true">★</span> Saved</span>'
+    '<span class="save-label"><span aria-hidden="true">☆</span> Save</span>'
+)
+
+
 def shows_save_button(html: str, title: str, *, saved: bool) -> bool:
-    """Whether ``html`` has a Save button for ``title`` reading: its state, visible label (which
-    spaces pad, see sessions/includes/save_state.html) and hidden words."""
-    star, label = ("★", "Saved") if saved else ("☆", "Save")
-    state = f'aria-pressed="{str(saved).lower()}"><span aria-hidden="true">{star}</span> {label}'
+    """Whether ``html`` has a Save button for ``title`` reading: its state (which spaces pad, see
+    sessions/includes/save_state.html), its two labels, of which the stylesheet shows the one
+    the state names, and its hidden words."""
+    state = f'aria-pressed="{str(saved).lower()}"'
     hidden = f'<span class="visually-hidden"> “{title}” to my schedule</span>'
-    return re.search(re.escape(state) + " *" + re.escape(hidden), html) is not None
+    pattern = re.escape(state) + " *>" + re.escape(SAVE_LABELS + hidden)
+    return re.search(pattern, html) is not None
 
 
 def make_team(*members, conferences=(), **fields) -> Team:

@@ -213,6 +213,8 @@ def test_the_offline_manifests_version_moves_with_the_conference(client):
 OFFLINE_BUDGET_AT_1000_SESSIONS = 75_000_000
 
 
+# Rendering the 1,859 pages takes most of a minute; their bytes are the same on any database.
+@pytest.mark.one_database
 @pytest.mark.django_db
 def test_a_1000_session_conference_kept_offline_stays_under_its_budget(client):
     from bench.generator import generate_conference
