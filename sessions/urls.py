@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 from django.views.decorators.cache import never_cache
 
+from sessions.exports.ical import ADD_TO_CALENDAR
 from sessions.views import embed, feedback, feeds, my_schedule, now, schedule
 
 app_name = "sessions"
@@ -20,6 +21,11 @@ urlpatterns = [
     path("schedule.json", schedule.FrabJsonView.as_view(), name="schedule-json"),
     path("sessions/<slug:slug>.ics", schedule.SessionCalendarView.as_view(), name="session-ics"),
     path("sessions/<slug:slug>/", schedule.SessionDetailView.as_view(), name="session-detail"),
+    re_path(
+        rf"^sessions/(?P<slug>[-a-zA-Z0-9_]+)/add-to/(?P<calendar>{'|'.join(ADD_TO_CALENDAR)})/$",
+        schedule.AddToCalendarView.as_view(),
+        name="session-add-to-calendar",
+    ),
     path(
         "sessions/<slug:slug>/attachments/<int:pk>/",
         schedule.AttachmentDownloadView.as_view(),

@@ -177,8 +177,8 @@ def event_location(conference: Conference, session: Session) -> str:
 
 # “Add to Google Calendar” and “Add to Outlook” ------------------------------------------------
 #
-# Plain links that open the calendar's own “new event” form filled in: no script of theirs on
-# our pages. Times go in UTC, which both read whatever the attendee's zone.
+# Links that open the calendar's own “new event” form filled in: no script of theirs on our
+# pages. Times go in UTC, which both read whatever the attendee's zone.
 
 GOOGLE_CALENDAR_URL = "https://calendar.google.com/calendar/render"
 # Microsoft 365 (work and school accounts), where conference-goers' calendars mostly live.
@@ -226,15 +226,9 @@ def outlook_calendar_url(conference: Conference, session: Session, *, base_url: 
     )
 
 
-def calendar_links(conference: Conference, session: Session, *, base_url: str) -> dict[str, str]:
-    """A session page's links to add it to Google Calendar or Outlook; none for a draft or a
-    cancelled session."""
-    if not session.is_published:
-        return {}
-    return {
-        "google": google_calendar_url(conference, session, base_url=base_url),
-        "outlook": outlook_calendar_url(conference, session, base_url=base_url),
-    }
+# The session page's “Add to …” links, by the name in their address (sessions/urls.py): short
+# links to our site, which builds the calendar's long address on the click.
+ADD_TO_CALENDAR = {"google": google_calendar_url, "outlook": outlook_calendar_url}
 
 
 def speakers_line(speakers: list[Speaker]) -> str:

@@ -262,7 +262,7 @@ def put_in_places(
 # What only a session's own page shows of it, and it alone of the rows that page reads.
 PAGE_TEXTS = ("abstract", "description")
 # A session page lists this many of the sessions at the same time; the schedule lists them all.
-PARALLELS_SHOWN = 8
+PARALLELS_SHOWN = 6
 
 
 @dataclass

@@ -11,7 +11,7 @@ from django.http import (
     QueryDict,
     StreamingHttpResponse,
 )
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -30,7 +30,7 @@ from conference.views.conferences import (
 )
 from sessions.exports.frab_schedule import frab_json_chunks, frab_xml_chunks
 from sessions.exports.fragments import cached_frab_events, calendar_events
-from sessions.exports.ical import build_calendar, calendar_chunks, calendar_links
+from sessions.exports.ical import ADD_TO_CALENDAR, build_calendar, calendar_chunks
 from sessions.filters import SessionFilter
 from sessions.models import Attachment, Session, SessionQuerySet
 from sessions.models.loaders import put_in_places
@@ -281,9 +281,6 @@ class SessionDetailView(FollowsFormerSlugsMixin, SaveTogglesMixin, ConferencePag
             feedback_closed=self.changed_by_clock_at() is not None,
             parallel_sessions=self.page.parallels,
             parallels_total=self.page.parallels_total,
-            calendar_links=calendar_links(
-                self.conference, self.page.session, base_url=settings.SITE_URL
-            ),
             **kwargs,
         )
 
@@ -353,6 +350,25 @@ class SessionCalendarView(FollowsFormerSlugsMixin, ExportMixin, View):
             self.conference, [session], base_url=self.base_url(), name=session.export_title
         )
         return self.export_response(body, session.slug)
+
+
+class AddToCalendarView(FollowsFormerSlugsMixin, ConferenceMixin, View):
+    """“Add to Google Calendar”, “Add to Outlook”: on to that calendar's new-event form, filled in
+    with the session. The session page links here, not to the calendar, so it does not carry two
+    long addresses that few visitors follow; none for a draft or a cancelled session."""
+
+    def published_sessions(self):
+        sessions = self.conference.sessions.visible_to(self.request.user)
+        return sessions.filter(status=Session.Status.PUBLISHED).select_related("room")
+
+    def current_slug(self, former_slug):
+        sessions = self.published_sessions().filter(former_slugs__slug=former_slug)
+        return sessions.values_list("slug", flat=True).first()
+
+    def get(self, request, conference_slug, slug, calendar):
+        session = get_object_or_404(self.published_sessions(), slug=slug)
+        build_address = ADD_TO_CALENDAR[calendar]
+        return redirect(build_address(self.conference, session, base_url=settings.SITE_URL))
 
 
 class FrabXmlView(ExportMixin, View):

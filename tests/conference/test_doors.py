@@ -190,6 +190,8 @@ def door_url(name: str, world, twin: bool = False) -> str:
             values[argument] = objects["proposal"].code
         elif argument == "token":
             values[argument] = "x" * 10 + "." + "y" * 20
+        elif argument == "calendar":
+            values[argument] = "google"
         else:
             raise AssertionError(f"{name}: the door test cannot fill <{argument}>; teach it")
     return reverse(name, kwargs=values)
