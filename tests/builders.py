@@ -120,6 +120,11 @@ def make_unscheduled_session(conference: Conference | None = None, **fields) -> 
     return make_session(conference, **fields)
 
 
+# A Save button's state: value="remove" when saved (sessions/includes/save_state.html).
+SAVED = 'class="save-button" value="remove"'
+# Its accessible name in a browser: the label the stylesheet shows, then the session's title.
+SAVED_BUTTON = re.compile("^Saved “")
+SAVE_BUTTON = re.compile("^Save “")
 SAVE_LABELS = (
     '<span class="saved-label"><span aria-hidden="true">★</span> Saved</span>'
     '<span class="save-label"><span aria-hidden="true">☆</span> Save</span>'
@@ -130,9 +135,9 @@ def shows_save_button(html: str, title: str, *, saved: bool) -> bool:
     """Whether ``html`` has a Save button for ``title`` reading: its state (which spaces pad, see
     sessions/includes/save_state.html), its two labels, of which the stylesheet shows the one
     the state names, and its hidden words."""
-    state = f'aria-pressed="{str(saved).lower()}"'
+    state = r'value="remove"( data-clash)?' if saved else r'value="save"'
     hidden = f'<span class="visually-hidden"> “{title}” to my schedule</span>'
-    pattern = re.escape(state) + " *>" + re.escape(SAVE_LABELS + hidden)
+    pattern = state + " *>" + re.escape(SAVE_LABELS + hidden)
     return re.search(pattern, html) is not None
 
 

@@ -80,16 +80,19 @@ class SaveSessionView(PublicSessionMixin, View):
 
     def swapped_toggle(self, session: Session, clashing_before: frozenset[int]) -> HttpResponse:
         """The session's new Save button, which htmx swaps in place (keeping the focus, by its
-        id), and out of band the clash marks of the sessions whose clash this save made or
-        ended: saving the second talk of a slot marks both at once, removing it clears both."""
+        id), and out of band the Save buttons of the other sessions whose clash this save made
+        or ended (a button's state shows its card's clash mark): saving the second talk of a
+        slot marks both at once, removing it clears both."""
         saved, clashing = saved_session_ids(self.request.user, self.conference)
+        changed = (clashing_before ^ clashing) - {session.pk}
+        others = self.conference.sessions.filter(pk__in=changed).order_by("pk") if changed else []
         toggle = render_to_string(
             "sessions/includes/save_toggle_alone.html",
             {
                 "toggle": session.save_toggle,
                 "saved_session_ids": saved,
                 "clashing_session_ids": clashing,
-                "clash_ids": sorted(clashing_before ^ clashing),
+                "clash_toggles": [other.save_toggle for other in others],
             },
             self.request,
         )

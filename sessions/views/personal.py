@@ -1,6 +1,6 @@
-"""The personal parts of session cards: the Save button (``sessions/includes/save_toggle.html``),
-the clash mark (``clash_mark.html``) and what saving just did, holes of an otherwise shared page;
-what they need to know of the visitor is sessions/personal.py."""
+"""The personal parts of session cards: the Save button's state (``sessions/includes/save_toggle.html``;
+it shows the clash mark too) and what saving just did, holes of an otherwise shared page; what
+they need to know of the visitor is sessions/personal.py."""
 
 from conference.pages.holes import HoleKind, hole_kind
 from conference.pages.views import visitor_messages
@@ -19,42 +19,26 @@ class SaveTogglesMixin:
 
 @hole_kind
 class SaveState(HoleKind):
-    """A Save button's state: "saved" or "not saved". Most visitors saved none of a page's
-    sessions; the buttons of those they did are rendered for them."""
+    """A Save button's state: "saved", "saved, clashes" (it overlaps another saved session, by
+    my schedule's rule: the card shows its clash mark) or "not saved". Most visitors saved none
+    of a page's sessions; the buttons of those they did are rendered for them."""
 
     template_name = "sessions/includes/save_state.html"
     index_field = "session_id"
-    usual = {"saved_session_ids": frozenset()}
+    usual = {"saved_session_ids": frozenset(), "clashing_session_ids": frozenset()}
     fixed_length = True
-    states = ("saved", "not saved")
+    states = ("saved", "saved, clashes", "not saved")
     examples = ({"session_id": 1, "can_save": True}, {"session_id": 1, "can_save": False})
 
     def state(self, data, visitor):
-        saved = data["session_id"] in visitor.get("saved_session_ids", frozenset())
-        return "saved" if saved else "not saved"
+        session_id = data["session_id"]
+        if session_id not in visitor.get("saved_session_ids", frozenset()):
+            return "not saved"
+        clashes = session_id in visitor.get("clashing_session_ids", frozenset())
+        return "saved, clashes" if clashes else "saved"
 
     def unusual(self, visitor):
         return visitor.get("saved_session_ids", ())
-
-
-@hole_kind
-class ClashMark(HoleKind):
-    """Under a saved session's card, that it overlaps another the visitor saved: "clashes" or
-    "no clash". Only the cards of sessions that clash are rendered for them."""
-
-    template_name = "sessions/includes/clash_mark.html"
-    index_field = "session_id"
-    usual = {"clashing_session_ids": frozenset()}
-    fixed_length = True
-    states = ("clashes", "no clash")
-    examples = ({"session_id": 1},)
-
-    def state(self, data, visitor):
-        clashing = data["session_id"] in visitor.get("clashing_session_ids", frozenset())
-        return "clashes" if clashing else "no clash"
-
-    def unusual(self, visitor):
-        return visitor.get("clashing_session_ids", ())
 
 
 @hole_kind

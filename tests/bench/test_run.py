@@ -18,6 +18,7 @@ from bench.in_process import (
 )
 from bench.run import command_line
 from bench.served import static_page_copy
+from tests.builders import SAVED
 
 
 @pytest.mark.django_db
@@ -36,7 +37,7 @@ def test_the_logged_in_rows_cookie_is_an_attendee_with_saved_talks():
     assert "private" in response["Cache-Control"]
     html = zlib.decompress(response.content).decode()
     assert '<span class="muted-on-dark">bench-attendee</span>' in html
-    assert html.count('aria-pressed="true"') == 10
+    assert html.count(SAVED) == 10
 
 
 @pytest.mark.django_db

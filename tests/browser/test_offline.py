@@ -9,6 +9,7 @@ from conference.models import Conference
 from sessions.models import SavedSession, Session
 from tests.browser.axe import axe_violations
 from tests.browser.conftest import close_page, page_of
+from tests.builders import SAVE_BUTTON, SAVED, SAVED_BUTTON
 
 PASSWORD = "a long passphrase 42"
 SCHEDULE = "/pytorch-eu-2026/schedule/"
@@ -139,7 +140,7 @@ def test_a_page_never_kept_shows_offline_in_the_conference_frame_still_logged_in
 def test_saving_offline_says_it_needs_a_connection_and_keeps_the_focus(page, attendee, axe_source):
     log_in(page)
     visit(page, SCHEDULE)
-    button = page.locator(".save-toggle button[aria-pressed=false]").first
+    button = page.locator(".save-toggle").get_by_role("button", name=SAVE_BUTTON).first
     button.focus()
 
     page.context.set_offline(True)
@@ -149,11 +150,11 @@ def test_saving_offline_says_it_needs_a_connection_and_keeps_the_focus(page, att
         "Saving needs a connection: you seem to be offline. Try again once you are back online."
     )
     expect(button).to_be_focused()
-    expect(button).to_have_attribute("aria-pressed", "false")
+    expect(button).to_have_attribute("value", "save")
 
     page.context.set_offline(False)
     page.keyboard.press("Enter")
-    expect(form.get_by_role("button", pressed=True)).to_be_focused()
+    expect(form.get_by_role("button", name=SAVED_BUTTON)).to_be_focused()
     expect(form.get_by_role("alert")).to_have_count(0)
 
 
@@ -165,7 +166,7 @@ def test_the_offline_notice_and_message_pass_axe(page, attendee, axe_source, sch
     page.context.set_offline(True)
     page.goto(page.base_url + SCHEDULE)
     expect(page.locator("#offline-notice")).to_be_visible()
-    page.locator(".save-toggle button[aria-pressed=false]").first.click()
+    page.locator(".save-toggle").get_by_role("button", name=SAVE_BUTTON).first.click()
     expect(page.locator(".save-error")).to_be_visible()
     assert axe_violations(page, axe_source) == ""
 
@@ -175,7 +176,7 @@ def test_a_refused_save_says_why_beside_the_button(page, attendee):
     # The whole conference kept first: the worker's fetches ahead, reading the sessions while
     # this test writes one, would lock SQLite's table ("database table is locked").
     visit_and_store_the_conference(page, SCHEDULE)
-    toggle = page.locator(".save-toggle").filter(has=page.locator("[aria-pressed=false]")).first
+    toggle = page.locator(".save-toggle").filter(has=page.locator("[value=save]")).first
     slug = toggle.get_by_role("button").get_attribute("formaction").split("/")[-3]
     Session.objects.filter(slug=slug).update(status=Session.Status.CANCELLED)
 
@@ -199,7 +200,7 @@ def test_logging_out_forgets_the_kept_personal_pages(page, attendee):
     # as a logged-out visitor sees it (the whole conference is fetched ahead).
     kept = kept_text(page, SCHEDULE)
     assert ">Log out<" not in kept
-    assert 'aria-pressed="true"' not in kept
+    assert SAVED not in kept
 
     # The log-out cleared the worker too (Clear-Site-Data); the page it led to brings it back.
     expect(page.locator("html[data-offline-ready=true]")).to_be_attached()
@@ -325,12 +326,12 @@ def test_a_logged_in_visitors_pages_kept_ahead_go_when_they_log_out(page, attend
     _, session = attendee
     log_in(page)
     visit_and_store_the_conference(page, SCHEDULE)
-    assert 'aria-pressed="true"' in kept_text(page, session.get_absolute_url())  # never visited
+    assert SAVED in kept_text(page, session.get_absolute_url())  # never visited
 
     page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
     kept = kept_text(page, session.get_absolute_url())
-    assert 'aria-pressed="true"' not in kept
+    assert SAVED not in kept
     assert ">Log out<" not in kept
 
 
