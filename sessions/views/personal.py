@@ -1,6 +1,6 @@
-"""The personal parts of session cards: the Save button's state (``sessions/includes/save_toggle.html``;
-it shows the clash mark too) and what saving just did, holes of an otherwise shared page; what
-they need to know of the visitor is sessions/personal.py."""
+"""The personal parts of session cards, holes of an otherwise shared page: the state of the Save
+button (``sessions/includes/save_toggle.html``), which shows the clash mark too, and what saving
+just did. What they need to know of the visitor is sessions/personal.py."""
 
 from conference.pages.holes import HoleKind, hole_kind
 from conference.pages.views import visitor_messages
